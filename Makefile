@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Top-level driver. The kernel build reads Kbuild (beside this file), never
+# this Makefile. Each area adds its own rules through a fragment in mk/*.mk, and registers its test suites
+# in CHECK_SUITES so `make check` runs them all and prints one summary line.
+
+TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD    ?= $(TOP)/build
+TAPDIR   := $(BUILD)/tap
+CC       ?= cc
+CSTD     := -std=c11 -Wall -Wextra -Werror -O2 -g
+CHECK_SUITES :=
+BENCH_TARGETS :=
+
+.PHONY: all check demo deps bench-host bench clean help
+all:
+
+help:
+	@echo "make demo        run the end-to-end job (firmware -> gateway kernel)"
+	@echo "make check       install what is missing, build, run every test"
+	@echo "make bench-host  callgrind instruction counts of the portable core"
+
+deps:
+	@$(TOP)/tools/install-deps.sh
+
+include $(sort $(wildcard $(TOP)/mk/*.mk))
+
+# Every suite writes TAP to $(TAPDIR)/<suite>.tap; the summary counts them.
+check: deps
+	@rm -rf $(TAPDIR); mkdir -p $(TAPDIR)
+	@$(MAKE) --no-print-directory all
+	@rc=0; for s in $(CHECK_SUITES); do \
+		$(MAKE) --no-print-directory check-$$s || rc=1; \
+	done; \
+	$(TOP)/tools/tap-summary $(TAPDIR)/*.tap || rc=1; exit $$rc
+
+clean:
+	rm -rf $(BUILD)

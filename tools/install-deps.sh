@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Install every Debian 12 package the build, tests, demo and benchmarks need.
+# Idempotent: installs only what is missing, so a second run costs one dpkg
+# query. Run as root or with sudo.
+set -euo pipefail
+
+PKGS=(
+	build-essential pkg-config libssl-dev valgrind cpio xxd
+	libkcapi-dev kcapi-tools
+	linux-image-amd64 linux-headers-amd64 busybox-static qemu-system-x86
+	sparse
+	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libglib2.0-dev
+	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev
+	gnuplot-nox
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+	"${missing[@]}" >/dev/null
