@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Constants of the Diamond wire formats (Documentation/spec.rst), shared by
+ * the kernel module, the portable core, the firmware and the userspace
+ * library. Values only: no code, no types beyond the preprocessor.
+ */
+#ifndef DIAMOND_SPEC_H
+#define DIAMOND_SPEC_H
+
+/* Suites (spec section 1). */
+#define DMD_SUITE_AES_GHASH	1	/* Diamond1: AES-128-CTR + GHASH */
+#define DMD_SUITE_CHACHA_POLY	2	/* Diamond2: ChaCha20 + Poly1305 */
+
+/* Aggregation modes (spec section 5). */
+#define DMD_AGG_XOR		0
+#define DMD_AGG_ADD		1	/* addition mod 2^128, little-endian */
+#define DMD_AGG_HASH		2	/* SHA-256 accumulator */
+
+#define DMD_TAG_SIZE		16
+#define DMD_IV_SIZE		8	/* AEAD IV: le64 epoch */
+#define DMD_KEY1_SIZE		16	/* suite 1 state size k */
+#define DMD_KEY2_SIZE		32	/* suite 2 state size k */
+#define DMD_KEY_MAX		32
+#define DMD_MAX_RECORD		4096
+#define DMD_MAX_AD		1024
+#define DMD_MAX_B		65535
+#define DMD_DEFAULT_MAX_SKIP	4096
+#define DMD_ROOT_SIZE		32
+
+/* Key blob (spec section 2). */
+#define DMD_BLOB_MAGIC		"DMND"
+#define DMD_BLOB_VERSION	1
+#define DMD_BLOB_HDR		24
+#define DMD_BLOB_SIZE(k)	(DMD_BLOB_HDR + (k))
+#define DMD_BLOB_MAX		DMD_BLOB_SIZE(DMD_KEY_MAX)
+#define DMD_BLOB_OFF_VERSION	4
+#define DMD_BLOB_OFF_SUITE	5
+#define DMD_BLOB_OFF_AGG	6
+#define DMD_BLOB_OFF_RSVD	7
+#define DMD_BLOB_OFF_B		8
+#define DMD_BLOB_OFF_DEVICE	12
+#define DMD_BLOB_OFF_EPOCH	16
+#define DMD_BLOB_OFF_KEY	24
+
+/* Epoch body (spec section 7): le16 length before each record. */
+#define DMD_BODY_LEN_SIZE	2
+
+/* Trailer flag in the index field of TB (spec section 5). */
+#define DMD_TRAILER_FLAG	0x80000000u
+
+/* Slot layout: R_{j+1} at 0, H at k, P at k + 16, keystream at k + 32. */
+#define DMD_SLOT_HKEY(k)	(k)
+#define DMD_SLOT_PAD(k)		((k) + 16)
+#define DMD_SLOT_KS(k)		((k) + 32)
+
+/* Frames (spec section 8). */
+#define DMD_FRAME_SYNC0		0x44	/* 'D' */
+#define DMD_FRAME_SYNC1		0x46	/* 'F' */
+#define DMD_FRAME_RECORD	1
+#define DMD_FRAME_TAG		2
+#define DMD_FRAME_HDR		20
+
+/* Error codes of the portable core (spec section 12). */
+#define DMD_OK			0
+#define DMD_EINVAL		(-1)
+#define DMD_EKEY		(-2)
+#define DMD_EFORMAT		(-3)
+#define DMD_ESIZE		(-4)
+#define DMD_EFULL		(-5)
+#define DMD_EBADMSG		(-6)
+#define DMD_EEXPIRED		(-7)
+#define DMD_ESKIP		(-8)
+#define DMD_ESPACE		(-9)
+
+#endif
