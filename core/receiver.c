@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The receiver (spec section 9): verify a whole epoch against its aggregate
+ * tag, and only then decrypt it and advance the state. Until the tag has
+ * matched, @pt holds keystream only; on a mismatch it is wiped and the state
+ * is left exactly as it was.
+ */
+#include "../include/diamond/core.h"
+
+#include "chain.h"
+#include "tag.h"
+#include "util.h"
+
+struct open_scratch {
+	uint8_t ekey[DMD_KEY_MAX];	/* E_{epoch+1} once derived */
+	uint8_t r[DMD_KEY_MAX];		/* R_{epoch,j} */
+	uint8_t hp[32];
+	uint8_t sigma[DMD_TAG_SIZE];
+	uint8_t tag[DMD_TAG_SIZE];
+	struct dmd_agg agg;
+	struct dmd_stream s;
+};
+
+static int check_epoch(const struct dmd_state *st, uint64_t epoch,
+		       uint32_t max_skip)
+{
+	if (epoch < st->epoch)
+		return DMD_EEXPIRED;
+	if (epoch - st->epoch > max_skip)
+		return DMD_ESKIP;
+	if (epoch >= UINT64_MAX - 1)
+		return DMD_EFULL;
+	return DMD_OK;
+}
+
+/* Derive E_{epoch+1} and R_{epoch,0} from the state, skipping lost epochs. */
+static void derive_epoch(const struct dmd_state *st, uint64_t epoch,
+			 struct open_scratch *x)
+{
+	uint64_t e;
+	size_t i;
+
+	for (i = 0; i < DMD_KEY_MAX; i++)
+		x->ekey[i] = st->key[i];
+	for (e = st->epoch; e <= epoch; e++)
+		dmd_epoch_update(st->suite, x->ekey, x->ekey, x->r);
+}
+
+/* Pass 1: keystream into @pt, tags of all records and the trailer. */
+static void compute_tag(const struct dmd_state *st, uint64_t epoch,
+			const uint8_t *ad, size_t adlen, const uint8_t *ct,
+			uint32_t n, uint8_t *pt, struct open_scratch *x)
+{
+	size_t pos = 0, len;
+	uint32_t j;
+
+	dmd_agg_init(&x->agg, st->agg);
+	for (j = 0; j < n; j++) {
+		len = (size_t)ct[pos] | (size_t)ct[pos + 1] << 8;
+		pt[pos] = ct[pos];
+		pt[pos + 1] = ct[pos + 1];
+		pos += DMD_BODY_LEN_SIZE;
+		dmd_slot_open(&x->s, st->suite, x->r, x->r, x->hp);
+		dmd_stream_read(&x->s, pt + pos, len);
+		dmd_uh_tag(st->suite, x->hp, x->hp + 16, ct + pos, len, epoch,
+			   j, x->sigma);
+		dmd_agg_add(&x->agg, x->sigma);
+		pos += len;
+	}
+	dmd_slot_open(&x->s, st->suite, x->r, x->r, x->hp);
+	dmd_uh_tag(st->suite, x->hp, x->hp + 16, ad, adlen, epoch,
+		   DMD_TRAILER_FLAG | n, x->sigma);
+	dmd_agg_final(&x->agg, x->sigma, x->tag);
+}
+
+/* Pass 2, after the tag matched: XOR the ciphertext over the keystream. */
+static void decrypt(const uint8_t *ct, uint32_t n, uint8_t *pt)
+{
+	size_t pos = 0, len, i;
+	uint32_t j;
+
+	for (j = 0; j < n; j++) {
+		len = (size_t)ct[pos] | (size_t)ct[pos + 1] << 8;
+		pos += DMD_BODY_LEN_SIZE;
+		for (i = 0; i < len; i++)
+			pt[pos + i] ^= ct[pos + i];
+		pos += len;
+	}
+}
+
+int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
+	     size_t adlen, const uint8_t *ct, size_t ct_len, uint8_t *pt,
+	     uint32_t max_skip)
+{
+	struct open_scratch x;
+	size_t body_len, i;
+	uint32_t n;
+	int rc;
+
+	if (!st || !ct || !pt || (!ad && adlen))
+		return DMD_EINVAL;
+	if (dmd_state_check(st) != DMD_OK)
+		return DMD_EKEY;
+	if (adlen > DMD_MAX_AD)
+		return DMD_ESIZE;
+	if (ct_len < DMD_TAG_SIZE)
+		return DMD_EFORMAT;
+	body_len = ct_len - DMD_TAG_SIZE;
+	rc = dmd_body_count(ct, body_len, st->b, &n);
+	if (rc == DMD_OK)
+		rc = check_epoch(st, epoch, max_skip);
+	if (rc != DMD_OK)
+		return rc;
+
+	derive_epoch(st, epoch, &x);
+	compute_tag(st, epoch, ad, adlen, ct, n, pt, &x);
+	if (dmd_ct_equal(x.tag, ct + body_len, DMD_TAG_SIZE)) {
+		decrypt(ct, n, pt);
+		st->epoch = epoch + 1;
+		for (i = 0; i < DMD_KEY_MAX; i++)
+			st->key[i] = x.ekey[i];
+		rc = DMD_OK;
+	} else {
+		dmd_wipe(pt, body_len);
+		rc = DMD_EBADMSG;
+	}
+	dmd_wipe(&x, sizeof(x));
+	return rc;
+}

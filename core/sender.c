@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The sender (spec section 10). Offline: dmd_sender_precompute() expands
+ * future record slots into the caller's window. Online: dmd_sender_seal() is
+ * an XOR with the slot's keystream plus one universal hash. A slot is wiped
+ * the moment its record is sealed, so the context never holds a key or pad
+ * of a record already sent.
+ */
+#include "../include/diamond/core.h"
+
+#include "chain.h"
+#include "tag.h"
+#include "util.h"
+
+static void copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	while (n--)
+		*dst++ = *src++;
+}
+
+size_t dmd_slot_size(unsigned int suite, size_t pre_len)
+{
+	return dmd_key_size(suite) + 32 + pre_len;
+}
+
+int dmd_sender_init(struct dmd_sender *s, const struct dmd_state *st,
+		    uint8_t *window, size_t window_size, size_t pre_len)
+{
+	size_t slot;
+
+	if (!s || dmd_state_check(st) != DMD_OK)
+		return s ? DMD_EKEY : DMD_EINVAL;
+	if (pre_len > DMD_MAX_RECORD)
+		return DMD_ESIZE;
+	slot = dmd_slot_size(st->suite, pre_len);
+	if (window && window_size < slot)
+		return DMD_ESPACE;
+	dmd_wipe(s, sizeof(*s));
+	s->st = *st;
+	s->win = window;
+	s->win_slots = window ? window_size / slot : 0;
+	s->pre_len = pre_len;
+	return DMD_OK;
+}
+
+int dmd_sender_begin(struct dmd_sender *s, struct dmd_state *reserve)
+{
+	if (!s || s->open)
+		return DMD_EINVAL;
+	/* The reservation for e + 1 must itself be a valid blob. */
+	if (s->st.epoch >= UINT64_MAX - 1)
+		return DMD_EFULL;
+	s->epoch = s->st.epoch;
+	dmd_epoch_update(s->st.suite, s->st.key, s->st.key, s->frontier);
+	s->st.epoch++;
+	s->frontier_index = 0;
+	s->index = 0;
+	s->win_head = 0;
+	s->win_count = 0;
+	dmd_agg_init(&s->agg, s->st.agg);
+	s->open = 1;
+	if (reserve)
+		*reserve = s->st;
+	return DMD_OK;
+}
+
+static uint8_t *window_slot(struct dmd_sender *s, size_t pos)
+{
+	return s->win + (pos % s->win_slots) *
+			dmd_slot_size(s->st.suite, s->pre_len);
+}
+
+size_t dmd_sender_precompute(struct dmd_sender *s, size_t max_slots)
+{
+	size_t k, added = 0;
+	struct dmd_stream st;
+	uint8_t *slot;
+
+	if (!s || !s->open)
+		return 0;
+	k = dmd_key_size(s->st.suite);
+	/* Slots 0 .. b: slot n closes an epoch of n records. */
+	while (added < max_slots && s->win_count < s->win_slots &&
+	       s->frontier_index <= s->st.b) {
+		slot = window_slot(s, s->win_head + s->win_count);
+		copy(slot, s->frontier, k);
+		dmd_slot_open(&st, s->st.suite, s->frontier, s->frontier,
+			      slot + k);
+		dmd_stream_read(&st, slot + k + 32, s->pre_len);
+		dmd_stream_wipe(&st);
+		s->frontier_index++;
+		s->win_count++;
+		added++;
+	}
+	return added;
+}
+
+/* XOR keystream bytes [skip : skip + len) of slot key @r into @out. */
+static void tail_xor(unsigned int suite, const uint8_t *r, size_t skip,
+		     uint8_t *out, const uint8_t *in, size_t len)
+{
+	struct dmd_stream st;
+	uint8_t discard[16];
+	size_t n;
+
+	dmd_stream_init(&st, suite, r, 0);
+	while (skip) {
+		n = skip < sizeof(discard) ? skip : sizeof(discard);
+		dmd_stream_read(&st, discard, n);
+		skip -= n;
+	}
+	dmd_stream_xor(&st, out, in, len);
+	dmd_stream_wipe(&st);
+	dmd_wipe(discard, sizeof(discard));
+}
+
+/*
+ * Use the next slot: XOR its keystream over @in (len bytes, may be 0) into
+ * @out and compute its tag over @tag_data with @index_field. The slot's keys
+ * are wiped before returning.
+ */
+static void use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
+		     size_t len, const uint8_t *tag_data, size_t tag_len,
+		     uint32_t index_field, uint8_t tag[16])
+{
+	unsigned int suite = s->st.suite;
+	size_t k = dmd_key_size(suite), pre, i;
+	struct dmd_stream st;
+	uint8_t hp[32], *slot;
+
+	if (s->win_count) {
+		slot = window_slot(s, s->win_head);
+		pre = len < s->pre_len ? len : s->pre_len;
+		for (i = 0; i < pre; i++)
+			out[i] = in[i] ^ slot[k + 32 + i];
+		if (len > pre)
+			tail_xor(suite, slot, k + 32 + pre, out + pre,
+				 in + pre, len - pre);
+		copy(hp, slot + k, 32);
+		dmd_wipe(slot, dmd_slot_size(suite, s->pre_len));
+		s->win_head = (s->win_head + 1) % s->win_slots;
+		s->win_count--;
+	} else {
+		dmd_slot_open(&st, suite, s->frontier, s->frontier, hp);
+		dmd_stream_xor(&st, out, in, len);
+		dmd_stream_wipe(&st);
+		s->frontier_index++;
+	}
+	dmd_uh_tag(suite, hp, hp + 16, tag_data, tag_len, s->epoch,
+		   index_field, tag);
+	dmd_wipe(hp, sizeof(hp));
+}
+
+int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
+		    uint8_t *c, uint32_t *index)
+{
+	uint8_t sigma[DMD_TAG_SIZE];
+
+	if (!s || !s->open || ((!m || !c) && len))
+		return DMD_EINVAL;
+	if (len > DMD_MAX_RECORD)
+		return DMD_ESIZE;
+	if (s->index >= s->st.b)
+		return DMD_EFULL;
+	use_slot(s, c, m, len, c, len, s->index, sigma);
+	dmd_agg_add(&s->agg, sigma);
+	dmd_wipe(sigma, sizeof(sigma));
+	if (index)
+		*index = s->index;
+	s->index++;
+	return DMD_OK;
+}
+
+int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
+		     uint8_t tag[DMD_TAG_SIZE], uint32_t *count)
+{
+	uint8_t tau[DMD_TAG_SIZE];
+	size_t slot_size;
+
+	if (!s || !s->open || !tag || s->index == 0 || (!ad && adlen))
+		return DMD_EINVAL;
+	if (adlen > DMD_MAX_AD)
+		return DMD_ESIZE;
+	use_slot(s, NULL, NULL, 0, ad, adlen, DMD_TRAILER_FLAG | s->index,
+		 tau);
+	dmd_agg_final(&s->agg, tau, tag);
+	dmd_wipe(tau, sizeof(tau));
+	if (count)
+		*count = s->index;
+
+	/* Slots past the trailer are never used: erase them now. */
+	slot_size = dmd_slot_size(s->st.suite, s->pre_len);
+	while (s->win_count) {
+		dmd_wipe(window_slot(s, s->win_head), slot_size);
+		s->win_head = (s->win_head + 1) % s->win_slots;
+		s->win_count--;
+	}
+	dmd_wipe(s->frontier, sizeof(s->frontier));
+	s->open = 0;
+	return DMD_OK;
+}
+
+void dmd_sender_wipe(struct dmd_sender *s)
+{
+	if (!s)
+		return;
+	if (s->win)
+		dmd_wipe(s->win, s->win_slots *
+				 dmd_slot_size(s->st.suite, s->pre_len));
+	dmd_wipe(s, sizeof(*s));
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Diamond portable core: the construction of Documentation/spec.rst on top
+ * of the freestanding primitives in core/. No malloc, no stdio, no global
+ * state: every context lives in caller memory, and every secret is wiped
+ * when it is consumed. Functions that can fail return a DMD_E* code from
+ * <diamond/spec.h>; the others cannot fail.
+ */
+#ifndef DIAMOND_CORE_H
+#define DIAMOND_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spec.h"
+
+/* A key blob, parsed: the state at the start of epoch @epoch. */
+struct dmd_state {
+	uint8_t suite;
+	uint8_t agg;
+	uint32_t b;
+	uint32_t device_id;
+	uint64_t epoch;
+	uint8_t key[DMD_KEY_MAX];	/* E_epoch; only dmd_key_size() bytes used */
+};
+
+struct dmd_agg {
+	uint8_t acc[DMD_TAG_SIZE];
+	uint8_t mode;
+};
+
+/*
+ * Sender. Slots are precomputed into a caller-owned window; each window slot
+ * holds R_j || H_j || P_j || KS_j[0:pre_len], i.e. dmd_slot_size() bytes.
+ */
+struct dmd_sender {
+	struct dmd_state st;	/* what must be persisted: (e + 1, E_{e+1}) once begun */
+	uint64_t epoch;		/* epoch being sealed */
+	uint8_t frontier[DMD_KEY_MAX];	/* R_{e,f}: next slot to expand */
+	uint32_t frontier_index;
+	uint32_t index;		/* next record index j */
+	struct dmd_agg agg;
+	uint8_t *win;
+	size_t win_slots;
+	size_t pre_len;
+	size_t win_head;	/* window slot holding slot @index */
+	size_t win_count;	/* slots ready: index .. index + win_count - 1 */
+	uint8_t open;		/* an epoch is begun and not closed */
+};
+
+size_t dmd_key_size(unsigned int suite);
+size_t dmd_blob_size(unsigned int suite);
+
+/* DMD_OK if @st holds valid parameters and a usable epoch, else DMD_EKEY. */
+int dmd_state_check(const struct dmd_state *st);
+int dmd_blob_parse(struct dmd_state *st, const uint8_t *blob, size_t len);
+/* Writes dmd_blob_size(st->suite) bytes. */
+void dmd_blob_write(uint8_t *blob, const struct dmd_state *st);
+/* Spec section 2: E_0 from a root secret and the parameters in @st. */
+int dmd_derive_initial(struct dmd_state *st, const uint8_t root[DMD_ROOT_SIZE]);
+
+/* Spec section 3: the epoch chain, E -> (E_next, R_0); @e_next may be @e. */
+void dmd_epoch_update(unsigned int suite, const uint8_t *e, uint8_t *e_next,
+		      uint8_t *r0);
+
+/* Epoch bodies (spec section 7). */
+int dmd_body_count(const uint8_t *body, size_t len, uint32_t max_records,
+		   uint32_t *count);
+
+size_t dmd_slot_size(unsigned int suite, size_t pre_len);
+int dmd_sender_init(struct dmd_sender *s, const struct dmd_state *st,
+		    uint8_t *window, size_t window_size, size_t pre_len);
+int dmd_sender_begin(struct dmd_sender *s, struct dmd_state *reserve);
+size_t dmd_sender_precompute(struct dmd_sender *s, size_t max_slots);
+int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
+		    uint8_t *c, uint32_t *index);
+int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
+		     uint8_t tag[DMD_TAG_SIZE], uint32_t *count);
+void dmd_sender_wipe(struct dmd_sender *s);
+
+/*
+ * Verify and decrypt one epoch (spec section 9). @ct is a ciphertext body
+ * with its tag; @pt receives ct_len - 16 bytes and must not overlap @ct.
+ * On any error @st is unchanged and @pt holds no plaintext.
+ */
+int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
+	     size_t adlen, const uint8_t *ct, size_t ct_len, uint8_t *pt,
+	     uint32_t max_skip);
+
+/* Seal a whole plaintext body as one epoch without a window (tests, tools). */
+int dmd_seal_body(struct dmd_state *st, const uint8_t *ad, size_t adlen,
+		  const uint8_t *pt, size_t pt_len, uint8_t *ct);
+
+#endif
