@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * AES-128 (FIPS-197), encryption only, bitsliced and constant time: no table
+ * lookups and no branches on key or data. Two blocks are processed at once
+ * in eight 32-bit words, which CTR mode uses fully.
+ */
+#ifndef DIAMOND_CORE_AES128_H
+#define DIAMOND_CORE_AES128_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DMD_AES128_KEY_SIZE	16
+#define DMD_AES128_BLOCK_SIZE	16
+#define DMD_AES128_ROUNDS	10
+
+/*
+ * Round keys in bitsliced form: rk[i][j] holds bit j of every byte of round
+ * key i, replicated for both block lanes, so AddRoundKey is eight XORs.
+ */
+struct dmd_aes128 {
+	uint32_t rk[DMD_AES128_ROUNDS + 1][8];
+};
+
+void dmd_aes128_init(struct dmd_aes128 *ctx, const uint8_t key[16]);
+void dmd_aes128_encrypt(const struct dmd_aes128 *ctx, uint8_t out[16],
+			const uint8_t in[16]);
+/*
+ * Write len bytes of CTR keystream (not XORed with anything) to out,
+ * starting at counter block ctr: a 128-bit big-endian counter incremented
+ * with full carry once per block (SP 800-38A, Linux ctr(aes)). On return ctr
+ * is the next unused counter block; the unused tail of a final partial block
+ * is discarded.
+ */
+void dmd_aes128_ctr(const struct dmd_aes128 *ctx, uint8_t ctr[16],
+		    uint8_t *out, size_t len);
+void dmd_aes128_wipe(struct dmd_aes128 *ctx);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Byte-order helpers, wiping and constant-time comparison for the portable
+ * core. Freestanding: only <stddef.h> and <stdint.h>.
+ *
+ * Every load widens each byte to the result type before shifting: on AVR
+ * `int` is 16 bits, so `b[3] << 24` on a promoted uint8_t would be undefined.
+ */
+#ifndef DIAMOND_CORE_UTIL_H
+#define DIAMOND_CORE_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+static inline uint32_t dmd_load32_le(const uint8_t *b)
+{
+	return (uint32_t)b[0] | ((uint32_t)b[1] << 8) |
+	       ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+}
+
+static inline uint32_t dmd_load32_be(const uint8_t *b)
+{
+	return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) |
+	       ((uint32_t)b[2] << 8) | (uint32_t)b[3];
+}
+
+static inline void dmd_store32_le(uint8_t *b, uint32_t v)
+{
+	b[0] = (uint8_t)v;
+	b[1] = (uint8_t)(v >> 8);
+	b[2] = (uint8_t)(v >> 16);
+	b[3] = (uint8_t)(v >> 24);
+}
+
+static inline void dmd_store32_be(uint8_t *b, uint32_t v)
+{
+	b[0] = (uint8_t)(v >> 24);
+	b[1] = (uint8_t)(v >> 16);
+	b[2] = (uint8_t)(v >> 8);
+	b[3] = (uint8_t)v;
+}
+
+static inline uint64_t dmd_load64_le(const uint8_t *b)
+{
+	return (uint64_t)dmd_load32_le(b) | ((uint64_t)dmd_load32_le(b + 4) << 32);
+}
+
+static inline void dmd_store64_le(uint8_t *b, uint64_t v)
+{
+	dmd_store32_le(b, (uint32_t)v);
+	dmd_store32_le(b + 4, (uint32_t)(v >> 32));
+}
+
+/*
+ * Zero n bytes at p. Out of line and through a volatile pointer, so the
+ * compiler cannot drop it as a dead store before a buffer goes out of scope.
+ */
+void dmd_wipe(void *p, size_t n);
+
+/*
+ * 1 if a[0..n) == b[0..n), else 0. The time depends on n only: differences
+ * are OR-accumulated and the final zero test has no branch. Out of line so
+ * the optimiser sees no caller context it could use to exit early.
+ */
+int dmd_ct_equal(const uint8_t *a, const uint8_t *b, size_t n);
+
+#endif
