@@ -73,19 +73,38 @@ static void compute_tag(const struct dmd_state *st, uint64_t epoch,
 	dmd_agg_final(&x->agg, x->sigma, x->tag);
 }
 
-/* Pass 2, after the tag matched: XOR the ciphertext over the keystream. */
-static void decrypt(const uint8_t *ct, uint32_t n, uint8_t *pt)
+/*
+ * Pass 2, branch-free on the verdict: with @mask all ones (tag matched) XOR
+ * the ciphertext over the keystream; with @mask zero wipe everything.
+ */
+static void finish(const uint8_t *ct, size_t body_len, uint8_t *pt,
+		   uint8_t mask)
 {
 	size_t pos = 0, len, i;
-	uint32_t j;
 
-	for (j = 0; j < n; j++) {
+	while (pos < body_len) {
 		len = (size_t)ct[pos] | (size_t)ct[pos + 1] << 8;
+		pt[pos] &= mask;
+		pt[pos + 1] &= mask;
 		pos += DMD_BODY_LEN_SIZE;
 		for (i = 0; i < len; i++)
-			pt[pos + i] ^= ct[pos + i];
+			pt[pos + i] = (uint8_t)((pt[pos + i] ^ ct[pos + i]) &
+						mask);
 		pos += len;
 	}
+}
+
+/* Commit E_{epoch+1} under @mask, keep the old state otherwise. */
+static void commit(struct dmd_state *st, const struct open_scratch *x,
+		   uint64_t epoch, uint8_t mask)
+{
+	uint64_t m64 = (uint64_t)0 - (mask & 1);
+	size_t i;
+
+	for (i = 0; i < DMD_KEY_MAX; i++)
+		st->key[i] = (uint8_t)((x->ekey[i] & mask) |
+				       (st->key[i] & (uint8_t)~mask));
+	st->epoch = ((epoch + 1) & m64) | (st->epoch & ~m64);
 }
 
 int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
@@ -93,8 +112,9 @@ int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
 	     uint32_t max_skip)
 {
 	struct open_scratch x;
-	size_t body_len, i;
+	size_t body_len;
 	uint32_t n;
+	uint8_t mask;
 	int rc;
 
 	if (!st || !ct || !pt || (!ad && adlen))
@@ -114,16 +134,12 @@ int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
 
 	derive_epoch(st, epoch, &x);
 	compute_tag(st, epoch, ad, adlen, ct, n, pt, &x);
-	if (dmd_ct_equal(x.tag, ct + body_len, DMD_TAG_SIZE)) {
-		decrypt(ct, n, pt);
-		st->epoch = epoch + 1;
-		for (i = 0; i < DMD_KEY_MAX; i++)
-			st->key[i] = x.ekey[i];
-		rc = DMD_OK;
-	} else {
-		dmd_wipe(pt, body_len);
-		rc = DMD_EBADMSG;
-	}
+	/* The verdict stays a mask until the return: no branch on it here. */
+	mask = (uint8_t)(0 - dmd_ct_equal(x.tag, ct + body_len, DMD_TAG_SIZE));
+	finish(ct, body_len, pt, mask);
+	commit(st, &x, epoch, mask);
+	rc = DMD_EBADMSG & ~(int)(int8_t)mask;
 	dmd_wipe(&x, sizeof(x));
+	dmd_wipe_stack();
 	return rc;
 }

@@ -61,6 +61,7 @@ int dmd_sender_begin(struct dmd_sender *s, struct dmd_state *reserve)
 	s->open = 1;
 	if (reserve)
 		*reserve = s->st;
+	dmd_wipe_stack();
 	return DMD_OK;
 }
 
@@ -92,6 +93,7 @@ size_t dmd_sender_precompute(struct dmd_sender *s, size_t max_slots)
 		s->win_count++;
 		added++;
 	}
+	dmd_wipe_stack();
 	return added;
 }
 
@@ -168,6 +170,7 @@ int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
 	if (index)
 		*index = s->index;
 	s->index++;
+	dmd_wipe_stack();
 	return DMD_OK;
 }
 
@@ -197,6 +200,7 @@ int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 	}
 	dmd_wipe(s->frontier, sizeof(s->frontier));
 	s->open = 0;
+	dmd_wipe_stack();
 	return DMD_OK;
 }
 

@@ -19,3 +19,19 @@ int dmd_ct_equal(const uint8_t *a, const uint8_t *b, size_t n)
 	/* diff is 0..255: diff - 1 borrows into bit 8 only when diff == 0. */
 	return (int)(1 & ((diff - 1) >> 8));
 }
+
+#if DMD_STACK_WIPE > 0
+/* noinline (GCC) so the array really lies below the caller's frame. */
+__attribute__((noinline)) void dmd_wipe_stack(void)
+{
+	volatile uint8_t scratch[DMD_STACK_WIPE];
+	size_t i;
+
+	for (i = 0; i < sizeof(scratch); i++)
+		scratch[i] = 0;
+}
+#else
+void dmd_wipe_stack(void)
+{
+}
+#endif

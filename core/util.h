@@ -64,4 +64,19 @@ void dmd_wipe(void *p, size_t n);
  */
 int dmd_ct_equal(const uint8_t *a, const uint8_t *b, size_t n);
 
+/*
+ * Zero DMD_STACK_WIPE bytes of stack below the caller. The public sender and
+ * receiver entry points call it last, so the spilled temporaries of the
+ * primitives (AES round state above all) do not outlive the call. A port
+ * sets the size to its measured stack depth; 0 turns it off.
+ */
+#ifndef DMD_STACK_WIPE
+#if defined(__AVR__)
+#define DMD_STACK_WIPE 384	/* 8 KB SRAM: the deepest seal path */
+#else
+#define DMD_STACK_WIPE 4096	/* the host's deepest path, with margin */
+#endif
+#endif
+void dmd_wipe_stack(void);
+
 #endif

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# The Diamond construction on top of the primitives (mk/core-prims.mk), its
+# host tests, the known-answer vectors and the host benchmark.
+
+CORE_DMD_SRCS := core/stream.c core/chain.c core/tag.c core/agg.c core/blob.c \
+		 core/body.c core/sender.c core/receiver.c core/seal_body.c
+CORE_SRCS      = $(CORE_PRIM_SRCS) $(CORE_DMD_SRCS)
+CORE_ALL_SRCS  = $(addprefix $(TOP)/,$(CORE_SRCS))
+CORE_DEPS      = $(CORE_ALL_SRCS) $(wildcard $(TOP)/core/*.h) \
+		 $(wildcard $(TOP)/include/diamond/*.h) $(TOP)/selftests/tap.h
+CORE_HOST     := $(BUILD)/host
+CORE_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
+		 -fno-omit-frame-pointer
+VECFILE_SRCS  := $(TOP)/selftests/lib/vecfile.c
+VECTORS       := $(TOP)/vectors/diamond.txt
+CORE_TESTS    := test_vectors test_literal_forgery test_erasure test_ctgrind
+
+all: $(addprefix $(CORE_HOST)/,$(CORE_TESTS)) $(CORE_HOST)/gen-vectors
+
+$(CORE_HOST)/libdiamond-core.a: $(CORE_DEPS)
+	@mkdir -p $(CORE_HOST)/obj
+	@cd $(CORE_HOST)/obj && $(CC) $(CSTD) -fPIC -c $(CORE_ALL_SRCS)
+	@ar rcs $@ $(addprefix $(CORE_HOST)/obj/,$(notdir $(CORE_SRCS:.c=.o)))
+
+$(CORE_HOST)/test_%: $(TOP)/selftests/core/test_%.c $(CORE_DEPS) $(VECFILE_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_ALL_SRCS)
+
+$(CORE_HOST)/asan/test_%: $(TOP)/selftests/core/test_%.c $(CORE_DEPS) $(VECFILE_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(CORE_SAN) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_ALL_SRCS)
+
+$(CORE_HOST)/gen-vectors: $(TOP)/tools/vectors/gen-vectors.c
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -std=gnu11 -o $@ $< -lcrypto
+
+.PHONY: vectors
+vectors: $(CORE_HOST)/gen-vectors
+	$(CORE_HOST)/gen-vectors $(VECTORS)
+
+CHECK_SUITES += core-vectors vectors-check core-literal core-erasure \
+		core-ctgrind core-asan
+
+.PHONY: check-core-vectors check-vectors-check check-core-literal \
+	check-core-erasure check-core-ctgrind check-core-asan
+check-core-vectors: $(CORE_HOST)/test_vectors
+	@$< $(VECTORS) > $(TAPDIR)/core-vectors.tap; rc=$$?; \
+		tail -n 1 $(TAPDIR)/core-vectors.tap; exit $$rc
+
+check-vectors-check: $(CORE_HOST)/gen-vectors
+	@{ echo "TAP version 13"; echo "1..1"; \
+	   if $< --check $(VECTORS) >&2; then r=ok; else r="not ok"; fi; \
+	   echo "$$r 1 vectors/diamond.txt regenerates byte for byte"; \
+	 } | tee $(TAPDIR)/vectors-check.tap
+
+check-core-literal: $(CORE_HOST)/test_literal_forgery
+	@$< | tee $(TAPDIR)/core-literal.tap
+
+check-core-erasure: $(CORE_HOST)/test_erasure
+	@$< | tee $(TAPDIR)/core-erasure.tap
+
+check-core-ctgrind: $(CORE_HOST)/test_ctgrind
+	@$(TOP)/tools/run-ctgrind.sh $< | tee $(TAPDIR)/core-ctgrind.tap
+
+check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_literal_forgery test_ctgrind)
+	@$(CORE_HOST)/asan/test_vectors $(VECTORS) > $(TAPDIR)/core-asan-vectors.tap; \
+		tail -n 1 $(TAPDIR)/core-asan-vectors.tap
+	@$(CORE_HOST)/asan/test_literal_forgery | tee $(TAPDIR)/core-asan-literal.tap
+	@$(CORE_HOST)/asan/test_ctgrind | tee $(TAPDIR)/core-asan-ctgrind.tap
