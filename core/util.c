@@ -24,10 +24,11 @@ int dmd_ct_equal(const uint8_t *a, const uint8_t *b, size_t n)
 /* noinline (GCC) so the array really lies below the caller's frame. */
 __attribute__((noinline)) void dmd_wipe_stack(void)
 {
-	volatile uint8_t scratch[DMD_STACK_WIPE];
+	/* Word stores: the wipe costs DMD_STACK_WIPE / sizeof(word) writes. */
+	volatile uintptr_t scratch[DMD_STACK_WIPE / sizeof(uintptr_t)];
 	size_t i;
 
-	for (i = 0; i < sizeof(scratch); i++)
+	for (i = 0; i < sizeof(scratch) / sizeof(scratch[0]); i++)
 		scratch[i] = 0;
 }
 #else

@@ -68,3 +68,13 @@ check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_literal_forger
 		tail -n 1 $(TAPDIR)/core-asan-vectors.tap
 	@$(CORE_HOST)/asan/test_literal_forgery | tee $(TAPDIR)/core-asan-literal.tap
 	@$(CORE_HOST)/asan/test_ctgrind | tee $(TAPDIR)/core-asan-ctgrind.tap
+
+# A benchmark, not a test: callgrind instruction counts per message.
+BENCH_TARGETS += bench-host
+.PHONY: bench-host
+bench-host: deps $(CORE_HOST)/host-bench
+	@$(TOP)/tools/bench/bench-host.sh $(CORE_HOST)/host-bench
+
+$(CORE_HOST)/host-bench: $(TOP)/tools/bench/host-bench.c $(CORE_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -o $@ $< $(CORE_ALL_SRCS)
