@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The core's documented error codes (spec section 12) for every kind of bad
+ * input, and the API properties the vectors do not reach: in-place sealing,
+ * blob round trips, provisioning, and that a failed call changes nothing.
+ */
+#include <string.h>
+
+#include "../../include/diamond/core.h"
+#include "../tap.h"
+
+static struct dmd_state fresh(unsigned int suite, uint32_t b)
+{
+	struct dmd_state st = { .suite = (uint8_t)suite, .agg = DMD_AGG_XOR,
+				.b = b, .device_id = 9 };
+	uint8_t root[DMD_ROOT_SIZE];
+
+	memset(root, 0x61, sizeof(root));
+	dmd_derive_initial(&st, root);
+	return st;
+}
+
+static void blobs(void)
+{
+	struct dmd_state st = fresh(2, 16), back;
+	uint8_t blob[DMD_BLOB_MAX], bad[DMD_BLOB_MAX];
+	size_t n = dmd_blob_size(2);
+
+	dmd_blob_write(blob, &st);
+	tap_result(dmd_blob_parse(&back, blob, n) == DMD_OK &&
+		   !memcmp(&back, &st, sizeof(st)), "blob round trip");
+	tap_result(dmd_blob_parse(&back, blob, n - 1) == DMD_EKEY,
+		   "short blob -> DMD_EKEY");
+	tap_result(dmd_blob_parse(&back, blob, 40) == DMD_EKEY,
+		   "suite-1 length for a suite-2 blob -> DMD_EKEY");
+#define BAD_BLOB(off, val, what)                                            \
+	do {                                                                \
+		memcpy(bad, blob, n);                                       \
+		bad[off] = (val);                                           \
+		tap_result(dmd_blob_parse(&back, bad, n) == DMD_EKEY,       \
+			   what " -> DMD_EKEY");                            \
+	} while (0)
+	BAD_BLOB(0, 'X', "wrong magic");
+	BAD_BLOB(DMD_BLOB_OFF_VERSION, 2, "unknown version");
+	BAD_BLOB(DMD_BLOB_OFF_SUITE, 3, "unknown suite");
+	BAD_BLOB(DMD_BLOB_OFF_AGG, 3, "unknown aggregation");
+	BAD_BLOB(DMD_BLOB_OFF_RSVD, 1, "reserved byte set");
+	memcpy(bad, blob, n);
+	memset(bad + DMD_BLOB_OFF_B, 0, 4);
+	tap_result(dmd_blob_parse(&back, bad, n) == DMD_EKEY, "b = 0 -> DMD_EKEY");
+	memcpy(bad, blob, n);
+	bad[DMD_BLOB_OFF_B + 2] = 1;	/* b = 65536 + 16 */
+	tap_result(dmd_blob_parse(&back, bad, n) == DMD_EKEY,
+		   "b > 65535 -> DMD_EKEY");
+	memcpy(bad, blob, n);
+	memset(bad + DMD_BLOB_OFF_EPOCH, 0xff, 8);
+	tap_result(dmd_blob_parse(&back, bad, n) == DMD_EKEY,
+		   "epoch 2^64-1 -> DMD_EKEY");
+	back = st;
+	back.b = 0;
+	tap_result(dmd_derive_initial(&back, blob) == DMD_EINVAL,
+		   "provisioning with b = 0 -> DMD_EINVAL");
+}
+
+static void sender_errors(void)
+{
+	struct dmd_state st = fresh(1, 2), reserve;
+	struct dmd_sender s;
+	uint8_t m[DMD_MAX_RECORD + 1] = { 0 }, c[sizeof(m)], tag[16];
+	uint8_t small[10];
+
+	tap_result(dmd_sender_init(&s, &st, small, sizeof(small), 16) ==
+		   DMD_ESPACE, "window smaller than one slot -> DMD_ESPACE");
+	tap_result(dmd_sender_init(&s, &st, NULL, 0, DMD_MAX_RECORD + 1) ==
+		   DMD_ESIZE, "precompute length over the maximum -> DMD_ESIZE");
+	dmd_sender_init(&s, &st, NULL, 0, 0);
+	tap_result(dmd_sender_seal(&s, m, 1, c, NULL) == DMD_EINVAL,
+		   "seal before begin -> DMD_EINVAL");
+	dmd_sender_begin(&s, &reserve);
+	tap_result(reserve.epoch == 1 && s.epoch == 0,
+		   "begin reserves epoch 1 while sealing epoch 0");
+	tap_result(dmd_sender_begin(&s, NULL) == DMD_EINVAL,
+		   "begin twice -> DMD_EINVAL");
+	tap_result(dmd_sender_close(&s, NULL, 0, tag, NULL) == DMD_EINVAL,
+		   "close of an empty epoch -> DMD_EINVAL");
+	tap_result(dmd_sender_seal(&s, m, DMD_MAX_RECORD + 1, c, NULL) ==
+		   DMD_ESIZE && s.index == 0,
+		   "oversize record -> DMD_ESIZE, index unchanged");
+	dmd_sender_seal(&s, m, 4, c, NULL);
+	dmd_sender_seal(&s, m, 4, c, NULL);
+	tap_result(dmd_sender_seal(&s, m, 4, c, NULL) == DMD_EFULL,
+		   "record b+1 -> DMD_EFULL (index space exhausted)");
+	tap_result(dmd_sender_close(&s, m, DMD_MAX_AD + 1, tag, NULL) ==
+		   DMD_ESIZE, "AD over the maximum -> DMD_ESIZE");
+	tap_result(dmd_sender_close(&s, NULL, 0, tag, NULL) == DMD_OK,
+		   "close after the error still works");
+	dmd_sender_wipe(&s);
+
+	st.epoch = UINT64_MAX - 2;
+	dmd_sender_init(&s, &st, NULL, 0, 0);
+	tap_result(dmd_sender_begin(&s, NULL) == DMD_OK,
+		   "epoch 2^64-3 is the last that begins");
+	dmd_sender_seal(&s, m, 1, c, NULL);
+	dmd_sender_close(&s, NULL, 0, tag, NULL);
+	tap_result(dmd_sender_begin(&s, NULL) == DMD_EFULL,
+		   "epoch 2^64-2 -> DMD_EFULL");
+}
+
+static void in_place_and_errors(unsigned int suite)
+{
+	struct dmd_state tx = fresh(suite, 4), rx = tx, before;
+	uint8_t body[2 + 20 + 2 + 3], ct[sizeof(body) + 16], pt[sizeof(body)];
+	uint8_t inplace[sizeof(body) + 16];
+	struct dmd_sender s;
+
+	body[0] = 20;
+	body[1] = 0;
+	memset(body + 2, 'r', 20);
+	body[22] = 3;
+	body[23] = 0;
+	memcpy(body + 24, "end", 3);
+	dmd_seal_body(&tx, NULL, 0, body, sizeof(body), ct);
+
+	/* The same epoch sealed in place must give the same bytes. */
+	tx = rx;
+	memcpy(inplace, body, sizeof(body));
+	dmd_sender_init(&s, &tx, NULL, 0, 0);
+	dmd_sender_begin(&s, NULL);
+	dmd_sender_seal(&s, inplace + 2, 20, inplace + 2, NULL);
+	dmd_sender_seal(&s, inplace + 24, 3, inplace + 24, NULL);
+	dmd_sender_close(&s, NULL, 0, inplace + sizeof(body), NULL);
+	dmd_sender_wipe(&s);
+	tap_result(!memcmp(inplace, ct, sizeof(ct)),
+		   "suite %u: in-place seal equals out-of-place", suite);
+
+	before = rx;
+	tap_result(dmd_open(&rx, 0, NULL, 0, ct, 15, pt, 10) == DMD_EFORMAT,
+		   "suite %u: input shorter than a tag -> DMD_EFORMAT", suite);
+	tap_result(dmd_open(&rx, 0, NULL, 0, ct, 16, pt, 10) == DMD_EFORMAT,
+		   "suite %u: an epoch of no records -> DMD_EFORMAT", suite);
+	tap_result(dmd_open(&rx, 0, body, DMD_MAX_AD + 1, ct, sizeof(ct), pt,
+			    10) == DMD_ESIZE,
+		   "suite %u: AD over the maximum -> DMD_ESIZE", suite);
+	tap_result(dmd_open(&rx, 11, NULL, 0, ct, sizeof(ct), pt, 10) ==
+		   DMD_ESKIP, "suite %u: epoch beyond max_skip -> DMD_ESKIP",
+		   suite);
+	tap_result(dmd_open(&rx, 0, NULL, 0, NULL, sizeof(ct), pt, 10) ==
+		   DMD_EINVAL, "suite %u: NULL input -> DMD_EINVAL", suite);
+	tap_result(!memcmp(&rx, &before, sizeof(rx)),
+		   "suite %u: none of these touched the state", suite);
+	tap_result(dmd_open(&rx, 0, NULL, 0, ct, sizeof(ct), pt, 10) ==
+		   DMD_OK && !memcmp(pt, body, sizeof(body)) && rx.epoch == 1,
+		   "suite %u: then the epoch opens", suite);
+	tap_result(dmd_open(&rx, 0, NULL, 0, ct, sizeof(ct), pt, 10) ==
+		   DMD_EEXPIRED, "suite %u: and its replay -> DMD_EEXPIRED",
+		   suite);
+}
+
+int main(void)
+{
+	tap_plan(13 + 12 + 2 * 9);
+	blobs();
+	sender_errors();
+	in_place_and_errors(1);
+	in_place_and_errors(2);
+	return tap_finish();
+}
