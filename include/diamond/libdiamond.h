@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * libdiamond: the userspace side of Diamond (Documentation/userspace.rst).
+ *
+ * A gateway reads frames (Documentation/spec.rst section 8), assembles the
+ * record frames of one (device, epoch) until its tag frame, verifies and
+ * decrypts the epoch - in the kernel through AF_ALG (libkcapi) by default,
+ * or with the portable core when the caller explicitly selects the software
+ * backend - and keeps each device's evolving key state in a crash-safe
+ * state directory. A host sender seals records into frames and reserves
+ * every epoch in its blob file before using it (spec section 10).
+ *
+ * Every function that can fail returns a negative errno value; the ones
+ * specific to Diamond are listed with diamond_strerror(). All symbols carry
+ * the diamond_ prefix. Secrets are wiped before memory is released.
+ */
+#ifndef LIBDIAMOND_H
+#define LIBDIAMOND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DIAMOND_FRAME_HDR	20
+#define DIAMOND_MAX_RECORD	4096
+#define DIAMOND_MAX_AD		1024
+#define DIAMOND_TAG_SIZE	16
+#define DIAMOND_FRAME_MAX	(DIAMOND_FRAME_HDR + DIAMOND_MAX_RECORD)
+#define DIAMOND_BLOB_MAX	56
+#define DIAMOND_ROOT_SIZE	32
+
+#define DIAMOND_FRAME_RECORD	1
+#define DIAMOND_FRAME_TAG	2
+
+/**
+ * diamond_strerror() - describe a libdiamond error
+ * @err: a negative errno value returned by a diamond_ function
+ *
+ * Besides the usual errno meanings, libdiamond uses:
+ * -EBADMSG bad tag; -EKEYEXPIRED epoch older than the state (replay);
+ * -ERANGE epoch beyond max_skip; -EINVAL malformed blob or body;
+ * -EMSGSIZE record, AD or epoch over its maximum; -EPROTO malformed frame;
+ * -ENODATA truncated frame; -ENOMSG incomplete epoch (records missing);
+ * -ENOENT unknown device (no state file); -EUCLEAN corrupt state file;
+ * -EXDEV state file of another device; -ENOPKG kernel module or AF_ALG
+ * missing; -EEXIST refusing to overwrite.
+ *
+ * Return: a static string, never NULL.
+ */
+const char *diamond_strerror(int err);
+
+/* ---- Key blobs (spec section 2) ---------------------------------------- */
+
+/**
+ * struct diamond_params - the clear fields of a key blob
+ * @suite: 1 (Diamond1, AES/GHASH) or 2 (Diamond2, ChaCha20/Poly1305)
+ * @agg: 0 XOR, 1 ADD, 2 HASH
+ * @b: records per epoch
+ * @device_id: the device the blob belongs to
+ * @epoch: the epoch this state opens
+ */
+struct diamond_params {
+	unsigned int suite;
+	unsigned int agg;
+	uint32_t b;
+	uint32_t device_id;
+	uint64_t epoch;
+};
+
+/**
+ * diamond_blob_info() - parse and check a key blob
+ * @blob: the blob
+ * @len: its length (40 or 56)
+ * @p: receives the parameters (may be NULL to only check)
+ *
+ * Return: 0, or -EINVAL for a malformed blob.
+ */
+int diamond_blob_info(const uint8_t *blob, size_t len,
+		      struct diamond_params *p);
+
+/**
+ * diamond_provision() - derive a device's initial blob from a root secret
+ * @root: the 32-byte root secret
+ * @p: suite, agg, b and device_id (epoch is ignored; the blob opens epoch 0)
+ * @blob: receives the blob, DIAMOND_BLOB_MAX bytes of room
+ * @len: receives the blob length
+ *
+ * Return: 0, or -EINVAL for bad parameters.
+ */
+int diamond_provision(const uint8_t root[DIAMOND_ROOT_SIZE],
+		      const struct diamond_params *p, uint8_t *blob,
+		      size_t *len);
+
+/* ---- Files ------------------------------------------------------------- */
+
+/**
+ * diamond_file_replace() - replace a file's contents crash-safely
+ * @path: the file
+ * @data: new contents
+ * @len: their length
+ * @mode: permission bits of the new file (e.g. 0600)
+ *
+ * Writes a temporary file beside @path, fsyncs it, renames it over @path
+ * and fsyncs the directory. After a crash at any point @path holds either
+ * the old or the new contents, never a mixture.
+ *
+ * Return: 0 or a negative errno.
+ */
+int diamond_file_replace(const char *path, const void *data, size_t len,
+			 unsigned int mode);
+
+/* ---- State store ------------------------------------------------------- */
+
+/*
+ * A state directory holds one file per device, "<id>.state" (decimal id),
+ * of DIAMOND_STATE_FILE_SIZE(blob length) bytes: "DMDS", version 1, three
+ * zero bytes, le32 device id, le32 blob length, the blob, le32 CRC-32 of
+ * everything before it. The file holds only the current state.
+ */
+#define DIAMOND_STATE_FILE_SIZE(bloblen)	(16 + (bloblen) + 4)
+
+struct diamond_store;
+
+#define DIAMOND_STORE_CREATE	1	/* make the directory (0700) if missing */
+#define DIAMOND_STORE_LOCK	2	/* exclusive: the one gateway of @dir */
+
+/**
+ * diamond_store_open() - open a state directory
+ * @store: receives the store
+ * @dir: the directory
+ * @flags: DIAMOND_STORE_CREATE, DIAMOND_STORE_LOCK
+ *
+ * With DIAMOND_STORE_LOCK the store takes an exclusive lock on
+ * @dir/.lock (-EBUSY if another gateway holds it) and removes temporary
+ * files a crashed writer left behind.
+ *
+ * Return: 0 or a negative errno.
+ */
+int diamond_store_open(struct diamond_store **store, const char *dir,
+		       unsigned int flags);
+void diamond_store_close(struct diamond_store *store);
+
+/**
+ * diamond_store_load() - read a device's current state blob
+ * @store: the store
+ * @device_id: the device
+ * @blob: receives the blob, DIAMOND_BLOB_MAX bytes of room
+ * @len: receives its length
+ *
+ * Return: 0; -ENOENT unknown device; -EUCLEAN corrupt file (bad size,
+ * magic, checksum or blob); -EXDEV the file holds another device's state.
+ */
+int diamond_store_load(struct diamond_store *store, uint32_t device_id,
+		       uint8_t *blob, size_t *len);
+
+/**
+ * diamond_store_save() - replace a device's state crash-safely
+ * @store: the store
+ * @blob: the new state blob; its device id names the file
+ * @len: its length
+ *
+ * Return: 0 or a negative errno; on error the old state is intact.
+ */
+int diamond_store_save(struct diamond_store *store, const uint8_t *blob,
+		       size_t len);
+
+/**
+ * diamond_store_create() - write a device's first state, never overwriting
+ * @store: the store
+ * @blob: the initial blob
+ * @len: its length
+ *
+ * Return: 0, -EEXIST if the device already has a state file, or an errno.
+ */
+int diamond_store_create(struct diamond_store *store, const uint8_t *blob,
+			 size_t len);
+
+/**
+ * diamond_store_path() - the state file path of a device
+ * @store: the store
+ * @device_id: the device
+ * @buf: output buffer
+ * @size: its size
+ */
+void diamond_store_path(const struct diamond_store *store, uint32_t device_id,
+			char *buf, size_t size);
+
+/* ---- Frames (spec section 8) ------------------------------------------- */
+
+/**
+ * struct diamond_frame - one frame
+ * @type: DIAMOND_FRAME_RECORD or DIAMOND_FRAME_TAG
+ * @suite: 1 or 2
+ * @device_id: sender
+ * @epoch: epoch
+ * @index: record index j (record) or record count n (tag)
+ * @len: payload length
+ * @payload: C_j (record) or AD || T (tag); points into the parser's buffer
+ */
+struct diamond_frame {
+	uint8_t type;
+	uint8_t suite;
+	uint32_t device_id;
+	uint64_t epoch;
+	uint16_t index;
+	uint16_t len;
+	const uint8_t *payload;
+};
+
+/**
+ * diamond_frame_write() - serialize a frame
+ * @out: output buffer
+ * @size: its size; DIAMOND_FRAME_HDR + f->len bytes are needed
+ * @f: the frame
+ *
+ * Return: the frame length, -EMSGSIZE if @out is too small, -EPROTO if @f
+ * is not a valid frame.
+ */
+int diamond_frame_write(uint8_t *out, size_t size,
+			const struct diamond_frame *f);
+
+/**
+ * diamond_frame_parse() - parse one frame at the start of a buffer
+ * @f: receives the frame; its payload points into @buf
+ * @buf: bytes starting at a frame boundary
+ * @len: bytes available
+ *
+ * Return: the frame length; -ENODATA if @buf holds only part of a frame
+ * (truncated, or more bytes needed); -EILSEQ if @buf does not start with
+ * the sync bytes; -EPROTO for a header with a bad type, suite, length,
+ * count or epoch.
+ */
+int diamond_frame_parse(struct diamond_frame *f, const uint8_t *buf,
+			size_t len);
+
+struct diamond_reader;
+
+/**
+ * diamond_reader_new() - a stream parser that resynchronises on bad sync
+ *
+ * Return: the reader or NULL (out of memory).
+ */
+struct diamond_reader *diamond_reader_new(void);
+void diamond_reader_free(struct diamond_reader *r);
+
+/**
+ * diamond_reader_feed() - append received bytes
+ * @r: the reader
+ * @data: bytes
+ * @len: count
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int diamond_reader_feed(struct diamond_reader *r, const uint8_t *data,
+			size_t len);
+
+/**
+ * diamond_reader_next() - take the next frame
+ * @r: the reader
+ * @f: receives the frame (valid until the next call on @r)
+ * @skipped: receives the number of bytes discarded before the result
+ *
+ * Bytes without sync are discarded up to the next "DF"; a header with sync
+ * but invalid fields is reported once and its first byte discarded.
+ *
+ * Return: 1 a frame; 0 more data needed; -EILSEQ bytes were discarded to
+ * resynchronise (*@skipped says how many); -EPROTO a malformed header.
+ */
+int diamond_reader_next(struct diamond_reader *r, struct diamond_frame *f,
+			size_t *skipped);
+
+/**
+ * diamond_reader_pending() - bytes held that do not yet form a frame
+ * @r: the reader
+ *
+ * At the end of input a non-zero value means a truncated frame.
+ */
+size_t diamond_reader_pending(const struct diamond_reader *r);
+
+/* ---- Epoch assembler --------------------------------------------------- */
+
+struct diamond_asm;
+
+/**
+ * struct diamond_epoch_body - one assembled epoch, ready for verification
+ * @device_id: device
+ * @suite: suite named by the frames
+ * @epoch: epoch
+ * @count: number of records n
+ * @ad: associated data (from the tag frame)
+ * @adlen: its length
+ * @ct: ciphertext body le16(len_0) || C_0 || ... || T (spec section 7)
+ * @ct_len: its length
+ *
+ * The assembler lays out @ad and @ct contiguously (AD || body || T, the
+ * layout of an AF_ALG AEAD request) in the caller's buffer.
+ */
+struct diamond_epoch_body {
+	uint32_t device_id;
+	unsigned int suite;
+	uint64_t epoch;
+	uint32_t count;
+	const uint8_t *ad;
+	size_t adlen;
+	const uint8_t *ct;
+	size_t ct_len;
+};
+
+/**
+ * diamond_asm_new() - an assembler for one device's epochs
+ * @max_body: the largest epoch body accepted (bytes), 0 for the default
+ *	(1 MiB: what one kernel request takes comfortably)
+ *
+ * Return: the assembler or NULL.
+ */
+struct diamond_asm *diamond_asm_new(size_t max_body);
+void diamond_asm_free(struct diamond_asm *a);
+
+/**
+ * diamond_asm_record() - add a record frame
+ * @a: the assembler
+ * @f: a record frame
+ * @dropped: receives the epoch of an unfinished epoch that this frame
+ *	abandoned (a frame of a newer epoch arrived first)
+ *
+ * A repeated index replaces the earlier record. A frame of an epoch older
+ * than the one being assembled is ignored.
+ *
+ * Return: 0; 1 if an unfinished epoch was abandoned (its number in
+ * *@dropped; it is incomplete); -EMSGSIZE if the epoch grows too large
+ * (the epoch is abandoned); -ENOMEM.
+ */
+int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
+		       uint64_t *dropped);
+
+/**
+ * diamond_asm_tag() - close the epoch with its tag frame
+ * @a: the assembler
+ * @f: the tag frame
+ * @buf: the caller's output buffer (malloc'd or NULL; grown as needed and
+ *	shared between assemblers, so an idle device holds no body)
+ * @cap: its capacity, updated
+ * @body: receives the assembled epoch, pointing into *@buf
+ *
+ * The assembler is empty afterwards whatever the result.
+ *
+ * Return: 0; -ENOMSG if a record below the count is missing, or records
+ * past the count arrived (an incomplete or inconsistent epoch); -EMSGSIZE;
+ * -ENOMEM.
+ */
+int diamond_asm_tag(struct diamond_asm *a, const struct diamond_frame *f,
+		    uint8_t **buf, size_t *cap, struct diamond_epoch_body *body);
+
+/**
+ * diamond_asm_pending() - whether an unfinished epoch is held
+ * @a: the assembler
+ * @epoch: receives its number if so
+ */
+int diamond_asm_pending(const struct diamond_asm *a, uint64_t *epoch);
+
+/* ---- Backends ---------------------------------------------------------- */
+
+enum diamond_backend_kind {
+	DIAMOND_BACKEND_KERNEL = 0,	/* AF_ALG "diamond(...)" via libkcapi */
+	DIAMOND_BACKEND_SOFTWARE = 1,	/* portable core, explicit only */
+};
+
+/**
+ * diamond_kernel_probe() - check that the kernel offers Diamond
+ * @msg: receives a human-readable reason on failure
+ * @size: its size
+ *
+ * Return: 0, or -ENOPKG when AF_ALG or the diamond module is missing
+ * (@msg says how to load it).
+ */
+int diamond_kernel_probe(char *msg, size_t size);
+
+/* ---- Gateway ----------------------------------------------------------- */
+
+/**
+ * struct diamond_gw_opts - gateway options
+ * @state_dir: the state directory
+ * @backend: DIAMOND_BACKEND_KERNEL (default) or DIAMOND_BACKEND_SOFTWARE
+ * @max_tfms: kernel backend: keyed tfms kept open at once (LRU; 0 = 256)
+ * @max_skip: lost epochs a device may skip (0 = 4096, spec section 9)
+ * @max_body: largest epoch body assembled (0 = 1 MiB)
+ */
+struct diamond_gw_opts {
+	const char *state_dir;
+	enum diamond_backend_kind backend;
+	unsigned int max_tfms;
+	uint32_t max_skip;
+	size_t max_body;
+};
+
+enum diamond_event_kind {
+	DIAMOND_EV_VERIFIED = 1,	/* an epoch verified; records delivered */
+	DIAMOND_EV_REJECTED = 2,	/* an epoch rejected; nothing delivered */
+	DIAMOND_EV_FRAME = 3,		/* malformed/truncated/garbage input */
+};
+
+/**
+ * struct diamond_event - what happened to an epoch or to the input
+ * @kind: enum diamond_event_kind
+ * @err: 0 or the negative errno of the rejection
+ * @device_id: device (not for DIAMOND_EV_FRAME)
+ * @epoch: epoch (not for DIAMOND_EV_FRAME)
+ * @count: records in the epoch, or bytes skipped for DIAMOND_EV_FRAME
+ * @detail: extra text (file names etc.), may be empty
+ */
+struct diamond_event {
+	int kind;
+	int err;
+	uint32_t device_id;
+	uint64_t epoch;
+	uint32_t count;
+	const char *detail;
+};
+
+/**
+ * struct diamond_gw_cbs - gateway callbacks
+ * @record: one plaintext record of a verified epoch; called only after the
+ *	new state is durable, in index order
+ * @event: after each epoch (verified or rejected) and each input error
+ * @arg: passed to both
+ */
+struct diamond_gw_cbs {
+	void (*record)(void *arg, uint32_t device_id, uint64_t epoch,
+		       uint32_t index, const uint8_t *data, size_t len);
+	void (*event)(void *arg, const struct diamond_event *ev);
+	void *arg;
+};
+
+/**
+ * struct diamond_gw_stats - counters since diamond_gw_new()
+ * @devices: distinct devices with at least one verified epoch
+ * @verified: epochs verified
+ * @rejected: epochs rejected
+ * @records: records delivered
+ * @frame_errors: malformed, truncated or unsynchronised input events
+ * @tfm_inits: kernel tfms created (setkey from the state file)
+ * @tfm_evictions: kernel tfms closed by the LRU
+ */
+struct diamond_gw_stats {
+	uint64_t devices;
+	uint64_t verified;
+	uint64_t rejected;
+	uint64_t records;
+	uint64_t frame_errors;
+	uint64_t tfm_inits;
+	uint64_t tfm_evictions;
+};
+
+struct diamond_gw;
+
+/**
+ * diamond_gw_new() - start a gateway
+ * @gw: receives the gateway
+ * @opts: options
+ * @cbs: callbacks (copied)
+ * @msg: receives a reason on failure
+ * @size: its size
+ *
+ * With the kernel backend the module is probed first; when it is missing
+ * this fails with -ENOPKG and never falls back to software.
+ *
+ * Return: 0 or a negative errno.
+ */
+int diamond_gw_new(struct diamond_gw **gw, const struct diamond_gw_opts *opts,
+		   const struct diamond_gw_cbs *cbs, char *msg, size_t size);
+void diamond_gw_free(struct diamond_gw *gw);
+
+/**
+ * diamond_gw_feed() - process received bytes
+ * @gw: the gateway
+ * @data: bytes
+ * @len: count
+ *
+ * Frames are parsed, assembled per device and each complete epoch is
+ * verified, persisted, then delivered. Per-epoch and per-frame problems
+ * are reported through the event callback and counted; they do not fail
+ * this call.
+ *
+ * Return: 0, or a negative errno for a fatal error (out of memory).
+ */
+int diamond_gw_feed(struct diamond_gw *gw, const uint8_t *data, size_t len);
+
+/**
+ * diamond_gw_finish() - end of input
+ * @gw: the gateway
+ *
+ * Reports a truncated final frame and every unfinished epoch as rejected
+ * (-ENOMSG).
+ *
+ * Return: 0.
+ */
+int diamond_gw_finish(struct diamond_gw *gw);
+
+/**
+ * diamond_gw_open_epoch() - verify one assembled epoch
+ * @gw: the gateway
+ * @body: the epoch
+ * @pt: receives the plaintext body, @body->ct_len - 16 bytes
+ *
+ * Verifies with the configured backend; on success the device's new state
+ * is durable in the state directory before this returns.
+ *
+ * Return: 0; -ENOENT, -EUCLEAN, -EXDEV (state file); -EBADMSG,
+ * -EKEYEXPIRED, -ERANGE, -EINVAL, -EMSGSIZE (verification); -EPROTO (the
+ * frames name another suite than the state); an I/O errno.
+ */
+int diamond_gw_open_epoch(struct diamond_gw *gw,
+			  const struct diamond_epoch_body *body, uint8_t *pt);
+
+void diamond_gw_stats(const struct diamond_gw *gw,
+		      struct diamond_gw_stats *stats);
+
+/* ---- Host sender (spec section 10) ------------------------------------- */
+
+struct diamond_sender;
+
+/**
+ * diamond_sender_open() - a sender on a blob file
+ * @s: receives the sender
+ * @blob_path: the device's blob file, updated in place crash-safely
+ *
+ * Return: 0 or a negative errno (-EINVAL malformed blob).
+ */
+int diamond_sender_open(struct diamond_sender **s, const char *blob_path);
+
+/**
+ * diamond_sender_seal() - seal one record into a record frame
+ * @s: the sender
+ * @data: the record
+ * @len: its length, at most 4096
+ * @frame: receives the frame, DIAMOND_FRAME_MAX bytes of room
+ * @full: set to 1 when the epoch now holds b records and must be closed
+ *
+ * The first record of an epoch first reserves it: the blob for the next
+ * epoch is written to the blob file durably before anything is sealed.
+ *
+ * Return: the frame length or a negative errno.
+ */
+int diamond_sender_seal(struct diamond_sender *s, const uint8_t *data,
+			size_t len, uint8_t *frame, int *full);
+
+/**
+ * diamond_sender_close_epoch() - close the open epoch with its tag frame
+ * @s: the sender
+ * @ad: associated data (may be NULL with @adlen 0)
+ * @adlen: its length, at most 1024
+ * @frame: receives the frame, DIAMOND_FRAME_HDR + 1040 bytes of room
+ *
+ * Return: the frame length, 0 if no epoch is open, or a negative errno.
+ */
+int diamond_sender_close_epoch(struct diamond_sender *s, const uint8_t *ad,
+			       size_t adlen, uint8_t *frame);
+
+/**
+ * diamond_sender_params() - the parameters of the sender's device
+ * @s: the sender
+ * @p: receives them (epoch: the next epoch to begin or the open one)
+ */
+void diamond_sender_params(const struct diamond_sender *s,
+			   struct diamond_params *p);
+void diamond_sender_free(struct diamond_sender *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

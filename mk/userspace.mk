@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# libdiamond (userspace/lib), diamondctl (userspace/diamondctl) and their
+# test suites (selftests/userspace). See Documentation/userspace.rst.
+
+US_BUILD    := $(BUILD)/userspace
+US_LIB_SRC  := $(TOP)/userspace/lib
+US_CTL_SRC  := $(TOP)/userspace/diamondctl
+US_TEST_SRC := $(TOP)/selftests/userspace
+US_VERSION  := 0.1.0
+US_SOVER    := 1
+
+# The library carries the portable core inside it (every core/*.c).
+US_CORE_SRCS := $(sort $(wildcard $(TOP)/core/*.c))
+US_LIB_SRCS  := $(sort $(wildcard $(US_LIB_SRC)/*.c))
+US_CTL_SRCS  := $(sort $(wildcard $(US_CTL_SRC)/*.c))
+US_HDRS      := $(TOP)/include/diamond/libdiamond.h $(TOP)/include/diamond/core.h \
+		$(TOP)/include/diamond/spec.h $(US_LIB_SRC)/internal.h \
+		$(wildcard $(TOP)/core/*.h)
+US_CFLAGS    := $(CSTD) -fPIC -I$(TOP)/include $(shell pkg-config --cflags libkcapi 2>/dev/null)
+US_KCAPI     := $(shell pkg-config --libs libkcapi 2>/dev/null || echo -lkcapi)
+US_KCAPI_A   := $(firstword $(wildcard /usr/lib/*/libkcapi.a /usr/lib/libkcapi.a /usr/local/lib/libkcapi.a))
+
+US_OBJS := $(patsubst $(TOP)/%.c,$(US_BUILD)/obj/%.o,$(US_CORE_SRCS) $(US_LIB_SRCS))
+
+US_LIB_A  := $(US_BUILD)/libdiamond.a
+US_LIB_SO := $(US_BUILD)/libdiamond.so.$(US_SOVER)
+US_PC     := $(US_BUILD)/libdiamond.pc
+DIAMONDCTL        := $(US_BUILD)/diamondctl
+DIAMONDCTL_STATIC := $(US_BUILD)/diamondctl-static
+
+.PHONY: userspace
+all: userspace
+userspace: $(US_LIB_A) $(US_LIB_SO) $(US_PC) $(DIAMONDCTL)
+
+$(US_BUILD)/obj/%.o: $(TOP)/%.c $(US_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(US_CFLAGS) -c -o $@ $<
+
+$(US_LIB_A): $(US_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(US_LIB_SO): $(US_OBJS) $(US_LIB_SRC)/libdiamond.map
+	$(CC) -shared -Wl,-soname,libdiamond.so.$(US_SOVER) \
+		-Wl,--version-script=$(US_LIB_SRC)/libdiamond.map -o $@ $(US_OBJS) $(US_KCAPI)
+	ln -sf libdiamond.so.$(US_SOVER) $(US_BUILD)/libdiamond.so
+
+$(US_PC): $(US_LIB_SRC)/libdiamond.pc.in
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(or $(PREFIX),/usr/local)|' \
+	    -e 's|@LIBDIR@|$${prefix}/lib|' \
+	    -e 's|@INCLUDEDIR@|$${prefix}/include|' \
+	    -e 's|@VERSION@|$(US_VERSION)|' $< >$@
+
+$(DIAMONDCTL): $(US_CTL_SRCS) $(US_CTL_SRC)/diamondctl.h $(US_LIB_A)
+	$(CC) $(CSTD) -I$(TOP)/include -o $@ $(US_CTL_SRCS) $(US_LIB_A) $(US_KCAPI)
+
+# For the VM: no shared libraries there, so libc and libkcapi.a go in.
+$(DIAMONDCTL_STATIC): $(US_CTL_SRCS) $(US_CTL_SRC)/diamondctl.h $(US_LIB_A)
+	$(CC) $(CSTD) -static -I$(TOP)/include -o $@ $(US_CTL_SRCS) $(US_LIB_A) \
+		$(or $(US_KCAPI_A),-lkcapi)
+
+# ---- tests ---------------------------------------------------------------
+
+US_TESTS := $(US_BUILD)/test_units $(US_BUILD)/test_vectors_sw $(US_BUILD)/test_crash
+
+$(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
+		    $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/lib/vecfile.h
+	$(CC) $(CSTD) -I$(TOP)/include -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+		$(US_LIB_A) $(US_KCAPI)
+
+CHECK_SUITES += userspace-host userspace-crash userspace-vm
+
+.PHONY: check-userspace-host check-userspace-crash check-userspace-vm
+
+# Three programs, one TAP file: the shell driver renumbers their results.
+check-userspace-host: $(DIAMONDCTL) $(US_TESTS)
+	@mkdir -p $(TAPDIR)
+	@US_BUILD=$(US_BUILD) TOP=$(TOP) $(US_TEST_SRC)/host.sh \
+		>$(TAPDIR)/userspace-host.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-host.tap; exit $$rc
+
+check-userspace-crash: $(DIAMONDCTL) $(US_BUILD)/test_crash
+	@mkdir -p $(TAPDIR)
+	@DIAMONDCTL=$(DIAMONDCTL) $(US_BUILD)/test_crash $(US_BUILD)/crash \
+		>$(TAPDIR)/userspace-crash.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-crash.tap; exit $$rc
+
+# Needs the kernel module (mk/kernel.mk, target `module`); skips without it.
+US_MODULE := $(BUILD)/kernel/diamond.ko
+check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC)
+	@mkdir -p $(TAPDIR)
+	@if $(MAKE) -n module >/dev/null 2>&1; then $(MAKE) --no-print-directory module; fi; \
+	US_BUILD=$(US_BUILD) TOP=$(TOP) BUILD=$(BUILD) \
+		$(US_TEST_SRC)/vm.sh >$(TAPDIR)/userspace-vm.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-vm.tap; [ $$rc -eq 4 ] && rc=0; exit $$rc

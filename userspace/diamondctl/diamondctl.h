@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* diamondctl: one file per subcommand; helpers in util.c. */
+#ifndef DIAMONDCTL_H
+#define DIAMONDCTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../include/diamond/libdiamond.h"
+
+/* Exit statuses (diamondctl.1, EXIT STATUS). */
+#define EXIT_REJECTED	1	/* an epoch or frame was rejected */
+#define EXIT_USAGE	2	/* bad command line */
+#define EXIT_SETUP	3	/* files, state directory, kernel support */
+
+int cmd_keygen(int argc, char **argv);
+int cmd_provision(int argc, char **argv);
+int cmd_seal(int argc, char **argv);
+int cmd_open(int argc, char **argv);
+int cmd_state(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Strict unsigned parse of the whole string; 0 on success. */
+int parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* Hex to bytes; the number of bytes, or -1. */
+long parse_hex(const char *s, uint8_t *out, size_t max);
+/* Read a whole small file; bytes read or a negative errno. */
+long read_file(const char *path, uint8_t *buf, size_t size);
+/* Write a new file with @mode, refusing to replace one; 0 or -errno. */
+int write_new_file(const char *path, const void *data, size_t len,
+		   unsigned int mode);
+int parse_agg(const char *s, unsigned int *agg);
+const char *agg_name(unsigned int agg);
+/* A JSON line for one record, into @f. */
+void json_record(void *f, uint32_t dev, uint64_t epoch, uint32_t index,
+		 const uint8_t *data, size_t len);
+
+#endif

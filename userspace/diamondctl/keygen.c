@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* diamondctl keygen -o ROOT: a root secret from getrandom(2). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "diamondctl.h"
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"usage: diamondctl keygen -o ROOT\n\n"
+		"Write a 32-byte root secret from getrandom(2) to ROOT (mode 0600).\n"
+		"An existing ROOT is never overwritten. Keep ROOT offline: it\n"
+		"recomputes every device key.\n\n"
+		"  -o, --output ROOT   the file to create\n"
+		"  -h, --help          this text\n");
+}
+
+int cmd_keygen(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	uint8_t root[DIAMOND_ROOT_SIZE];
+	const char *out = NULL;
+	size_t got = 0;
+	ssize_t n;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'h': help(stdout); return 0;
+		default: help(stderr); return EXIT_USAGE;
+		}
+	}
+	if (!out || optind != argc) {
+		help(stderr);
+		return EXIT_USAGE;
+	}
+	while (got < sizeof(root)) {
+		n = getrandom(root + got, sizeof(root) - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err_msg("getrandom: %s", strerror(errno));
+			return EXIT_SETUP;
+		}
+		got += (size_t)n;
+	}
+	rc = write_new_file(out, root, sizeof(root), 0600);
+	explicit_bzero(root, sizeof(root));
+	if (rc) {
+		err_msg("%s: %s", out, rc == -EEXIST ?
+			"exists, refusing to overwrite a root secret" :
+			strerror(-rc));
+		return EXIT_SETUP;
+	}
+	return 0;
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* diamondctl helpers: messages, parsing, files, JSON. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diamondctl.h"
+
+void err_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("diamondctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+long parse_hex(const char *s, uint8_t *out, size_t max)
+{
+	size_t n = strlen(s), i;
+	int hi, lo;
+
+	if (n % 2 || n / 2 > max)
+		return -1;
+	for (i = 0; i < n / 2; i++) {
+		hi = hexval(s[2 * i]);
+		lo = hexval(s[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return (long)(n / 2);
+}
+
+long read_file(const char *path, uint8_t *buf, size_t size)
+{
+	size_t got = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (got < size) {
+		n = read(fd, buf + got, size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	return (long)got;
+}
+
+int write_new_file(const char *path, const void *data, size_t len,
+		   unsigned int mode)
+{
+	const uint8_t *p = data;
+	ssize_t n;
+	int fd, rc = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -errno;
+	while (len && !rc) {
+		n = write(fd, p, len);
+		if (n < 0 && errno != EINTR)
+			rc = -errno;
+		else if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+		}
+	}
+	if (!rc && fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+	if (rc)
+		unlink(path);
+	return rc;
+}
+
+int parse_agg(const char *s, unsigned int *agg)
+{
+	if (!strcmp(s, "xor"))
+		*agg = 0;
+	else if (!strcmp(s, "add"))
+		*agg = 1;
+	else if (!strcmp(s, "hash"))
+		*agg = 2;
+	else
+		return -1;
+	return 0;
+}
+
+const char *agg_name(unsigned int agg)
+{
+	static const char *const names[] = { "xor", "add", "hash" };
+
+	return agg < 3 ? names[agg] : "?";
+}
+
+/*
+ * Printable ASCII (and tab) goes out as a JSON string; anything else as hex
+ * with "encoding":"hex" added, so the two cannot be confused.
+ */
+static int printable(const uint8_t *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((p[i] < 0x20 || p[i] > 0x7e) && p[i] != '\t')
+			return 0;
+	return 1;
+}
+
+void json_record(void *fp, uint32_t dev, uint64_t epoch, uint32_t index,
+		 const uint8_t *data, size_t len)
+{
+	FILE *f = fp;
+	size_t i;
+
+	fprintf(f, "{\"device\":%u,\"epoch\":%llu,\"index\":%u,\"data\":\"",
+		(unsigned int)dev, (unsigned long long)epoch,
+		(unsigned int)index);
+	if (printable(data, len)) {
+		for (i = 0; i < len; i++) {
+			if (data[i] == '"' || data[i] == '\\')
+				fputc('\\', f);
+			if (data[i] == '\t')
+				fputs("\\t", f);
+			else
+				fputc(data[i], f);
+		}
+		fputs("\"}\n", f);
+	} else {
+		/* Marked, so hex never reads as a printable record. */
+		for (i = 0; i < len; i++)
+			fprintf(f, "%02x", data[i]);
+		fputs("\",\"encoding\":\"hex\"}\n", f);
+	}
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Epoch assembler: collects the record frames of one device's epoch until
+ * the tag frame, then lays them out as the epoch body the AEAD expects
+ * (spec section 7). Only one epoch per device is assembled at a time:
+ * devices send epochs in order, so a record of a newer epoch means the
+ * older one lost its tag or records and can never verify.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct slot {
+	uint32_t off;
+	uint16_t len;
+	uint8_t have;
+};
+
+struct diamond_asm {
+	size_t max_body;
+	int pending;
+	uint64_t epoch;
+	uint8_t suite;
+	struct slot *slot;	/* by record index */
+	uint32_t nslots;	/* allocated */
+	uint32_t top;		/* highest index seen + 1 */
+	uint8_t *data;		/* record payloads, appended */
+	size_t used, cap;
+};
+
+struct diamond_asm *diamond_asm_new(size_t max_body)
+{
+	struct diamond_asm *a = calloc(1, sizeof(*a));
+
+	if (a)
+		a->max_body = max_body ? max_body : DIAMOND_DEFAULT_MAX_BODY;
+	return a;
+}
+
+/* Drop the epoch; buffers go too, so an idle device costs only *a. */
+static void reset(struct diamond_asm *a)
+{
+	free(a->slot);
+	_diamond_free_secret(a->data, a->cap);
+	a->slot = NULL;
+	a->data = NULL;
+	a->nslots = a->top = 0;
+	a->used = a->cap = 0;
+	a->pending = 0;
+}
+
+void diamond_asm_free(struct diamond_asm *a)
+{
+	if (!a)
+		return;
+	reset(a);
+	free(a);
+}
+
+int diamond_asm_pending(const struct diamond_asm *a, uint64_t *epoch)
+{
+	if (a->pending && epoch)
+		*epoch = a->epoch;
+	return a->pending;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	np = realloc(*p, n * elem);
+	if (!np)
+		return -ENOMEM;
+	memset((uint8_t *)np + *cap * elem, 0, (n - *cap) * elem);
+	*p = np;
+	*cap = n;
+	return 0;
+}
+
+/* Body size so far, as if the records up to top were all present. */
+static size_t body_size(const struct diamond_asm *a, size_t extra)
+{
+	return a->used + extra + (size_t)(a->top + 1) * DMD_BODY_LEN_SIZE +
+	       DIAMOND_TAG_SIZE;
+}
+
+int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
+		       uint64_t *dropped)
+{
+	size_t nslots, cap;
+	int ret = 0;
+	uint8_t *nd;
+
+	if (a->pending && f->epoch < a->epoch)
+		return 0;	/* a straggler of an abandoned epoch */
+	if (a->pending && f->epoch > a->epoch) {
+		*dropped = a->epoch;
+		reset(a);
+		ret = 1;
+	}
+	if (!a->pending) {
+		a->pending = 1;
+		a->epoch = f->epoch;
+		a->suite = f->suite;
+	}
+	if (body_size(a, f->len) > a->max_body) {
+		*dropped = a->epoch;
+		reset(a);
+		return -EMSGSIZE;
+	}
+	nslots = a->nslots;
+	if (grow((void **)&a->slot, &nslots, (size_t)f->index + 1,
+		 sizeof(*a->slot)))
+		return -ENOMEM;
+	a->nslots = (uint32_t)nslots;
+	/* A repeated index: the latest copy wins; the old bytes stay unused. */
+	if (a->used + f->len > a->cap) {
+		cap = a->cap ? a->cap : 256;
+		while (cap < a->used + f->len)
+			cap *= 2;
+		nd = malloc(cap);
+		if (!nd)
+			return -ENOMEM;
+		if (a->used)
+			memcpy(nd, a->data, a->used);
+		_diamond_free_secret(a->data, a->cap);
+		a->data = nd;
+		a->cap = cap;
+	}
+	if (f->len)
+		memcpy(a->data + a->used, f->payload, f->len);
+	a->slot[f->index].off = (uint32_t)a->used;
+	a->slot[f->index].len = f->len;
+	a->slot[f->index].have = 1;
+	a->used += f->len;
+	if ((uint32_t)f->index + 1 > a->top)
+		a->top = (uint32_t)f->index + 1;
+	return ret;
+}
+
+int diamond_asm_tag(struct diamond_asm *a, const struct diamond_frame *f,
+		    uint8_t **buf, size_t *cap, struct diamond_epoch_body *body)
+{
+	uint8_t *out;
+	size_t adlen = f->len - DIAMOND_TAG_SIZE, need = adlen, pos;
+	uint32_t n = f->index, j;
+	int rc = 0;
+
+	if (!a->pending || a->epoch != f->epoch || a->top != n) {
+		rc = -ENOMSG;	/* nothing, another epoch, or records past n */
+		goto done;
+	}
+	for (j = 0; j < n; j++) {
+		if (!a->slot[j].have) {
+			rc = -ENOMSG;
+			goto done;
+		}
+		need += DMD_BODY_LEN_SIZE + a->slot[j].len;
+	}
+	need += DIAMOND_TAG_SIZE;
+	if (need - adlen > a->max_body) {
+		rc = -EMSGSIZE;
+		goto done;
+	}
+	if (need > *cap) {
+		free(*buf);	/* ciphertext only: nothing to wipe */
+		*buf = malloc(need);
+		*cap = *buf ? need : 0;
+		if (!*buf) {
+			rc = -ENOMEM;
+			goto done;
+		}
+	}
+	out = *buf;
+	/* out = AD || body || T: the layout an AF_ALG AEAD request takes. */
+	memcpy(out, f->payload, adlen);
+	pos = adlen;
+	for (j = 0; j < n; j++) {
+		out[pos] = (uint8_t)a->slot[j].len;
+		out[pos + 1] = (uint8_t)(a->slot[j].len >> 8);
+		memcpy(out + pos + 2, a->data + a->slot[j].off,
+		       a->slot[j].len);
+		pos += DMD_BODY_LEN_SIZE + a->slot[j].len;
+	}
+	memcpy(out + pos, f->payload + adlen, DIAMOND_TAG_SIZE);
+	body->device_id = f->device_id;
+	body->suite = f->suite;
+	body->epoch = f->epoch;
+	body->count = n;
+	body->ad = out;
+	body->adlen = adlen;
+	body->ct = out + adlen;
+	body->ct_len = need - adlen;
+done:
+	reset(a);
+	return rc;
+}

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Software backend: the portable core's receiver (dmd_open) on a copy of
+ * the device's state. Chosen only on request (diamondctl --software); the
+ * kernel backend never falls back to it.
+ */
+#include <errno.h>
+
+#include "internal.h"
+
+static int soft_open(struct _diamond_dev *d,
+		     const struct diamond_epoch_body *body, uint8_t *pt,
+		     uint32_t max_skip)
+{
+	struct dmd_state st = d->st;
+	int rc;
+
+	rc = dmd_open(&st, body->epoch, body->ad, body->adlen, body->ct,
+		      body->ct_len, pt, max_skip);
+	dmd_wipe(&st, sizeof(st));
+	return _diamond_core_errno(rc);
+}
+
+static void soft_release(struct _diamond_dev *d)
+{
+	d->tfm = NULL;
+}
+
+const struct _diamond_backend _diamond_backend_software = {
+	.name = "software",
+	.open = soft_open,
+	.release = soft_release,
+};

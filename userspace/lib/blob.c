@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* Key blobs: checking, provisioning and the gateway's mirror update. */
+#include <errno.h>
+
+#include "internal.h"
+
+int diamond_blob_info(const uint8_t *blob, size_t len,
+		      struct diamond_params *p)
+{
+	struct dmd_state st;
+
+	if (dmd_blob_parse(&st, blob, len) != DMD_OK)
+		return -EINVAL;
+	if (p) {
+		p->suite = st.suite;
+		p->agg = st.agg;
+		p->b = st.b;
+		p->device_id = st.device_id;
+		p->epoch = st.epoch;
+	}
+	dmd_wipe(&st, sizeof(st));
+	return 0;
+}
+
+int diamond_provision(const uint8_t root[DIAMOND_ROOT_SIZE],
+		      const struct diamond_params *p, uint8_t *blob,
+		      size_t *len)
+{
+	struct dmd_state st = { 0 };
+
+	if (!root || !p || !blob || !len || p->suite > 255 || p->agg > 255)
+		return -EINVAL;
+	st.suite = (uint8_t)p->suite;
+	st.agg = (uint8_t)p->agg;
+	st.b = p->b;
+	st.device_id = p->device_id;
+	if (dmd_derive_initial(&st, root) != DMD_OK)
+		return -EINVAL;
+	dmd_blob_write(blob, &st);
+	*len = dmd_blob_size(st.suite);
+	dmd_wipe(&st, sizeof(st));
+	return 0;
+}
+
+void _diamond_state_advance(struct dmd_state *st, uint64_t epoch)
+{
+	uint8_t r[DMD_KEY_MAX];
+
+	while (st->epoch <= epoch) {
+		dmd_epoch_update(st->suite, st->key, st->key, r);
+		st->epoch++;
+	}
+	dmd_wipe(r, sizeof(r));
+}
+
+int _diamond_check_epoch(const struct dmd_state *st, uint64_t epoch,
+			 uint32_t max_skip)
+{
+	if (epoch < st->epoch)
+		return -EKEYEXPIRED;
+	if (epoch - st->epoch > max_skip)
+		return -ERANGE;
+	if (epoch >= UINT64_MAX - 1)
+		return -ENOSPC;
+	return 0;
+}

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The gateway: frames in, verified records out. Per device it keeps the
+ * mirror of the state file, an epoch assembler and (kernel backend) a
+ * keyed tfm; tfms are capped by an LRU, everything else is small.
+ *
+ * Ordering, which the crash-safety argument rests on
+ * (Documentation/userspace.rst): verify -> make the new state durable ->
+ * deliver the plaintext. A crash before the state is durable leaves the old
+ * state and nothing delivered; a crash after leaves the new state, so a
+ * delivered epoch can never verify twice and old state never comes back.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct diamond_gw {
+	struct diamond_store *store;
+	const struct _diamond_backend *be;
+	struct diamond_gw_cbs cbs;
+	uint32_t max_skip;
+	unsigned int max_tfms, ntfms;
+	size_t max_body;
+	struct diamond_reader *rd;
+	/* Device table: open addressing on the id, never shrinks. */
+	struct _diamond_dev **tab;
+	size_t tab_size, ndev;
+	struct _diamond_dev *lru_head, *lru_tail;	/* head = most recent */
+	uint8_t *body;		/* assembled epoch, shared by all devices */
+	size_t body_cap;
+	uint8_t *pt;
+	size_t pt_cap;
+	struct diamond_gw_stats stats;
+	char detail[4200];
+};
+
+static size_t hash_id(uint32_t id, size_t size)
+{
+	return (size_t)((id * 2654435761u) & (uint32_t)(size - 1));
+}
+
+static struct _diamond_dev *find(struct diamond_gw *gw, uint32_t id)
+{
+	size_t i = hash_id(id, gw->tab_size);
+
+	while (gw->tab[i]) {
+		if (gw->tab[i]->id == id)
+			return gw->tab[i];
+		i = (i + 1) & (gw->tab_size - 1);
+	}
+	return NULL;
+}
+
+static void put(struct _diamond_dev **tab, size_t size, struct _diamond_dev *d)
+{
+	size_t i = hash_id(d->id, size);
+
+	while (tab[i])
+		i = (i + 1) & (size - 1);
+	tab[i] = d;
+}
+
+static int insert(struct diamond_gw *gw, struct _diamond_dev *d)
+{
+	struct _diamond_dev **nt;
+	size_t i, ns;
+
+	if (2 * (gw->ndev + 1) > gw->tab_size) {
+		ns = gw->tab_size * 2;
+		nt = calloc(ns, sizeof(*nt));
+		if (!nt)
+			return -ENOMEM;
+		for (i = 0; i < gw->tab_size; i++)
+			if (gw->tab[i])
+				put(nt, ns, gw->tab[i]);
+		free(gw->tab);
+		gw->tab = nt;
+		gw->tab_size = ns;
+	}
+	put(gw->tab, gw->tab_size, d);
+	gw->ndev++;
+	return 0;
+}
+
+static void lru_unlink(struct diamond_gw *gw, struct _diamond_dev *d)
+{
+	if (d->lru_prev)
+		d->lru_prev->lru_next = d->lru_next;
+	else if (gw->lru_head == d)
+		gw->lru_head = d->lru_next;
+	if (d->lru_next)
+		d->lru_next->lru_prev = d->lru_prev;
+	else if (gw->lru_tail == d)
+		gw->lru_tail = d->lru_prev;
+	d->lru_prev = d->lru_next = NULL;
+}
+
+static void lru_front(struct diamond_gw *gw, struct _diamond_dev *d)
+{
+	d->lru_next = gw->lru_head;
+	d->lru_prev = NULL;
+	if (gw->lru_head)
+		gw->lru_head->lru_prev = d;
+	gw->lru_head = d;
+	if (!gw->lru_tail)
+		gw->lru_tail = d;
+}
+
+/* Before a device may take a tfm: close the least recently used ones. */
+static void make_room(struct diamond_gw *gw, struct _diamond_dev *self)
+{
+	struct _diamond_dev *v;
+
+	while (gw->ntfms >= gw->max_tfms && gw->lru_tail &&
+	       gw->lru_tail != self) {
+		v = gw->lru_tail;
+		lru_unlink(gw, v);
+		gw->be->release(v);
+		gw->ntfms--;
+		gw->stats.tfm_evictions++;
+	}
+}
+
+/* Account for a tfm the backend opened or closed during open(). */
+static void track_tfm(struct diamond_gw *gw, struct _diamond_dev *d, int had)
+{
+	if (d->tfm && !had) {
+		gw->ntfms++;
+		gw->stats.tfm_inits++;
+		lru_front(gw, d);
+	} else if (d->tfm) {
+		lru_unlink(gw, d);
+		lru_front(gw, d);
+	} else if (had) {
+		lru_unlink(gw, d);
+		gw->ntfms--;
+	}
+}
+
+static int load_state(struct diamond_gw *gw, uint32_t id,
+		      struct dmd_state *st)
+{
+	uint8_t blob[DIAMOND_BLOB_MAX];
+	size_t len;
+	int rc;
+
+	rc = diamond_store_load(gw->store, id, blob, &len);
+	if (!rc && dmd_blob_parse(st, blob, len) != DMD_OK)
+		rc = -EUCLEAN;
+	dmd_wipe(blob, sizeof(blob));
+	if (rc) {
+		diamond_store_path(gw->store, id, gw->detail,
+				   sizeof(gw->detail));
+	}
+	return rc;
+}
+
+/* The device's entry, loading its state file on first use. */
+static int get_dev(struct diamond_gw *gw, uint32_t id,
+		   struct _diamond_dev **out)
+{
+	struct _diamond_dev *d = find(gw, id);
+	int rc;
+
+	if (d) {
+		*out = d;
+		return 0;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->id = id;
+	rc = load_state(gw, id, &d->st);
+	if (!rc)
+		rc = insert(gw, d);
+	if (rc) {
+		_diamond_free_secret(d, sizeof(*d));
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
+static void event(struct diamond_gw *gw, int kind, int err, uint32_t dev,
+		  uint64_t epoch, uint32_t count)
+{
+	struct diamond_event ev = {
+		.kind = kind, .err = err, .device_id = dev, .epoch = epoch,
+		.count = count, .detail = gw->detail,
+	};
+
+	if (kind == DIAMOND_EV_VERIFIED)
+		gw->stats.verified++;
+	else if (kind == DIAMOND_EV_REJECTED)
+		gw->stats.rejected++;
+	else
+		gw->stats.frame_errors++;
+	if (gw->cbs.event)
+		gw->cbs.event(gw->cbs.arg, &ev);
+	gw->detail[0] = 0;
+}
+
+int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
+		   const struct diamond_gw_cbs *cbs, char *msg, size_t size)
+{
+	struct diamond_gw *gw;
+	int rc;
+
+	if (!out || !o || !o->state_dir)
+		return -EINVAL;
+	if (o->backend == DIAMOND_BACKEND_KERNEL) {
+		rc = diamond_kernel_probe(msg, size);
+		if (rc)
+			return rc;
+	} else if (o->backend != DIAMOND_BACKEND_SOFTWARE) {
+		return -EINVAL;
+	}
+	gw = calloc(1, sizeof(*gw));
+	if (!gw)
+		return -ENOMEM;
+	gw->be = o->backend == DIAMOND_BACKEND_KERNEL ?
+		 &_diamond_backend_kernel : &_diamond_backend_software;
+	gw->max_skip = o->max_skip ? o->max_skip : DMD_DEFAULT_MAX_SKIP;
+	gw->max_tfms = o->max_tfms ? o->max_tfms : DIAMOND_DEFAULT_MAX_TFMS;
+	gw->max_body = o->max_body ? o->max_body : DIAMOND_DEFAULT_MAX_BODY;
+	if (cbs)
+		gw->cbs = *cbs;
+	gw->tab_size = 1024;
+	gw->tab = calloc(gw->tab_size, sizeof(*gw->tab));
+	gw->rd = diamond_reader_new();
+	if (!gw->tab || !gw->rd) {
+		diamond_gw_free(gw);
+		return -ENOMEM;
+	}
+	rc = diamond_store_open(&gw->store, o->state_dir, DIAMOND_STORE_LOCK);
+	if (rc) {
+		if (msg && size)
+			snprintf(msg, size, "state directory %s: %s%s",
+				 o->state_dir, diamond_strerror(rc),
+				 rc == -EBUSY ? " (another gateway holds it)" : "");
+		diamond_gw_free(gw);
+		return rc;
+	}
+	*out = gw;
+	return 0;
+}
+
+void diamond_gw_free(struct diamond_gw *gw)
+{
+	size_t i;
+
+	if (!gw)
+		return;
+	for (i = 0; gw->tab && i < gw->tab_size; i++) {
+		if (!gw->tab[i])
+			continue;
+		gw->be->release(gw->tab[i]);
+		diamond_asm_free(gw->tab[i]->asm_);
+		_diamond_free_secret(gw->tab[i], sizeof(*gw->tab[i]));
+	}
+	free(gw->tab);
+	diamond_reader_free(gw->rd);
+	diamond_store_close(gw->store);
+	free(gw->body);
+	_diamond_free_secret(gw->pt, gw->pt_cap);
+	free(gw);
+}
+
+void diamond_gw_stats(const struct diamond_gw *gw,
+		      struct diamond_gw_stats *stats)
+{
+	*stats = gw->stats;
+}
+
+int diamond_gw_open_epoch(struct diamond_gw *gw,
+			  const struct diamond_epoch_body *body, uint8_t *pt)
+{
+	struct _diamond_dev *d;
+	struct dmd_state next;
+	uint8_t blob[DIAMOND_BLOB_MAX];
+	int rc, had;
+
+	rc = get_dev(gw, body->device_id, &d);
+	if (rc)
+		return rc;
+	if (body->suite != d->st.suite)
+		return -EPROTO;
+	had = d->tfm != NULL;
+	if (!had)
+		make_room(gw, d);
+	rc = gw->be->open(d, body, pt, gw->max_skip);
+	track_tfm(gw, d, had);
+	if (rc)
+		return rc;
+
+	next = d->st;
+	_diamond_state_advance(&next, body->epoch);
+	dmd_blob_write(blob, &next);
+	rc = diamond_store_save(gw->store, blob, dmd_blob_size(next.suite));
+	dmd_wipe(blob, sizeof(blob));
+	if (rc) {
+		/* The tfm moved on but the file did not: re-key from disk. */
+		had = d->tfm != NULL;
+		gw->be->release(d);
+		track_tfm(gw, d, had);
+		dmd_wipe(&next, sizeof(next));
+		diamond_store_path(gw->store, d->id, gw->detail,
+				   sizeof(gw->detail));
+		dmd_wipe(pt, body->ct_len - DIAMOND_TAG_SIZE);
+		return rc;
+	}
+	d->st = next;
+	dmd_wipe(&next, sizeof(next));
+	if (!d->verified_once) {
+		d->verified_once = 1;
+		gw->stats.devices++;
+	}
+	return 0;
+}
+
+static void deliver(struct diamond_gw *gw, const struct diamond_epoch_body *b,
+		    const uint8_t *pt)
+{
+	size_t pos = 0, len;
+	uint32_t j;
+
+	for (j = 0; j < b->count; j++) {
+		len = (size_t)pt[pos] | (size_t)pt[pos + 1] << 8;
+		pos += DMD_BODY_LEN_SIZE;
+		if (gw->cbs.record)
+			gw->cbs.record(gw->cbs.arg, b->device_id, b->epoch, j,
+				       pt + pos, len);
+		pos += len;
+	}
+	gw->stats.records += b->count;
+}
+
+static int on_tag(struct diamond_gw *gw, const struct diamond_frame *f)
+{
+	struct diamond_epoch_body body;
+	struct _diamond_dev *d;
+	uint64_t old;
+	size_t ptlen;
+	uint8_t *np;
+	int rc;
+
+	rc = get_dev(gw, f->device_id, &d);
+	if (rc) {
+		event(gw, DIAMOND_EV_REJECTED, rc, f->device_id, f->epoch,
+		      f->index);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	if (!d->asm_ || !diamond_asm_pending(d->asm_, &old)) {
+		event(gw, DIAMOND_EV_REJECTED, -ENOMSG, d->id, f->epoch,
+		      f->index);
+		return 0;
+	}
+	if (old < f->epoch)
+		event(gw, DIAMOND_EV_REJECTED, -ENOMSG, d->id, old, 0);
+	rc = diamond_asm_tag(d->asm_, f, &gw->body, &gw->body_cap, &body);
+	if (rc) {
+		event(gw, DIAMOND_EV_REJECTED, rc, d->id, f->epoch, f->index);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	ptlen = body.ct_len - DIAMOND_TAG_SIZE;
+	if (ptlen > gw->pt_cap) {
+		np = malloc(ptlen);
+		if (!np)
+			return -ENOMEM;
+		_diamond_free_secret(gw->pt, gw->pt_cap);
+		gw->pt = np;
+		gw->pt_cap = ptlen;
+	}
+	rc = diamond_gw_open_epoch(gw, &body, gw->pt);
+	if (rc) {
+		event(gw, DIAMOND_EV_REJECTED, rc, d->id, f->epoch, f->index);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	deliver(gw, &body, gw->pt);
+	dmd_wipe(gw->pt, ptlen);
+	event(gw, DIAMOND_EV_VERIFIED, 0, d->id, f->epoch, body.count);
+	return 0;
+}
+
+static int on_record(struct diamond_gw *gw, const struct diamond_frame *f)
+{
+	struct _diamond_dev *d;
+	uint64_t dropped = 0;
+	int rc;
+
+	/* Unknown devices hold nothing: their tag frame reports them. */
+	rc = get_dev(gw, f->device_id, &d);
+	if (rc) {
+		gw->detail[0] = 0;
+		return rc == -ENOMEM ? rc : 0;
+	}
+	if (!d->asm_) {
+		d->asm_ = diamond_asm_new(gw->max_body);
+		if (!d->asm_)
+			return -ENOMEM;
+	}
+	rc = diamond_asm_record(d->asm_, f, &dropped);
+	if (rc == 1 || rc == -EMSGSIZE)
+		event(gw, DIAMOND_EV_REJECTED, rc == 1 ? -ENOMSG : rc, d->id,
+		      dropped, 0);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+int diamond_gw_feed(struct diamond_gw *gw, const uint8_t *data, size_t len)
+{
+	struct diamond_frame f;
+	size_t skipped;
+	int rc;
+
+	rc = diamond_reader_feed(gw->rd, data, len);
+	while (!rc) {
+		rc = diamond_reader_next(gw->rd, &f, &skipped);
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			event(gw, DIAMOND_EV_FRAME, rc, 0, 0,
+			      (uint32_t)skipped);
+			rc = 0;
+			continue;
+		}
+		rc = f.type == DIAMOND_FRAME_RECORD ? on_record(gw, &f) :
+						      on_tag(gw, &f);
+	}
+	return rc;
+}
+
+int diamond_gw_finish(struct diamond_gw *gw)
+{
+	size_t i, left = diamond_reader_pending(gw->rd);
+	uint64_t e;
+
+	if (left) {
+		event(gw, DIAMOND_EV_FRAME, -ENODATA, 0, 0, (uint32_t)left);
+		diamond_reader_free(gw->rd);
+		gw->rd = diamond_reader_new();
+	}
+	for (i = 0; i < gw->tab_size; i++) {
+		struct _diamond_dev *d = gw->tab[i];
+
+		if (d && d->asm_ && diamond_asm_pending(d->asm_, &e)) {
+			event(gw, DIAMOND_EV_REJECTED, -ENOMSG, d->id, e, 0);
+			diamond_asm_free(d->asm_);
+			d->asm_ = NULL;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The gateway's state directory: one file per device holding only its
+ * current state blob, checked by a CRC-32 and the device id, replaced
+ * crash-safely (fileio.c).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define STATE_MAGIC	"DMDS"
+#define STATE_VERSION	1
+#define STATE_HDR	16	/* magic, version, 3 reserved, id, blob length */
+#define STATE_MAX	DIAMOND_STATE_FILE_SIZE(DIAMOND_BLOB_MAX)
+
+struct diamond_store {
+	char *dir;
+	int lockfd;
+};
+
+void diamond_store_path(const struct diamond_store *store, uint32_t device_id,
+			char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%u.state", store->dir, (unsigned int)device_id);
+}
+
+/* Remove "*.state.tmp.*" left by a writer killed mid-update. */
+static void remove_stale(struct diamond_store *store)
+{
+	DIR *d = opendir(store->dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strstr(e->d_name, ".state.tmp."))
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+}
+
+int diamond_store_open(struct diamond_store **store, const char *dir,
+		       unsigned int flags)
+{
+	struct diamond_store *s;
+	struct stat sb;
+	char *lock;
+	int rc;
+
+	if (!store || !dir)
+		return -EINVAL;
+	if ((flags & DIAMOND_STORE_CREATE) && mkdir(dir, 0700) < 0 &&
+	    errno != EEXIST)
+		return -errno;
+	if (stat(dir, &sb) < 0)
+		return -errno;
+	if (!S_ISDIR(sb.st_mode))
+		return -ENOTDIR;
+	s = calloc(1, sizeof(*s));
+	if (!s || !(s->dir = strdup(dir))) {
+		free(s);
+		return -ENOMEM;
+	}
+	s->lockfd = -1;
+	if (flags & DIAMOND_STORE_LOCK) {
+		if (asprintf(&lock, "%s/.lock", dir) < 0) {
+			diamond_store_close(s);
+			return -ENOMEM;
+		}
+		s->lockfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		free(lock);
+		if (s->lockfd < 0 || flock(s->lockfd, LOCK_EX | LOCK_NB) < 0) {
+			rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+			diamond_store_close(s);
+			return rc;
+		}
+		remove_stale(s);
+	}
+	*store = s;
+	return 0;
+}
+
+void diamond_store_close(struct diamond_store *store)
+{
+	if (!store)
+		return;
+	if (store->lockfd >= 0)
+		close(store->lockfd);
+	free(store->dir);
+	free(store);
+}
+
+static size_t encode(uint8_t *out, const uint8_t *blob, size_t len,
+		     uint32_t id)
+{
+	memcpy(out, STATE_MAGIC, 4);
+	out[4] = STATE_VERSION;
+	out[5] = out[6] = out[7] = 0;
+	dmd_store32_le(out + 8, id);
+	dmd_store32_le(out + 12, (uint32_t)len);
+	memcpy(out + STATE_HDR, blob, len);
+	dmd_store32_le(out + STATE_HDR + len,
+		       _diamond_crc32(out, STATE_HDR + len));
+	return DIAMOND_STATE_FILE_SIZE(len);
+}
+
+int diamond_store_load(struct diamond_store *store, uint32_t device_id,
+		       uint8_t *blob, size_t *len)
+{
+	uint8_t buf[STATE_MAX + 1];
+	struct diamond_params p;
+	char path[4096];
+	size_t blen, got = 0;
+	ssize_t n;
+	int fd, rc = 0;
+
+	diamond_store_path(store, device_id, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got < sizeof(buf)) {
+		n = read(fd, buf + got, sizeof(buf) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (rc)
+		goto out;
+	rc = -EUCLEAN;
+	if (got < STATE_HDR + 4 || memcmp(buf, STATE_MAGIC, 4) ||
+	    buf[4] != STATE_VERSION || buf[5] || buf[6] || buf[7])
+		goto out;
+	blen = dmd_load32_le(buf + 12);
+	if (blen > DIAMOND_BLOB_MAX || got != DIAMOND_STATE_FILE_SIZE(blen) ||
+	    dmd_load32_le(buf + STATE_HDR + blen) !=
+	    _diamond_crc32(buf, STATE_HDR + blen) ||
+	    diamond_blob_info(buf + STATE_HDR, blen, &p))
+		goto out;
+	/* An intact file, but of another device (copied or renamed). */
+	rc = -EXDEV;
+	if (dmd_load32_le(buf + 8) != device_id || p.device_id != device_id)
+		goto out;
+	memcpy(blob, buf + STATE_HDR, blen);
+	*len = blen;
+	rc = 0;
+out:
+	dmd_wipe(buf, sizeof(buf));
+	return rc;
+}
+
+int diamond_store_save(struct diamond_store *store, const uint8_t *blob,
+		       size_t len)
+{
+	uint8_t buf[STATE_MAX];
+	struct diamond_params p;
+	char path[4096];
+	size_t n;
+	int rc;
+
+	if (diamond_blob_info(blob, len, &p))
+		return -EINVAL;
+	n = encode(buf, blob, len, p.device_id);
+	diamond_store_path(store, p.device_id, path, sizeof(path));
+	rc = diamond_file_replace(path, buf, n, 0600);
+	dmd_wipe(buf, sizeof(buf));
+	return rc;
+}
+
+int diamond_store_create(struct diamond_store *store, const uint8_t *blob,
+			 size_t len)
+{
+	uint8_t buf[STATE_MAX];
+	struct diamond_params p;
+	char path[4096], tmp[4200];
+	size_t n;
+	ssize_t w;
+	int fd, rc = 0;
+
+	if (diamond_blob_info(blob, len, &p))
+		return -EINVAL;
+	n = encode(buf, blob, len, p.device_id);
+	diamond_store_path(store, p.device_id, path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	w = write(fd, buf, n);
+	if (w != (ssize_t)n)
+		rc = w < 0 ? -errno : -EIO;
+	if (!rc && fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+	/* link() never replaces: an existing state is never overwritten. */
+	if (!rc && link(tmp, path) < 0)
+		rc = -errno;
+	unlink(tmp);
+	if (!rc)
+		rc = _diamond_fsync_parent(path);
+out:
+	dmd_wipe(buf, sizeof(buf));
+	return rc;
+}
