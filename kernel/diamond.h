@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Diamond forward-secure aggregate AEAD (Documentation/spec.rst): the types
+ * and helpers shared by the files of diamond.ko.
+ *
+ * Locking: everything in struct diamond_tfm_ctx below @lock (the key state,
+ * the precomputed slots, the child requests and the scratch buffers) is
+ * touched only with @lock held. One tfm is one device stream, so its
+ * requests are serialized anyway; holding one lock across a whole epoch is
+ * what makes "each epoch is accepted at most once" hold under concurrency.
+ */
+#ifndef _DIAMOND_H
+#define _DIAMOND_H
+
+#include <crypto/aead.h>
+#include <crypto/hash.h>
+#include <crypto/skcipher.h>
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <diamond/spec.h>
+
+/* Offset of the keystream in a slot: O = k + 32 (spec section 3). */
+#define DMD_SLOT_OFFSET_MAX	DMD_SLOT_KS(DMD_KEY_MAX)
+/* A slot's stream, generated in one child call: O + one maximal record. */
+#define DMD_STREAM_BUF		(DMD_SLOT_OFFSET_MAX + DMD_MAX_RECORD)
+/* GHASH input of one record: pad16(C_j) || LB_j. */
+#define DMD_HASH_BUF		(DMD_MAX_RECORD + 16)
+
+/* Module parameters (diamond_main.c). */
+extern unsigned int diamond_max_skip;
+extern unsigned int diamond_precompute_kib;
+extern unsigned int diamond_precompute_bytes;
+extern unsigned int diamond_max_epoch_bytes;
+
+/*
+ * Precomputed material of the current epoch (the offline phase of spec
+ * section 9): slots 0 .. @ready - 1, each R_j || H_j || P_j || KS_j[0:ks_len]
+ * (@slot_size bytes), plus E_{epoch+1} and the frontier R_{epoch,ready}.
+ * All of it belongs to the current, not yet accepted epoch: future keys.
+ */
+struct diamond_pre {
+	u8 *slots;		/* kvmalloc'd, @alloc bytes */
+	size_t alloc;
+	u32 cap;		/* slots that fit in @alloc */
+	u32 ready;		/* slots computed, 0 when !@valid */
+	u32 ks_len;		/* keystream bytes stored per slot */
+	u32 slot_size;
+	bool valid;		/* the material is for ctx->epoch */
+	u8 e_next[DMD_KEY_MAX];
+	u8 frontier[DMD_KEY_MAX];
+};
+
+struct diamond_tfm_ctx {
+	struct crypto_skcipher *stream;	/* ctr(aes) or chacha20 */
+	struct crypto_ahash *ghash;	/* suite 1 */
+	struct crypto_shash *poly;	/* suite 2 */
+	u8 suite;
+	u8 k;				/* state size: 16 or 32 */
+	bool async_children;		/* a child may return -EINPROGRESS */
+	struct work_struct precompute_work;
+	atomic_t setkey_pending;	/* setkeys waiting: stop precomputing */
+
+	struct mutex lock;
+	/* Below: only with @lock held. */
+	u32 req_flags;			/* CRYPTO_TFM_REQ_MAY_SLEEP or 0 */
+	struct crypto_wait wait;
+	struct skcipher_request *sreq;
+	struct ahash_request *hreq;
+	struct shash_desc *pdesc;
+	u8 *sbuf;			/* DMD_STREAM_BUF, kmalloc'd */
+	u8 *hbuf;			/* DMD_HASH_BUF + IV + tag, kmalloc'd */
+	u8 *iv;				/* 16 bytes inside hbuf */
+	u8 *digest;			/* 16 bytes inside hbuf */
+
+	bool keyed;
+	u8 agg;
+	u32 b;
+	u32 device_id;
+	u64 epoch;			/* e_cur */
+	u8 ekey[DMD_KEY_MAX];		/* E_{e_cur} */
+	struct diamond_pre pre;
+};
+
+/* One slot's material as the epoch walk consumes it. */
+struct diamond_slot {
+	u8 r_next[DMD_KEY_MAX];
+	u8 hp[32];			/* H_j || P_j */
+};
+
+/*
+ * Where the slots of the epoch being processed come from: the precomputed
+ * table for slots below @ready, then the record chain from @r.
+ */
+struct diamond_cursor {
+	u32 next;			/* index of the next slot */
+	u32 ready;
+	const struct diamond_pre *pre;	/* NULL when nothing precomputed */
+	u8 r[DMD_KEY_MAX];		/* R_{e,next} once next >= ready */
+	u8 e_next[DMD_KEY_MAX];		/* E_{e+1} */
+};
+
+struct diamond_agg {
+	u8 acc[DMD_TAG_SIZE];
+	u8 mode;
+};
+
+/* diamond_chain.c: the key chains and the precomputed slots. */
+int __must_check diamond_pre_alloc(struct diamond_tfm_ctx *ctx);
+void diamond_pre_erase(struct diamond_pre *pre);
+void diamond_pre_free(struct diamond_pre *pre);
+int __must_check diamond_precompute(struct diamond_tfm_ctx *ctx);
+int __must_check diamond_cursor_open(struct diamond_tfm_ctx *ctx,
+				     struct diamond_cursor *cur, u64 epoch);
+int __must_check diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
+				     struct diamond_cursor *cur,
+				     struct diamond_slot *slot, u8 *ks,
+				     unsigned int len);
+void diamond_children_wipe(struct diamond_tfm_ctx *ctx);
+
+/* diamond_tag.c: UH tags and their aggregation. */
+int __must_check diamond_uh_tag(struct diamond_tfm_ctx *ctx, const u8 hp[32],
+				const u8 *data, unsigned int len, u64 epoch,
+				u32 index_field, u8 tag[DMD_TAG_SIZE]);
+void diamond_agg_init(struct diamond_agg *a, u8 mode);
+void diamond_agg_add(struct diamond_agg *a, const u8 tag[DMD_TAG_SIZE]);
+void diamond_agg_final(struct diamond_agg *a, const u8 tau[DMD_TAG_SIZE],
+		       u8 out[DMD_TAG_SIZE]);
+
+/* diamond_epoch.c: one AEAD request = one epoch. */
+int diamond_crypt(struct aead_request *req, bool enc);
+
+/* diamond_main.c */
+void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx);
+void diamond_wait_precompute(struct crypto_aead *tfm);
+int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len);
+
+/* diamond_selftest.c */
+int __must_check diamond_selftest(void);
+
+#endif /* _DIAMOND_H */

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One AEAD request is one Diamond epoch (Documentation/spec.rst sections 7
+ * and 9, Documentation/kernel-api.rst):
+ *
+ *	IV	le64(e), the epoch
+ *	AD	assoclen bytes, the epoch's associated data (<= 1024)
+ *	encrypt	src = AD || le16(len_0) || M_0 || ... , dst = AD || body || T
+ *	decrypt	src = AD || le16(len_0) || C_0 || ... || T, dst = AD || body
+ *
+ * The request is copied into a linear bounce buffer of at most
+ * max_epoch_bytes (so the body is parsed, hashed and decrypted from memory
+ * nobody else can change in between), processed under the tfm lock, and the
+ * result copied to dst only when the request succeeded. A decrypt keeps the
+ * keystream, not plaintext, until the epoch tag matched, and on any error
+ * dst is untouched and the key state is what it was.
+ */
+#include <crypto/algapi.h>
+#include <crypto/internal/aead.h>
+#include <crypto/scatterwalk.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <asm/unaligned.h>
+
+#include "diamond.h"
+
+/* Hard ceiling on max_epoch_bytes: keeps every length sum inside 32 bits. */
+#define DMD_EPOCH_LIMIT		(256u << 20)
+
+/* What one request works on, all inside one bounce allocation. */
+struct diamond_epoch {
+	u64 epoch;
+	bool enc;
+	u8 *ad;			/* assoclen bytes */
+	unsigned int adlen;
+	const u8 *in;		/* body, then the received tag when decrypting */
+	u8 *out;		/* keystream, then the output body (+ tag) */
+	unsigned int body_len;
+	u32 n;			/* records */
+};
+
+/*
+ * Spec section 7: le16 length || record, repeated, to the exact end; at
+ * least one and at most @b records, none over DMD_MAX_RECORD bytes.
+ */
+static int __must_check body_parse(const u8 *body, unsigned int len, u32 b,
+				   u32 *count)
+{
+	unsigned int pos = 0, rec;
+	u32 n = 0;
+
+	while (pos < len) {
+		if (len - pos < DMD_BODY_LEN_SIZE)
+			return -EINVAL;
+		rec = get_unaligned_le16(body + pos);
+		pos += DMD_BODY_LEN_SIZE;
+		if (rec > DMD_MAX_RECORD)
+			return -EMSGSIZE;
+		if (rec > len - pos)
+			return -EINVAL;
+		pos += rec;
+		if (++n > b)
+			return -EINVAL;
+	}
+	if (!n)
+		return -EINVAL;
+	*count = n;
+	return 0;
+}
+
+/* Spec section 9 steps 1-2, and the end of the index space (section 6). */
+static int check_epoch(const struct diamond_tfm_ctx *ctx, u64 epoch)
+{
+	if (epoch < ctx->epoch)
+		return -EKEYEXPIRED;
+	if (epoch - ctx->epoch > READ_ONCE(diamond_max_skip))
+		return -ERANGE;
+	if (epoch >= U64_MAX - 1)
+		return -ENOSPC;
+	return 0;
+}
+
+/*
+ * Pass 1 over the records: keystream into out, then either the ciphertext
+ * (encrypt: out ^= M) or nothing (decrypt), a tag per record over the
+ * ciphertext, then the trailer. Leaves the epoch tag in @tag.
+ */
+static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
+				  struct diamond_epoch *ep,
+				  struct diamond_cursor *cur,
+				  struct diamond_slot *slot,
+				  u8 sigma[DMD_TAG_SIZE], u8 tag[DMD_TAG_SIZE])
+{
+	struct diamond_agg agg;
+	unsigned int pos = 0, len;
+	const u8 *ct;
+	u32 j;
+	int err = 0;
+
+	diamond_agg_init(&agg, ctx->agg);
+	for (j = 0; j < ep->n; j++) {
+		len = get_unaligned_le16(ep->in + pos);
+		/*
+		 * The clear length prefix: copied when encrypting; zero when
+		 * decrypting, where pass 2 XORs it back in from the input.
+		 */
+		if (ep->enc)
+			memcpy(ep->out + pos, ep->in + pos, DMD_BODY_LEN_SIZE);
+		else
+			memset(ep->out + pos, 0, DMD_BODY_LEN_SIZE);
+		pos += DMD_BODY_LEN_SIZE;
+		err = diamond_cursor_slot(ctx, cur, slot, ep->out + pos, len);
+		if (unlikely(err))
+			goto out;
+		ct = ep->in + pos;
+		if (ep->enc) {
+			crypto_xor(ep->out + pos, ep->in + pos, len);
+			ct = ep->out + pos;
+		}
+		err = diamond_uh_tag(ctx, slot->hp, ct, len, ep->epoch, j,
+				     sigma);
+		if (unlikely(err))
+			goto out;
+		diamond_agg_add(&agg, sigma);
+		pos += len;
+	}
+
+	err = diamond_cursor_slot(ctx, cur, slot, NULL, 0) ?:
+	      diamond_uh_tag(ctx, slot->hp, ep->ad, ep->adlen, ep->epoch,
+			     DMD_TRAILER_FLAG | ep->n, sigma);
+	if (likely(!err))
+		diamond_agg_final(&agg, sigma, tag);
+out:
+	memzero_explicit(&agg, sizeof(agg));
+	return err;
+}
+
+/* The whole epoch, with ctx->lock held. */
+static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
+{
+	struct diamond_cursor cur;
+	struct diamond_slot slot;
+	u8 sigma[DMD_TAG_SIZE], tag[DMD_TAG_SIZE];
+	int err;
+
+	if (unlikely(!ctx->keyed))
+		return -ENOKEY;
+	err = body_parse(ep->in, ep->body_len, ctx->b, &ep->n) ?:
+	      check_epoch(ctx, ep->epoch);
+	if (err)
+		return err;
+
+	err = diamond_cursor_open(ctx, &cur, ep->epoch);
+	if (unlikely(err))
+		goto out_wipe;
+	err = epoch_tag(ctx, ep, &cur, &slot, sigma, tag);
+	if (unlikely(err))
+		goto out;
+
+	if (ep->enc) {
+		memcpy(ep->out + ep->body_len, tag, DMD_TAG_SIZE);
+	} else if (crypto_memneq(tag, ep->in + ep->body_len, DMD_TAG_SIZE)) {
+		err = -EBADMSG;
+		goto out;
+	} else {
+		/* Pass 2: keystream (prefixes zeroed) ^ ciphertext body. */
+		crypto_xor(ep->out, ep->in, ep->body_len);
+	}
+
+	/* Accept: (e + 1, E_{e+1}); E_e and every slot key of e are gone. */
+	ctx->epoch = ep->epoch + 1;
+	memcpy(ctx->ekey, cur.e_next, ctx->k);
+	diamond_pre_erase(&ctx->pre);
+out:
+	if (err)
+		memzero_explicit(ep->out, ep->body_len);
+	diamond_children_wipe(ctx);
+out_wipe:
+	memzero_explicit(&cur, sizeof(cur));
+	memzero_explicit(&slot, sizeof(slot));
+	memzero_explicit(sigma, sizeof(sigma));
+	memzero_explicit(tag, sizeof(tag));
+	return err;
+}
+
+int diamond_crypt(struct aead_request *req, bool enc)
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	bool may_sleep = req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP;
+	unsigned int cryptlen = req->cryptlen, in_len, out_len, body_len;
+	struct diamond_epoch ep = { .enc = enc, .adlen = req->assoclen };
+	size_t alloc;
+	u8 *buf;
+	int err;
+
+	/* Async children may need to sleep; an atomic caller cannot wait. */
+	if (!may_sleep && ctx->async_children)
+		return -EAGAIN;
+	if (ep.adlen > DMD_MAX_AD)
+		return -EMSGSIZE;
+	if (!enc && cryptlen < DMD_TAG_SIZE)
+		return -EINVAL;
+	body_len = enc ? cryptlen : cryptlen - DMD_TAG_SIZE;
+	if (!body_len)
+		return -EINVAL;
+	if (body_len > min(READ_ONCE(diamond_max_epoch_bytes), DMD_EPOCH_LIMIT))
+		return -EMSGSIZE;
+
+	in_len = ep.adlen + cryptlen;
+	out_len = ep.adlen + body_len + (enc ? DMD_TAG_SIZE : 0);
+	if (sg_nents_for_len(req->src, in_len) < 0 ||
+	    sg_nents_for_len(req->dst, out_len) < 0)
+		return -EINVAL;
+
+	/* AD || input body (|| tag) || output body (|| tag) */
+	alloc = (size_t)in_len + body_len + DMD_TAG_SIZE;
+	buf = kvmalloc(alloc, (may_sleep ? GFP_KERNEL : GFP_ATOMIC) | __GFP_NOWARN);
+	if (!buf)
+		return -ENOMEM;
+	scatterwalk_map_and_copy(buf, req->src, 0, in_len, 0);
+	ep.ad = buf;
+	ep.in = buf + ep.adlen;
+	ep.out = buf + in_len;
+	ep.body_len = body_len;
+	ep.epoch = get_unaligned_le64(req->iv);
+
+	if (may_sleep) {
+		mutex_lock(&ctx->lock);
+	} else if (!mutex_trylock(&ctx->lock)) {
+		err = -EAGAIN;
+		goto out_free;
+	}
+	ctx->req_flags = req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP;
+	err = epoch_run(ctx, &ep);
+	mutex_unlock(&ctx->lock);
+	if (err)
+		goto out_free;
+
+	/* The next epoch's offline phase runs while the caller reads this. */
+	diamond_schedule_precompute(ctx);
+	if (req->src != req->dst)
+		scatterwalk_map_and_copy(ep.ad, req->dst, 0, ep.adlen, 1);
+	scatterwalk_map_and_copy(ep.out, req->dst, ep.adlen,
+				 out_len - ep.adlen, 1);
+out_free:
+	kvfree_sensitive(buf, alloc);
+	return err;
+}

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Diamond: forward-secure aggregate authenticated encryption, after the
+ * Diamond paper, as the AEAD template "diamond" (Documentation/spec.rst,
+ * Documentation/kernel-api.rst).
+ *
+ *	diamond(ctr(aes),ghash)		suite 1, Diamond1
+ *	diamond(chacha20,poly1305)	suite 2, Diamond2
+ *
+ * Each record of an epoch is encrypted and tagged under keys of its own that
+ * evolve through a forward-secure PRG built from the stream cipher, and the
+ * record tags are aggregated into one 16-byte tag per epoch. The stream and
+ * the universal hash are fixed per suite by the byte-exact specification,
+ * so these are the only two pairs accepted: any other inner algorithm, or
+ * the two suites' algorithms mixed, is -EINVAL.
+ *
+ * The key is the spec's key blob (section 2): the state at the start of an
+ * epoch. A tfm is one device stream and holds only that state, advancing it
+ * once per accepted epoch; keys of past epochs are erased as they are
+ * consumed. Requests of one tfm are serialized by a mutex held across the
+ * epoch, and child requests live in the tfm context (reqsize 0) for the
+ * same reason. The next epoch's slot material is precomputed by a work item
+ * after each accepted epoch and after setkey (diamond_chain.c).
+ */
+#include <crypto/internal/aead.h>
+#include <crypto/internal/hash.h>
+#include <crypto/internal/skcipher.h>
+#include <linux/err.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <asm/unaligned.h>
+
+#include "diamond.h"
+
+/* The AEAD tag is the epoch tag: exactly 16 bytes, nothing truncated. */
+#define DMD_AUTHSIZE		DMD_TAG_SIZE
+/* ctr(aes) and chacha20 both take a 16-byte counter block. */
+#define DMD_STREAM_IVSIZE	16
+
+unsigned int diamond_max_skip = DMD_DEFAULT_MAX_SKIP;
+module_param_named(max_skip, diamond_max_skip, uint, 0644);
+MODULE_PARM_DESC(max_skip,
+		 "Most epochs a request may skip ahead of the state; further is -ERANGE (default 4096)");
+
+unsigned int diamond_precompute_kib = 256;
+module_param_named(precompute_kib, diamond_precompute_kib, uint, 0644);
+MODULE_PARM_DESC(precompute_kib,
+		 "Memory per tfm for the next epoch's precomputed slots, KiB; 0 disables (default 256)");
+
+unsigned int diamond_precompute_bytes = 64;
+module_param_named(precompute_bytes, diamond_precompute_bytes, uint, 0644);
+MODULE_PARM_DESC(precompute_bytes,
+		 "Keystream bytes precomputed per record slot, rounded up to 64, at most 4096 (default 64)");
+
+unsigned int diamond_max_epoch_bytes = 1 << 20;
+module_param_named(max_epoch_bytes, diamond_max_epoch_bytes, uint, 0644);
+MODULE_PARM_DESC(max_epoch_bytes,
+		 "Largest epoch body per request, bytes; larger is -EMSGSIZE (default 1 MiB, ceiling 256 MiB)");
+
+struct diamond_instance_ctx {
+	struct crypto_skcipher_spawn stream;
+	struct crypto_ahash_spawn ghash;	/* suite 1 */
+	struct crypto_shash_spawn poly;		/* suite 2 */
+	u8 suite;
+};
+
+static void precompute_worker(struct work_struct *work)
+{
+	struct diamond_tfm_ctx *ctx =
+		container_of(work, struct diamond_tfm_ctx, precompute_work);
+
+	mutex_lock(&ctx->lock);
+	ctx->req_flags = CRYPTO_TFM_REQ_MAY_SLEEP;
+	/* On failure the table stays invalid and requests go online. */
+	if (diamond_precompute(ctx))
+		pr_debug("diamond: precompute stopped\n");
+	mutex_unlock(&ctx->lock);
+}
+
+void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx)
+{
+	if (READ_ONCE(diamond_precompute_kib))
+		queue_work(system_unbound_wq, &ctx->precompute_work);
+}
+
+/* For the selftest: let a scheduled precompute finish. */
+void diamond_wait_precompute(struct crypto_aead *tfm)
+{
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+
+	flush_work(&ctx->precompute_work);
+}
+
+/* Spec section 2; the blob's suite must be the instance's. */
+static int parse_blob(const struct diamond_tfm_ctx *ctx, const u8 *key,
+		      unsigned int keylen)
+{
+	u32 b;
+
+	if (keylen != DMD_BLOB_SIZE(ctx->k) ||
+	    memcmp(key, DMD_BLOB_MAGIC, 4) ||
+	    key[DMD_BLOB_OFF_VERSION] != DMD_BLOB_VERSION ||
+	    key[DMD_BLOB_OFF_SUITE] != ctx->suite ||
+	    key[DMD_BLOB_OFF_AGG] > DMD_AGG_HASH ||
+	    key[DMD_BLOB_OFF_RSVD])
+		return -EINVAL;
+	b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
+	if (b < 1 || b > DMD_MAX_B ||
+	    get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH) == U64_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static int diamond_setkey(struct crypto_aead *tfm, const u8 *key,
+			  unsigned int keylen)
+{
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	int err;
+
+	err = parse_blob(ctx, key, keylen);
+	if (err)
+		return err;
+
+	/* Make a running precompute for the old state give up the lock. */
+	atomic_inc(&ctx->setkey_pending);
+	mutex_lock(&ctx->lock);
+	atomic_dec(&ctx->setkey_pending);
+
+	diamond_pre_erase(&ctx->pre);
+	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
+	ctx->agg = key[DMD_BLOB_OFF_AGG];
+	ctx->b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
+	ctx->device_id = get_unaligned_le32(key + DMD_BLOB_OFF_DEVICE);
+	ctx->epoch = get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH);
+	memcpy(ctx->ekey, key + DMD_BLOB_OFF_KEY, ctx->k);
+	err = diamond_pre_alloc(ctx);
+	ctx->keyed = !err;
+	if (err)
+		memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
+	mutex_unlock(&ctx->lock);
+
+	if (!err)
+		diamond_schedule_precompute(ctx);
+	return err;
+}
+
+static int diamond_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
+{
+	return authsize == DMD_AUTHSIZE ? 0 : -EINVAL;
+}
+
+/*
+ * The current state as a key blob (the selftest checks it against the
+ * vectors' "next" blobs). Not reachable from userspace.
+ */
+int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len)
+{
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	int err = 0;
+
+	mutex_lock(&ctx->lock);
+	if (!ctx->keyed) {
+		err = -ENOKEY;
+	} else if (len != DMD_BLOB_SIZE(ctx->k)) {
+		err = -EINVAL;
+	} else {
+		memcpy(blob, DMD_BLOB_MAGIC, 4);
+		blob[DMD_BLOB_OFF_VERSION] = DMD_BLOB_VERSION;
+		blob[DMD_BLOB_OFF_SUITE] = ctx->suite;
+		blob[DMD_BLOB_OFF_AGG] = ctx->agg;
+		blob[DMD_BLOB_OFF_RSVD] = 0;
+		put_unaligned_le32(ctx->b, blob + DMD_BLOB_OFF_B);
+		put_unaligned_le32(ctx->device_id, blob + DMD_BLOB_OFF_DEVICE);
+		put_unaligned_le64(ctx->epoch, blob + DMD_BLOB_OFF_EPOCH);
+		memcpy(blob + DMD_BLOB_OFF_KEY, ctx->ekey, ctx->k);
+	}
+	mutex_unlock(&ctx->lock);
+	return err;
+}
+
+static int diamond_encrypt(struct aead_request *req)
+{
+	return diamond_crypt(req, true);
+}
+
+static int diamond_decrypt(struct aead_request *req)
+{
+	return diamond_crypt(req, false);
+}
+
+static int diamond_init_tfm(struct crypto_aead *tfm)
+{
+	struct aead_instance *inst = aead_alg_instance(tfm);
+	struct diamond_instance_ctx *ictx = aead_instance_ctx(inst);
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	int err;
+
+	ctx->suite = ictx->suite;
+	ctx->k = ictx->suite == DMD_SUITE_AES_GHASH ? DMD_KEY1_SIZE :
+						      DMD_KEY2_SIZE;
+	ctx->async_children = crypto_aead_alg(tfm)->base.cra_flags &
+			      CRYPTO_ALG_ASYNC;
+	mutex_init(&ctx->lock);
+	crypto_init_wait(&ctx->wait);
+	INIT_WORK(&ctx->precompute_work, precompute_worker);
+	atomic_set(&ctx->setkey_pending, 0);
+
+	ctx->stream = crypto_spawn_skcipher(&ictx->stream);
+	if (IS_ERR(ctx->stream)) {
+		err = PTR_ERR(ctx->stream);
+		goto err_out;
+	}
+	err = -ENOMEM;
+	ctx->sreq = kzalloc(sizeof(*ctx->sreq) +
+			    crypto_skcipher_reqsize(ctx->stream), GFP_KERNEL);
+	ctx->sbuf = kzalloc(DMD_STREAM_BUF, GFP_KERNEL);
+	/* hbuf: the GHASH input, then the 16-byte IV and the digest. */
+	ctx->hbuf = kzalloc(DMD_HASH_BUF + 32, GFP_KERNEL);
+	if (!ctx->sreq || !ctx->sbuf || !ctx->hbuf)
+		goto err_free_bufs;
+	ctx->iv = ctx->hbuf + DMD_HASH_BUF;
+	ctx->digest = ctx->iv + 16;
+	skcipher_request_set_tfm(ctx->sreq, ctx->stream);
+
+	if (ctx->suite == DMD_SUITE_AES_GHASH) {
+		ctx->ghash = crypto_spawn_ahash(&ictx->ghash);
+		if (IS_ERR(ctx->ghash)) {
+			err = PTR_ERR(ctx->ghash);
+			ctx->ghash = NULL;
+			goto err_free_bufs;
+		}
+		ctx->hreq = kzalloc(sizeof(*ctx->hreq) +
+				    crypto_ahash_reqsize(ctx->ghash),
+				    GFP_KERNEL);
+		if (!ctx->hreq)
+			goto err_free_hash;
+		ahash_request_set_tfm(ctx->hreq, ctx->ghash);
+	} else {
+		ctx->poly = crypto_spawn_shash(&ictx->poly);
+		if (IS_ERR(ctx->poly)) {
+			err = PTR_ERR(ctx->poly);
+			ctx->poly = NULL;
+			goto err_free_bufs;
+		}
+		ctx->pdesc = kzalloc(sizeof(*ctx->pdesc) +
+				     crypto_shash_descsize(ctx->poly),
+				     GFP_KERNEL);
+		if (!ctx->pdesc)
+			goto err_free_hash;
+		ctx->pdesc->tfm = ctx->poly;
+	}
+	return 0;
+
+err_free_hash:
+	if (ctx->ghash)
+		crypto_free_ahash(ctx->ghash);
+	if (ctx->poly)
+		crypto_free_shash(ctx->poly);
+err_free_bufs:
+	kfree(ctx->hbuf);
+	kfree(ctx->sbuf);
+	kfree(ctx->sreq);
+	crypto_free_skcipher(ctx->stream);
+err_out:
+	mutex_destroy(&ctx->lock);
+	return err;
+}
+
+static void diamond_exit_tfm(struct crypto_aead *tfm)
+{
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+
+	cancel_work_sync(&ctx->precompute_work);
+	diamond_pre_free(&ctx->pre);
+	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
+	ctx->keyed = false;
+
+	if (ctx->poly) {
+		kfree_sensitive(ctx->pdesc);
+		crypto_free_shash(ctx->poly);
+	}
+	if (ctx->ghash) {
+		kfree_sensitive(ctx->hreq);
+		crypto_free_ahash(ctx->ghash);
+	}
+	kfree_sensitive(ctx->hbuf);
+	kfree_sensitive(ctx->sbuf);
+	kfree_sensitive(ctx->sreq);
+	crypto_free_skcipher(ctx->stream);
+	mutex_destroy(&ctx->lock);
+}
+
+static void diamond_free_instance(struct aead_instance *inst)
+{
+	struct diamond_instance_ctx *ictx = aead_instance_ctx(inst);
+
+	crypto_drop_skcipher(&ictx->stream);
+	crypto_drop_ahash(&ictx->ghash);
+	crypto_drop_shash(&ictx->poly);
+	kfree(inst);
+}
+
+/* ctr(aes) as suite 1's G: a stream cipher over AES-128. */
+static bool stream_is_suite1(struct skcipher_alg *alg)
+{
+	return !strcmp(alg->base.cra_name, "ctr(aes)") &&
+	       alg->base.cra_blocksize == 1 &&
+	       crypto_skcipher_alg_ivsize(alg) == DMD_STREAM_IVSIZE &&
+	       crypto_skcipher_alg_min_keysize(alg) <= DMD_KEY1_SIZE &&
+	       crypto_skcipher_alg_max_keysize(alg) >= DMD_KEY1_SIZE;
+}
+
+static bool stream_is_suite2(struct skcipher_alg *alg)
+{
+	return !strcmp(alg->base.cra_name, "chacha20") &&
+	       crypto_skcipher_alg_ivsize(alg) == DMD_STREAM_IVSIZE &&
+	       crypto_skcipher_alg_min_keysize(alg) <= DMD_KEY2_SIZE &&
+	       crypto_skcipher_alg_max_keysize(alg) >= DMD_KEY2_SIZE;
+}
+
+/*
+ * diamond(stream,hash): grab the stream, decide the suite from it, grab the
+ * matching hash, check it, and name the instance after both.
+ */
+static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
+{
+	struct diamond_instance_ctx *ictx;
+	struct crypto_alg *hash_base;
+	struct skcipher_alg *stream;
+	struct aead_instance *inst;
+	const char *hash_name;
+	unsigned int digestsize;
+	u32 mask;
+	int err;
+
+	err = crypto_check_attr_type(tb, CRYPTO_ALG_TYPE_AEAD, &mask);
+	if (err)
+		return err;
+
+	inst = kzalloc(sizeof(*inst) + sizeof(*ictx), GFP_KERNEL);
+	if (!inst)
+		return -ENOMEM;
+	ictx = aead_instance_ctx(inst);
+
+	err = crypto_grab_skcipher(&ictx->stream, aead_crypto_instance(inst),
+				   crypto_attr_alg_name(tb[1]), 0, mask);
+	if (err)
+		goto err_free_inst;
+	stream = crypto_spawn_skcipher_alg(&ictx->stream);
+
+	hash_name = crypto_attr_alg_name(tb[2]);
+	err = -EINVAL;
+	if (stream_is_suite1(stream)) {
+		struct hash_alg_common *ghash;
+
+		ictx->suite = DMD_SUITE_AES_GHASH;
+		err = crypto_grab_ahash(&ictx->ghash,
+					aead_crypto_instance(inst),
+					hash_name, 0, mask);
+		if (err)
+			goto err_free_inst;
+		ghash = crypto_spawn_ahash_alg(&ictx->ghash);
+		hash_base = &ghash->base;
+		digestsize = ghash->digestsize;
+		err = -EINVAL;
+		if (strcmp(hash_base->cra_name, "ghash"))
+			goto err_free_inst;
+	} else if (stream_is_suite2(stream)) {
+		struct shash_alg *poly;
+
+		ictx->suite = DMD_SUITE_CHACHA_POLY;
+		err = crypto_grab_shash(&ictx->poly,
+					aead_crypto_instance(inst),
+					hash_name, 0, mask);
+		if (err)
+			goto err_free_inst;
+		poly = crypto_spawn_shash_alg(&ictx->poly);
+		hash_base = &poly->base;
+		digestsize = poly->digestsize;
+		err = -EINVAL;
+		if (strcmp(hash_base->cra_name, "poly1305"))
+			goto err_free_inst;
+	} else {
+		goto err_free_inst;
+	}
+	if (digestsize != DMD_TAG_SIZE)
+		goto err_free_inst;
+
+	err = -ENAMETOOLONG;
+	if (snprintf(inst->alg.base.cra_name, CRYPTO_MAX_ALG_NAME,
+		     "diamond(%s,%s)", stream->base.cra_name,
+		     hash_base->cra_name) >= CRYPTO_MAX_ALG_NAME)
+		goto err_free_inst;
+	if (snprintf(inst->alg.base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
+		     "diamond(%s,%s)", stream->base.cra_driver_name,
+		     hash_base->cra_driver_name) >= CRYPTO_MAX_ALG_NAME)
+		goto err_free_inst;
+
+	/* Requests allocate their bounce buffer; async if a child is. */
+	inst->alg.base.cra_flags = ((stream->base.cra_flags |
+				     hash_base->cra_flags) & CRYPTO_ALG_ASYNC) |
+				   CRYPTO_ALG_ALLOCATES_MEMORY;
+	inst->alg.base.cra_priority = (stream->base.cra_priority +
+				       hash_base->cra_priority) / 2;
+	inst->alg.base.cra_blocksize = 1;
+	inst->alg.base.cra_alignmask = 0;
+	inst->alg.base.cra_ctxsize = sizeof(struct diamond_tfm_ctx);
+
+	inst->alg.ivsize = DMD_IV_SIZE;
+	inst->alg.maxauthsize = DMD_AUTHSIZE;
+	inst->alg.init = diamond_init_tfm;
+	inst->alg.exit = diamond_exit_tfm;
+	inst->alg.setkey = diamond_setkey;
+	inst->alg.setauthsize = diamond_setauthsize;
+	inst->alg.encrypt = diamond_encrypt;
+	inst->alg.decrypt = diamond_decrypt;
+
+	inst->free = diamond_free_instance;
+
+	err = aead_register_instance(tmpl, inst);
+	if (err) {
+err_free_inst:
+		diamond_free_instance(inst);
+	}
+	return err;
+}
+
+/* diamond(<stream>,<hash>): diamond(ctr(aes),ghash), diamond(chacha20,poly1305) */
+static struct crypto_template diamond_tmpl = {
+	.name = "diamond",
+	.create = diamond_create,
+	.module = THIS_MODULE,
+};
+
+static int __init diamond_module_init(void)
+{
+	int err;
+
+	err = crypto_register_template(&diamond_tmpl);
+	if (err)
+		return err;
+
+	err = diamond_selftest();
+	if (err) {
+		crypto_unregister_template(&diamond_tmpl);
+		return err;
+	}
+	return 0;
+}
+
+static void __exit diamond_module_exit(void)
+{
+	crypto_unregister_template(&diamond_tmpl);
+}
+
+module_init(diamond_module_init);
+module_exit(diamond_module_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Diamond forward-secure aggregate AEAD (diamond(ctr(aes),ghash), diamond(chacha20,poly1305))");
+MODULE_ALIAS_CRYPTO("diamond");

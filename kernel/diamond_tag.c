@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Diamond tags (Documentation/spec.rst sections 4 and 5): one Carter-Wegman
+ * tag per record and one for the epoch trailer, each under its own slot's
+ * hash key, and their aggregation into the epoch tag.
+ *
+ *	sigma = GHASH_H(pad16(X) || LB) xor P		suite 1 (ghash spawn)
+ *	sigma = Poly1305_{H || P}(pad16(X) || LB)	suite 2 (poly1305 spawn)
+ *	LB    = le64(e) || le32(index field) || le32(|X|)
+ *
+ * Aggregation: XOR, addition mod 2^128 of little-endian integers, or the
+ * SHA-256 accumulator A = SHA-256(A || sigma)[0:16] (lib/crypto sha256()).
+ */
+#include <crypto/algapi.h>
+#include <crypto/sha2.h>
+#include <linux/kernel.h>
+#include <linux/scatterlist.h>
+#include <linux/string.h>
+#include <asm/unaligned.h>
+
+#include "diamond.h"
+
+static const u8 zero_pad[16];
+
+static void length_block(u8 lb[16], u64 epoch, u32 index_field,
+			 unsigned int len)
+{
+	put_unaligned_le64(epoch, lb);
+	put_unaligned_le32(index_field, lb + 8);
+	put_unaligned_le32(len, lb + 12);
+}
+
+/*
+ * GHASH through the ahash spawn, which takes one scatterlist: the hash input
+ * is laid out in ctx->hbuf (linear kmalloc memory) and hashed in one digest.
+ */
+static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
+				  const u8 *data, unsigned int len,
+				  const u8 lb[16], u8 *tag)
+{
+	unsigned int padded = round_up(len, 16);
+	struct scatterlist sg;
+	int err;
+
+	err = crypto_ahash_setkey(ctx->ghash, hp, 16);
+	if (unlikely(err))
+		return err;
+
+	if (len)
+		memcpy(ctx->hbuf, data, len);
+	memset(ctx->hbuf + len, 0, padded - len);
+	memcpy(ctx->hbuf + padded, lb, 16);
+	sg_init_one(&sg, ctx->hbuf, padded + 16);
+	ahash_request_set_callback(ctx->hreq, ctx->req_flags, crypto_req_done,
+				   &ctx->wait);
+	ahash_request_set_crypt(ctx->hreq, &sg, ctx->digest, padded + 16);
+	err = crypto_wait_req(crypto_ahash_digest(ctx->hreq), &ctx->wait);
+	if (likely(!err))
+		crypto_xor_cpy(tag, ctx->digest, hp + 16, DMD_TAG_SIZE);
+	return err;
+}
+
+/*
+ * Poly1305 through the shash spawn: the one-time key r || s = H || P goes in
+ * as the first 32 bytes of the message, as the kernel's poly1305 expects.
+ */
+static int __must_check poly_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
+				 const u8 *data, unsigned int len,
+				 const u8 lb[16], u8 *tag)
+{
+	struct shash_desc *desc = ctx->pdesc;
+
+	return crypto_shash_init(desc) ?:
+	       crypto_shash_update(desc, hp, 32) ?:
+	       crypto_shash_update(desc, data, len) ?:
+	       crypto_shash_update(desc, zero_pad, (16 - (len & 15)) & 15) ?:
+	       crypto_shash_update(desc, lb, 16) ?:
+	       crypto_shash_final(desc, tag);
+}
+
+/* The tag of one slot over @data (a ciphertext record or the AD). */
+int diamond_uh_tag(struct diamond_tfm_ctx *ctx, const u8 hp[32],
+		   const u8 *data, unsigned int len, u64 epoch, u32 index_field,
+		   u8 tag[DMD_TAG_SIZE])
+{
+	u8 lb[16];
+
+	length_block(lb, epoch, index_field, len);
+	if (ctx->suite == DMD_SUITE_AES_GHASH)
+		return ghash_tag(ctx, hp, data, len, lb, tag);
+	return poly_tag(ctx, hp, data, len, lb, tag);
+}
+
+void diamond_agg_init(struct diamond_agg *a, u8 mode)
+{
+	memset(a->acc, 0, sizeof(a->acc));
+	a->mode = mode;
+}
+
+/* acc = (acc + t) mod 2^128, both little-endian. */
+static void add_mod128(u8 acc[16], const u8 t[16])
+{
+	u64 lo = get_unaligned_le64(acc), hi = get_unaligned_le64(acc + 8);
+	u64 tlo = get_unaligned_le64(t);
+
+	lo += tlo;
+	hi += get_unaligned_le64(t + 8) + (lo < tlo);
+	put_unaligned_le64(lo, acc);
+	put_unaligned_le64(hi, acc + 8);
+}
+
+/* acc = SHA-256(acc || t)[0:16]. */
+static void hash_chain(u8 acc[16], const u8 t[16])
+{
+	u8 in[32], out[SHA256_DIGEST_SIZE];
+
+	memcpy(in, acc, 16);
+	memcpy(in + 16, t, 16);
+	sha256(in, sizeof(in), out);
+	memcpy(acc, out, 16);
+	memzero_explicit(in, sizeof(in));
+	memzero_explicit(out, sizeof(out));
+}
+
+void diamond_agg_add(struct diamond_agg *a, const u8 tag[DMD_TAG_SIZE])
+{
+	switch (a->mode) {
+	case DMD_AGG_ADD:
+		add_mod128(a->acc, tag);
+		break;
+	case DMD_AGG_HASH:
+		hash_chain(a->acc, tag);
+		break;
+	default:
+		crypto_xor(a->acc, tag, DMD_TAG_SIZE);
+		break;
+	}
+}
+
+/* Fold in the trailer tag @tau last, write the epoch tag, wipe @a. */
+void diamond_agg_final(struct diamond_agg *a, const u8 tau[DMD_TAG_SIZE],
+		       u8 out[DMD_TAG_SIZE])
+{
+	diamond_agg_add(a, tau);
+	memcpy(out, a->acc, DMD_TAG_SIZE);
+	memzero_explicit(a, sizeof(*a));
+}
