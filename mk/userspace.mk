@@ -75,7 +75,7 @@ CHECK_SUITES += userspace-host userspace-crash userspace-vm
 .PHONY: check-userspace-host check-userspace-crash check-userspace-vm
 
 # Three programs, one TAP file: the shell driver renumbers their results.
-check-userspace-host: $(DIAMONDCTL) $(US_TESTS)
+check-userspace-host: $(DIAMONDCTL) $(US_TESTS) $(US_PC) $(US_LIB_SO)
 	@mkdir -p $(TAPDIR)
 	@US_BUILD=$(US_BUILD) TOP=$(TOP) $(US_TEST_SRC)/host.sh \
 		>$(TAPDIR)/userspace-host.tap; rc=$$?; \

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# userspace-host: libdiamond units, the vectors through the software
+# backend, and diamondctl end to end on the host (keygen -> provision ->
+# seal -> open --software) with every error path the CLI promises.
+# One TAP stream: the programs' results are renumbered into it.
+# Environment: US_BUILD (build/userspace), TOP (the tree).
+set -u
+US_BUILD=${US_BUILD:?}
+TOP=${TOP:?}
+D=$US_BUILD/diamondctl
+W=$(mktemp -d /tmp/diamond-host.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+RES=$W/results
+
+ok() { echo "ok - $*" >>"$RES"; }
+nok() { echo "not ok - $*" >>"$RES"; }
+check() { local d=$1; shift; if "$@" >/dev/null 2>&1; then ok "$d"; else nok "$d"; fi; }
+diag() { echo "# $*" >>"$RES"; }
+
+# A TAP program: its lines join the stream; a crash or short plan fails.
+run_tap() {
+	local name=$1 out=$W/tap.out rc plan ran; shift
+	"$@" >"$out" 2>&1; rc=$?
+	grep -E '^(ok|not ok|#)' "$out" >>"$RES"
+	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$out" | head -n1)
+	ran=$(grep -cE '^(ok|not ok)' "$out")
+	if [ "$rc" -gt 1 ] || [ -z "$plan" ] || [ "$ran" -ne "$plan" ]; then
+		nok "$name completed (status $rc, plan ${plan:-none}, ran $ran)"
+	fi
+}
+
+: >"$RES"
+run_tap test_units "$US_BUILD/test_units"
+run_tap test_vectors_sw "$US_BUILD/test_vectors_sw" "$TOP/vectors/diamond.txt"
+
+cd "$W" || exit 1
+
+# --help everywhere
+for c in keygen provision seal open state bench; do
+	check "diamondctl $c --help" sh -c "'$D' $c --help | grep -q '^usage: diamondctl $c'"
+done
+check "diamondctl --help lists the commands" sh -c "'$D' --help | grep -q provision"
+check "unknown command is a usage error" sh -c "'$D' frobnicate; [ \$? -eq 2 ]"
+
+# keygen
+check "keygen writes a root secret" "$D" keygen -o root
+check "root is 32 bytes, mode 0600" sh -c '[ "$(stat -c %s:%a root)" = "32:600" ]'
+check "keygen refuses to overwrite" sh -c "! '$D' keygen -o root 2>/dev/null"
+
+# provision
+check "provision device 7 (suite 2, xor, b 4) with header and state" \
+	"$D" provision --root root --device 7 --suite 2 --agg xor --b 4 \
+	--blob dev7.bin --header dev7.h --state-dir st
+check "provision device 9 (suite 1, hash, b 3)" \
+	"$D" provision --root root --device 9 --suite 1 --agg hash --b 3 \
+	--blob dev9.bin --state-dir st
+check "provision device 4294967295 (suite 1, add, b 1)" \
+	"$D" provision --root root --device 4294967295 --suite 1 --agg add --b 1 \
+	--blob devmax.bin --state-dir st
+check "blob sizes 56 and 40" sh -c '[ "$(stat -c %s dev7.bin)" = 56 ] && [ "$(stat -c %s dev9.bin)" = 40 ]'
+check "header has the blob array and the device id" sh -c \
+	'grep -q "static const uint8_t diamond_device_blob\[\] = {" dev7.h && grep -q "#define DIAMOND_DEVICE_ID 7u" dev7.h'
+printf '#include "dev7.h"\nint main(void) { return diamond_device_blob[5] == DIAMOND_DEVICE_SUITE ? 0 : 1; }\n' >hdr.c
+check "header compiles and matches the blob" sh -c "${CC:-cc} -std=c11 -Wall -Werror -o hdr hdr.c && ./hdr"
+check "provision refuses an existing blob" sh -c "! '$D' provision --root root --device 7 --suite 2 --agg xor --b 4 --blob dev7.bin 2>/dev/null"
+check "provision refuses an existing state" sh -c "! '$D' provision --root root --device 7 --suite 2 --agg xor --b 4 --blob other.bin --state-dir st 2>/dev/null"
+check "provision rejects b 0 and suite 3" sh -c \
+	"! '$D' provision --root root --device 1 --suite 2 --agg xor --b 0 --blob x.bin 2>/dev/null && ! '$D' provision --root root --device 1 --suite 3 --agg xor --b 4 --blob x.bin 2>/dev/null"
+check "state: device 7 at epoch 0" sh -c "'$D' state --state-dir st --device 7 | grep -qx 'device=7 epoch=0 index=0 suite=2 agg=xor b=4'"
+
+# seal
+printf 'hello\nworld "quoted" \\ back\n\001\002bin\nfour\nfive\n' >lines7
+check "seal device 7 (5 lines, b 4)" sh -c "'$D' seal --blob dev7.bin <lines7 >f7.bin"
+check "blob file reserved epoch 2 (le64 at offset 16)" sh -c '[ "$(od -An -tx1 -j16 -N8 dev7.bin | tr -d " ")" = 0200000000000000 ]'
+printf 'a\nb\nc\nd\ne\n' | "$D" seal --blob dev9.bin --ad 0a0b0c --flush 2 >f9.bin
+check "seal device 9 with --flush 2 --ad" test -s f9.bin
+printf 'x\ny\n' | "$D" seal --blob devmax.bin >fmax.bin
+check "frames start with sync DF, type 1, suite 2" sh -c '[ "$(head -c 4 f7.bin | od -An -tx1 | tr -d " ")" = 44460102 ]'
+
+cat >expect.json <<'JSON'
+{"device":7,"epoch":0,"index":0,"data":"hello"}
+{"device":7,"epoch":0,"index":1,"data":"world \"quoted\" \\ back"}
+{"device":7,"epoch":0,"index":2,"data":"010262696e","encoding":"hex"}
+{"device":7,"epoch":0,"index":3,"data":"four"}
+{"device":7,"epoch":1,"index":0,"data":"five"}
+{"device":9,"epoch":0,"index":0,"data":"a"}
+{"device":9,"epoch":0,"index":1,"data":"b"}
+{"device":9,"epoch":1,"index":0,"data":"c"}
+{"device":9,"epoch":1,"index":1,"data":"d"}
+{"device":9,"epoch":2,"index":0,"data":"e"}
+{"device":4294967295,"epoch":0,"index":0,"data":"x"}
+{"device":4294967295,"epoch":1,"index":0,"data":"y"}
+JSON
+cp -r st st.orig
+cat f7.bin f9.bin fmax.bin >all.bin
+"$D" open --state-dir st --software --input all.bin >out.json 2>err.txt; rc=$?
+check "open --software --input: exit 0" [ "$rc" -eq 0 ]
+check "open --software: JSON output exact" cmp -s out.json expect.json
+check "open: summary line on stderr" grep -q '3 devices, 7 epochs verified, 0 rejected, 12 records' err.txt
+check "state: device 7 now at epoch 2" sh -c "'$D' state --state-dir st --device 7 | grep -q 'epoch=2'"
+check "state: device 9 now at epoch 3" sh -c "'$D' state --state-dir st --device 9 | grep -q 'epoch=3'"
+
+# stdin, replay
+"$D" open --state-dir st --software <f7.bin >out2.json 2>err2.txt; rc=$?
+check "replay from stdin: exit 1, nothing delivered" sh -c "[ $rc -eq 1 ] && [ ! -s out2.json ]"
+check "replay: names device 7 epoch 0 and the reason" grep -q 'device 7 epoch 0 rejected: epoch older than the state' err2.txt
+
+# forgery: one bit of record 1's ciphertext, fresh state
+rm -rf st && cp -r st.orig st
+cp f7.bin forged.bin
+printf '\x55' | dd of=forged.bin bs=1 seek=22 conv=notrunc 2>/dev/null
+before=$(md5sum st/7.state)
+"$D" open --state-dir st --software --input forged.bin >out3.json 2>err3.txt; rc=$?
+check "forged epoch: exit 1" [ "$rc" -eq 1 ]
+check "forged epoch: bad tag naming device 7 epoch 0" grep -q 'device 7 epoch 0 rejected: bad tag' err3.txt
+check "forged epoch: its records not delivered" sh -c '! grep -q "\"epoch\":0" out3.json'
+check "forged epoch: state unchanged" sh -c "[ \"\$(md5sum st/7.state)\" = '$before' ]"
+check "forged epoch: the next epoch still verifies (skip)" grep -q '"device":7,"epoch":1,"index":0,"data":"five"' out3.json
+
+# unknown device
+mkdir -p empty
+"$D" open --state-dir empty --software --input f7.bin >/dev/null 2>err4.txt; rc=$?
+check "unknown device: exit 1 and named" sh -c "[ $rc -eq 1 ] && grep -q 'device 7 epoch 0 rejected: unknown device' err4.txt"
+
+# truncated and malformed input
+rm -rf st && cp -r st.orig st
+head -c $(( $(stat -c %s f7.bin) - 5 )) f7.bin >trunc.bin
+"$D" open --state-dir st --software --input trunc.bin >out5.json 2>err5.txt; rc=$?
+check "truncated frame: exit 1, reported" sh -c "[ $rc -eq 1 ] && grep -q 'truncated frame' err5.txt"
+check "truncated frame: the complete epoch before it verified" grep -q '"epoch":0,"index":3' out5.json
+rm -rf st && cp -r st.orig st
+{ printf 'noise before the frames D'; cat f9.bin; printf 'DF\x07\x01junkjunkjunkjunkjunk'; cat fmax.bin; } >garbage.bin
+"$D" open --state-dir st --software --input garbage.bin >out6.json 2>err6.txt; rc=$?
+check "garbage: resynchronised, all 7 records delivered" sh -c "[ \$(wc -l <out6.json) -eq 7 ]"
+check "garbage: exit 1, skipped bytes and malformed header reported" sh -c \
+	"[ $rc -eq 1 ] && grep -q 'without frame sync skipped' err6.txt && grep -q 'malformed frame header' err6.txt"
+
+# incomplete epoch: drop record frame 1 of device 7's epoch 0
+rm -rf st && cp -r st.orig st
+python3 - <<'PY' 2>/dev/null || cp f7.bin incomplete.bin
+d = open("f7.bin", "rb").read()
+out, i, n = b"", 0, 0
+while i < len(d):
+    L = d[i + 18] | d[i + 19] << 8
+    fr = d[i:i + 20 + L]
+    if not (fr[2] == 1 and fr[16] == 1 and fr[8] == 0):
+        out += fr
+    i += 20 + L
+open("incomplete.bin", "wb").write(out)
+PY
+"$D" open --state-dir st --software --input incomplete.bin >out7.json 2>err7.txt; rc=$?
+check "missing record: epoch 0 rejected as incomplete" sh -c "[ $rc -eq 1 ] && grep -q 'device 7 epoch 0 rejected: incomplete epoch' err7.txt"
+check "missing record: epoch 1 still verified" grep -q '"epoch":1,"index":0,"data":"five"' out7.json
+
+# corrupt and foreign state files
+rm -rf st && cp -r st.orig st
+printf '\xff' | dd of=st/7.state bs=1 seek=40 conv=notrunc 2>/dev/null
+"$D" open --state-dir st --software --input f7.bin >/dev/null 2>err8.txt; rc=$?
+check "corrupt state: exit 1, 'corrupt state file' with its path" sh -c "[ $rc -eq 1 ] && grep -q 'corrupt state file: .*7.state' err8.txt"
+check "corrupt state: diamondctl state fails clearly" sh -c "! '$D' state --state-dir st --device 7 2>&1 | grep -q epoch= && '$D' state --state-dir st --device 7 2>&1 | grep -q 'corrupt state file'"
+rm -rf st && cp -r st.orig st
+cp st/9.state st/7.state
+"$D" open --state-dir st --software --input f7.bin >/dev/null 2>err9.txt; rc=$?
+check "foreign state: exit 1, 'belongs to another device'" sh -c "[ $rc -eq 1 ] && grep -q 'belongs to another device' err9.txt"
+
+# missing kernel module: the host has no AF_ALG (or no diamond module)
+rm -rf st && cp -r st.orig st
+"$D" open --state-dir st --input f7.bin >/dev/null 2>err10.txt; rc=$?
+if grep -q 'modprobe diamond' err10.txt && [ "$rc" -eq 3 ]; then
+	ok "kernel path without the module: exit 3, says modprobe diamond"
+elif [ "$rc" -eq 0 ]; then
+	ok "kernel path: module present on this host # SKIP module loaded"
+else
+	nok "kernel path without the module: exit 3, says modprobe diamond (rc $rc)"
+fi
+check "no silent fallback: nothing delivered without --software" sh -c "'$D' open --state-dir st --input f7.bin 2>/dev/null | grep -q . && false || true"
+check "state untouched by the refused kernel run" sh -c "'$D' state --state-dir st --device 7 | grep -q 'epoch=0'"
+
+# UDP on loopback
+rm -rf st && cp -r st.orig st
+port=$(( 20000 + RANDOM % 20000 ))
+"$D" open --state-dir st --software --udp "$port" >out11.json 2>err11.txt &
+pid=$!
+sleep 0.3
+check "udp: bound to 127.0.0.1 only" sh -c "ss -uln 2>/dev/null | grep -q '127.0.0.1:$port' || ! command -v ss >/dev/null"
+bash -c "cat f9.bin >/dev/udp/127.0.0.1/$port"
+sleep 0.3
+kill -TERM $pid; wait $pid; rc=$?
+check "udp: datagrams verified, exit 0 after SIGTERM" sh -c "[ $rc -eq 0 ] && [ \$(wc -l <out11.json) -eq 5 ]"
+
+# seal: a record over 4096 bytes
+cp dev9.bin big.bin 2>/dev/null
+{ echo small; head -c 5000 /dev/zero | tr '\0' x; echo; } | "$D" seal --blob big.bin >big.frames 2>err12.txt; rc=$?
+check "seal: record over 4096 bytes is an error naming the size" sh -c "[ $rc -ne 0 ] && grep -q 'too large' err12.txt"
+check "seal: the records before it are still closed" sh -c "[ -s big.frames ]"
+
+# the pkg-config file and the shared library
+check "libdiamond.pc names the library" grep -q -- '-ldiamond' "$US_BUILD/libdiamond.pc"
+check "shared library exports only diamond_ symbols" sh -c \
+	"nm -D --defined-only '$US_BUILD/libdiamond.so' | awk '\$2 == \"T\" {print \$3}' | grep -v '^diamond_' | grep -q . && false || true"
+
+# Renumber into one stream.
+awk 'BEGIN { print "TAP version 13" }
+     /^ok/ || /^not ok/ { n++; sub(/^(not )?ok( [0-9]+)?( -)?/, ($0 ~ /^not/ ? "not ok " : "ok ") n " -"); print; next }
+     /^#/ { print }
+     END { print "1.." n }' "$RES"
+! grep -q '^not ok' "$RES"
