@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# diamond.ko: the kernel AEAD template (kernel/, Documentation/kernel-api.rst).
+#
+#   make module           build diamond.ko (Kbuild, in-tree objects; the .ko
+#                         is copied to $(BUILD)/kernel/diamond.ko)
+#   make kernel-lint      W=1, sparse (C=2) and checkpatch where available
+#   make kernel-kat-header  regenerate kernel/diamond_kat.h from the vectors
+#   make check-kernel-kat   boot the VM, load the module, TAP of the selftest
+#                         line, /proc/crypto drivers and every vector via AF_ALG
+#   make check-vectors-kat  kernel/diamond_kat.h is what vec2c generates
+#   make bench-kernel     the AF_ALG benchmark in the VM under -icount
+#
+# The kernel is Debian's amd64 build whose headers are installed: the newest
+# /lib/modules/V/build, resolved when make runs (never `uname -r`, the host
+# runs another kernel). KVER=... overrides.
+
+KVER ?= $(shell ls -d /lib/modules/*-amd64/build 2>/dev/null | \
+	  sed -e 's,^/lib/modules/,,' -e 's,/build$$,,' | sort -V | tail -n1)
+KDIR ?= /lib/modules/$(KVER)/build
+
+KMOD_SRCS   := $(wildcard $(TOP)/kernel/*.c $(TOP)/kernel/*.h) \
+	       $(TOP)/kernel/Kbuild $(TOP)/Kbuild $(TOP)/include/diamond/spec.h
+KMOD_KO     := $(BUILD)/kernel/diamond.ko
+KTOOLS      := $(BUILD)/kernel
+VEC2C       := $(BUILD)/host/vec2c
+KAT_PROBE   := $(KTOOLS)/kat-probe
+KBENCH      := $(KTOOLS)/kernel-bench
+KVM_BUILD   := $(BUILD)/vm
+# The accelerated drivers udev would load at boot on a real machine.
+KVM_MODS    := aesni_intel ghash_clmulni_intel chacha_x86_64 poly1305_x86_64
+KVM_LOAD    := for m in $(KVM_MODS); do modprobe $$m 2>/dev/null; done; \
+	       modprobe diamond || echo "\# modprobe diamond failed"
+# What /proc/crypto must name under qemu -cpu max (AES-NI, PCLMULQDQ, AVX2).
+KAT_DRIVER1 ?= diamond(ctr-aes-aesni,ghash-clmulni)
+KAT_DRIVER2 ?= diamond(chacha20-simd,poly1305-simd)
+CHECKPATCH  ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl \
+		/usr/src/linux-source-*/scripts/checkpatch.pl \
+		$(BUILD)/checkpatch/scripts/checkpatch.pl))
+
+.PHONY: module kernel-lint kernel-kat-header check-kernel-kat \
+	check-vectors-kat bench-kernel
+
+ifneq ($(wildcard $(KDIR)/Makefile),)
+all: module
+endif
+
+module: $(KMOD_KO)
+
+$(KMOD_KO): $(KMOD_SRCS)
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	@mkdir -p $(dir $@)
+	cp $(TOP)/kernel/diamond.ko $@
+
+kernel-lint:
+	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 modules 2>&1 | tee $(BUILD)/kernel-lint.log
+	@! grep -E 'warning:|error:' $(BUILD)/kernel-lint.log
+	@if [ -n "$(CHECKPATCH)" ]; then \
+		$(CHECKPATCH) --no-tree --strict --show-types \
+			--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+			-f $(TOP)/kernel/*.c $(TOP)/kernel/diamond.h; \
+	else \
+		echo "kernel-lint: checkpatch.pl not found (install linux-source-6.1): skipped"; \
+	fi
+
+$(VEC2C): $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c \
+	  $(TOP)/selftests/lib/vecfile.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -o $@ $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c
+
+kernel-kat-header: $(VEC2C)
+	$(VEC2C) $(TOP)/vectors/diamond.txt >$(TOP)/kernel/diamond_kat.h
+
+CHECK_SUITES += vectors-kat kernel-kat
+
+check-vectors-kat: $(VEC2C)
+	@mkdir -p $(TAPDIR)
+	@{ echo "TAP version 13"; echo "1..1"; \
+	  if $(VEC2C) --check $(TOP)/kernel/diamond_kat.h $(TOP)/vectors/diamond.txt; then \
+		echo "ok 1 kernel/diamond_kat.h is what vec2c generates from vectors/diamond.txt"; \
+	  else \
+		echo "not ok 1 kernel/diamond_kat.h is stale: make kernel-kat-header"; \
+	  fi; } | tee $(TAPDIR)/vectors-kat.tap | grep -q '^ok'
+
+$(KAT_PROBE): $(TOP)/tools/kernel/kat-probe.c $(TOP)/tools/kernel/afalg.h \
+	      $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c
+
+$(KBENCH): $(TOP)/tools/bench/kernel-bench.c $(TOP)/tools/kernel/afalg.h \
+	   $(TOP)/selftests/lib/vecfile.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c
+
+check-kernel-kat: $(KMOD_KO) $(KAT_PROBE)
+	@mkdir -p $(TAPDIR)
+	@rc=0; BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm --timeout 600 \
+		--module $(KMOD_KO) --file $(KAT_PROBE):/bin/kat-probe \
+		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
+		'$(KVM_LOAD); kat-probe /diamond.txt "$(KAT_DRIVER1)" "$(KAT_DRIVER2)"' \
+		>$(TAPDIR)/kernel-kat.tap || rc=$$?; \
+	if [ $$rc -ge 124 ]; then echo "not ok - run-vm failed with status $$rc" >>$(TAPDIR)/kernel-kat.tap; fi; \
+	cat $(TAPDIR)/kernel-kat.tap; exit $$rc
+
+# Guest time is the instruction count (-icount shift=0): see
+# Documentation/performance.md, section Kernel.
+bench-kernel: $(KMOD_KO) $(KBENCH)
+	@BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm --icount --timeout 1200 \
+		--module $(KMOD_KO) --file $(KBENCH):/bin/kernel-bench \
+		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
+		'$(KVM_LOAD); kernel-bench /diamond.txt'

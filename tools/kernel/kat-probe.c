@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * kat-probe: guest half of the kernel-kat check suite (mk/kernel.mk).
+ *
+ *   kat-probe VECFILE DRIVER1 DRIVER2
+ *
+ * After `modprobe diamond` in the run-vm guest it checks, as TAP 13:
+ *  - the module's selftest pass line is in the kernel log;
+ *  - both instances bind through AF_ALG by their generic names, and
+ *    /proc/crypto then lists them with the expected driver names (DRIVER1
+ *    for suite 1, DRIVER2 for suite 2);
+ *  - every vector of VECFILE opens through AF_ALG with the expected errno
+ *    and plaintext, and every positive step seals back to its ciphertext.
+ */
+#include "afalg.h"
+
+#include <stdlib.h>
+#include <sys/klog.h>
+
+#include "../../include/diamond/spec.h"
+#include "../../selftests/lib/vecfile.h"
+#include "../../selftests/tap.h"
+
+static const char *const names[] = {
+	[DMD_SUITE_AES_GHASH] = "diamond(ctr(aes),ghash)",
+	[DMD_SUITE_CHACHA_POLY] = "diamond(chacha20,poly1305)",
+};
+
+static int expect_errno(const char *expect)
+{
+	if (!strcmp(expect, "ok"))
+		return 0;
+	if (!strcmp(expect, "EBADMSG"))
+		return -EBADMSG;
+	if (!strcmp(expect, "EKEYEXPIRED"))
+		return -EKEYEXPIRED;
+	if (!strcmp(expect, "ESKIP"))
+		return -ERANGE;
+	if (!strcmp(expect, "EFORMAT"))
+		return -EINVAL;
+	if (!strcmp(expect, "ESIZE"))
+		return -EMSGSIZE;
+	return 1;
+}
+
+static void check_log(void)
+{
+	int len = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
+	char *buf = len > 0 ? malloc((size_t)len + 1) : NULL;
+	int n = buf ? klogctl(3, buf, len) : -1;	/* READ_ALL */
+
+	if (n >= 0)
+		buf[n] = 0;
+	tap_result(n >= 0 && strstr(buf, "diamond: selftest passed"),
+		   "kernel log has the diamond selftest pass line");
+	if (n >= 0 && strstr(buf, "diamond: selftest FAILED"))
+		tap_diag("the module reported selftest failures");
+	free(buf);
+}
+
+/* The driver /proc/crypto gives for cra_name @name, or "" */
+static void proc_driver(const char *name, char *out, size_t outlen)
+{
+	FILE *f = fopen("/proc/crypto", "r");
+	char line[256], cur[160] = "";
+
+	out[0] = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "name", 4) && strchr(line, ':'))
+			snprintf(cur, sizeof(cur), "%s", strchr(line, ':') + 2);
+		if (!strncmp(line, "driver", 6) && strchr(line, ':') &&
+		    !strcmp(cur, name) && !out[0])
+			snprintf(out, outlen, "%s", strchr(line, ':') + 2);
+	}
+	fclose(f);
+}
+
+static void check_instance(unsigned int suite, const char *want)
+{
+	struct afalg a;
+	char driver[160];
+	int err = afalg_open(&a, names[suite], NULL, 0, DMD_TAG_SIZE);
+
+	tap_result(!err, "AF_ALG binds %s (%s)", names[suite],
+		   err ? strerror(-err) : "ok");
+	afalg_close(&a);
+	proc_driver(names[suite], driver, sizeof(driver));
+	tap_result(!strcmp(driver, want), "/proc/crypto: %s driver %s",
+		   names[suite], driver[0] ? driver : "(missing)");
+}
+
+static int run_step(struct afalg *open, struct afalg *seal,
+		    const struct vec_step *s, char *why, size_t whylen)
+{
+	size_t body = s->ct.len > DMD_TAG_SIZE ? s->ct.len - DMD_TAG_SIZE : 0;
+	size_t in_max = s->ad.len + s->ct.len + s->pt.len;
+	uint8_t iv[8], *in = malloc(in_max + 1), *out = malloc(in_max + 17);
+	int want = expect_errno(s->expect), rc = -1;
+	ssize_t n;
+	size_t i;
+
+	for (i = 0; i < 8; i++)
+		iv[i] = (uint8_t)(s->epoch >> (8 * i));
+	if (!in || !out)
+		goto out;
+	memcpy(in, s->ad.p, s->ad.len);
+	memcpy(in + s->ad.len, s->ct.p, s->ct.len);
+	n = afalg_op(open, 0, iv, 8, s->ad.len, in, s->ad.len + s->ct.len,
+		     out, s->ad.len + body);
+	if ((want ? n : (n >= 0 ? 0 : n)) != want) {
+		snprintf(why, whylen, "open: got %zd want %d", n, want);
+		goto out;
+	}
+	if (want) {
+		rc = 0;
+		goto out;
+	}
+	if ((size_t)n != s->ad.len + body || body != s->pt.len ||
+	    memcmp(out + s->ad.len, s->pt.p, body)) {
+		snprintf(why, whylen, "open: wrong plaintext");
+		goto out;
+	}
+	memcpy(in + s->ad.len, s->pt.p, s->pt.len);
+	n = afalg_op(seal, 1, iv, 8, s->ad.len, in, s->ad.len + s->pt.len,
+		     out, s->ad.len + s->ct.len);
+	if (n != (ssize_t)(s->ad.len + s->ct.len) ||
+	    memcmp(out + s->ad.len, s->ct.p, s->ct.len)) {
+		snprintf(why, whylen, "seal: got %zd or wrong ciphertext", n);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(in);
+	free(out);
+	return rc;
+}
+
+static void check_vector(const struct vec *v)
+{
+	unsigned int suite = v->key.len > 5 ? v->key.p[5] : 0, i;
+	struct afalg open = { -1, -1 }, seal = { -1, -1 };
+	char why[128] = "";
+	int err = -EINVAL;
+
+	if (suite == DMD_SUITE_AES_GHASH || suite == DMD_SUITE_CHACHA_POLY)
+		err = afalg_open(&open, names[suite], v->key.p, v->key.len,
+				 DMD_TAG_SIZE);
+	if (!err)
+		err = afalg_open(&seal, names[suite], v->key.p, v->key.len,
+				 DMD_TAG_SIZE);
+	if (err)
+		snprintf(why, sizeof(why), "setup: %s", strerror(-err));
+	for (i = 0; !err && i < v->nsteps; i++)
+		if (run_step(&open, &seal, &v->step[i], why, sizeof(why)))
+			err = 1;
+	tap_result(!err, "vector %s%s%s", v->name, err ? ": " : "", why);
+	afalg_close(&open);
+	afalg_close(&seal);
+}
+
+int main(int argc, char **argv)
+{
+	struct vec_file *vf;
+	const struct vec *v;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: kat-probe VECFILE DRIVER1 DRIVER2\n");
+		return 2;
+	}
+	tap_header();
+	check_log();
+	check_instance(DMD_SUITE_AES_GHASH, argv[2]);
+	check_instance(DMD_SUITE_CHACHA_POLY, argv[3]);
+	vf = vec_open(argv[1]);
+	tap_result(vf != NULL, "vector file %s opens", argv[1]);
+	while (vf && (v = vec_next(vf)))
+		check_vector(v);
+	vec_close(vf);
+	tap_trailing_plan();
+	return tap_failed ? 1 : 0;
+}
