@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Sensor firmware: seal simulated readings into Diamond record frames and
+ * one tag frame per epoch, as spec sections 8 and 10 describe.
+ *
+ * Boot: load the reservation blob (e, E_e) from NV. Each epoch: begin
+ * (derives E_{e+1}, R_{e,0}), persist the blob for e + 1 and only then
+ * seal; fill the precompute window, then per record read the sensor, seal
+ * (online: one XOR and one universal hash), send the frame and refill a few
+ * slots while idle. The epoch is flushed after RECORDS_PER_EPOCH records
+ * (a short epoch, well under b) so the gateway sees data at a bounded delay.
+ *
+ * Build-time parameters: SENDER_SUITE, REC_LEN, RECORDS_PER_EPOCH,
+ * EPOCHS_PER_BOOT (0 = run forever), WINDOW_BYTES, IDLE_SLOTS.
+ */
+#include "board.h"
+#include "frame.h"
+#include "nvstate.h"
+#include "sensor.h"
+#include "../../include/diamond/core.h"
+#include "../../core/util.h"
+
+#ifndef SENDER_SUITE
+#error "SENDER_SUITE must be 1 or 2"
+#endif
+#ifndef REC_LEN
+#define REC_LEN 16
+#endif
+#ifndef RECORDS_PER_EPOCH
+#define RECORDS_PER_EPOCH 8
+#endif
+#ifndef EPOCHS_PER_BOOT
+#define EPOCHS_PER_BOOT 4
+#endif
+#ifndef IDLE_SLOTS
+#define IDLE_SLOTS 2
+#endif
+#ifndef BOARD_NAME
+#define BOARD_NAME "dev"
+#endif
+
+/* Exit codes of the sensor firmware (besides 0 = done). */
+#define EXIT_UNPROVISIONED	3
+#define EXIT_WRONG_SUITE	4
+#define EXIT_NV_FAILED		5
+#define EXIT_CORE		6
+
+static uint8_t window[WINDOW_BYTES];
+static struct dmd_sender snd;
+
+static const char ad[] = "board=" BOARD_NAME;
+
+static void fail(const char *why, int code)
+{
+	board_puts(why);
+	dmd_sender_wipe(&snd);
+	board_exit(code);
+}
+
+int main(void)
+{
+	struct dmd_state st, reserve;
+	uint8_t rec[REC_LEN], c[REC_LEN], tag[DMD_TAG_SIZE];
+	uint32_t epochs = 0, j, index, count;
+	uint8_t flags = 1;
+
+	board_init();
+	if (nv_load(&st) != DMD_OK)
+		fail("# no reservation blob in NV: provision the device\n",
+		     EXIT_UNPROVISIONED);
+	if (st.suite != SENDER_SUITE)
+		fail("# NV blob is for the other suite\n", EXIT_WRONG_SUITE);
+	if (dmd_sender_init(&snd, &st, window, sizeof(window), REC_LEN))
+		fail("# sender init failed\n", EXIT_CORE);
+	dmd_wipe(&st, sizeof(st));
+
+	while (!EPOCHS_PER_BOOT || epochs < EPOCHS_PER_BOOT) {
+		/* Reserve before use: E_{e+1} is durable before slot 0. */
+		if (dmd_sender_begin(&snd, &reserve))
+			fail("# epoch space exhausted\n", EXIT_CORE);
+		if (nv_store(&reserve) != DMD_OK)
+			fail("# NV write failed\n", EXIT_NV_FAILED);
+		dmd_wipe(&reserve, sizeof(reserve));
+		dmd_sender_precompute(&snd, (size_t)-1);
+
+		for (j = 0; j < RECORDS_PER_EPOCH && j < snd.st.b; j++) {
+			sensor_read(rec, sizeof(rec), snd.st.device_id,
+				    (uint32_t)snd.epoch * RECORDS_PER_EPOCH + j,
+				    flags);
+			flags = 0;
+			if (dmd_sender_seal(&snd, rec, sizeof(rec), c, &index))
+				fail("# seal failed\n", EXIT_CORE);
+			frame_send(DMD_FRAME_RECORD, SENDER_SUITE,
+				   snd.st.device_id, snd.epoch, (uint16_t)index,
+				   c, sizeof(c), NULL, 0);
+			/* Idle until the next sample: refill the window. */
+			dmd_sender_precompute(&snd, IDLE_SLOTS);
+		}
+		if (dmd_sender_close(&snd, (const uint8_t *)ad, sizeof(ad) - 1,
+				     tag, &count))
+			fail("# close failed\n", EXIT_CORE);
+		frame_send(DMD_FRAME_TAG, SENDER_SUITE, snd.st.device_id,
+			   snd.epoch, (uint16_t)count, (const uint8_t *)ad,
+			   sizeof(ad) - 1, tag, sizeof(tag));
+		epochs++;
+	}
+	dmd_sender_wipe(&snd);
+	board_exit(0);
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Power-loss test of the reservation store (spec section 10).
+#
+# AVR: the sensor firmware boots again and again from one persisted EEPROM
+# file; AVR_RESETS boots (default 110) are cut at a random cycle by
+# avr-run --reset-at (a power loss: no shutdown code runs), then one boot
+# runs to its end. M4: the same with M4_RESETS qemu runs (default 100) whose
+# board cuts the power at a random write (cut=N, see embedded/m4/board.c),
+# the NV file standing in for flash.
+# Every boot's link output is kept in its own file; frame-check then shows
+# that no (epoch, index) was sealed twice, that every completed epoch
+# verifies with the core's receiver, and that a reset costs at most one
+# epoch. SEED=n reproduces the run (the cut points come from it).
+set -uo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+H=$BUILD/embedded/host
+AVR_RUN=$BUILD/tools/avr-run
+AVR_RESETS=${AVR_RESETS:-110}
+AVR_D1_RESETS=${AVR_D1_RESETS:-20}
+M4_RESETS=${M4_RESETS:-100}
+SEED=${SEED:-$(date +%s)}
+RANDOM=$SEED
+
+tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] && echo "# keeping $tmp" || trap 'rm -rf "$tmp"' EXIT
+
+n=0 failed=0
+ok() {		# ok STATUS NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+}
+# Fold a frame-check TAP stream into ours, prefixing its test names.
+fold() {	# fold PREFIX FILE
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok 0 "$1: ${line#ok * - }" ;;
+		"not ok "*) ok 1 "$1: ${line#not ok * - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$2"
+}
+
+rand32() { echo $(( (RANDOM << 15 | RANDOM) )); }
+
+echo "TAP version 13"
+echo "# seed $SEED"
+
+# avr_case SUITE RESETS MAXCYC
+avr_case() {
+	local suite=$1 resets=$2 maxcyc=$3 d=$tmp/avr-d$1 i rc cut=0 bad=0 runs=()
+	mkdir -p "$d"
+	"$H/fw-nv" testkey "$suite" 0 1024 $((100 + suite)) "$d/key.blob"
+	"$H/fw-nv" image avr "$d/key.blob" "$d/ee.bin"
+	echo "# AVR Diamond$suite: $resets boots cut at random cycles in [1, $maxcyc]" >&2
+	for ((i = 0; i < resets; i++)); do
+		at=$(( $(rand32) % maxcyc + 1 ))
+		"$AVR_RUN" --eeprom "$d/ee.bin" --reset-at "$at" \
+			--uart-out "$d/run$i.bin" "$BUILD/embedded/avr/sender-d$suite.elf" 2>/dev/null
+		rc=$?
+		case $rc in
+		125) cut=$((cut + 1)) ;;
+		0) ;;
+		*) bad=$((bad + 1)); echo "# boot $i (reset at $at) exited $rc" ;;
+		esac
+		runs+=("$d/run$i.bin")
+	done
+	"$AVR_RUN" --eeprom "$d/ee.bin" --uart-out "$d/final.bin" \
+		"$BUILD/embedded/avr/sender-d$suite.elf" 2>/dev/null
+	rc=$?
+	runs+=("$d/final.bin")
+	ok $bad "avr d$suite: every boot ran or was cut by the reset ($cut of $resets cut)"
+	ok $(( cut < resets / 2 )) "avr d$suite: at least half the boots were cut by a power loss"
+	ok $rc "avr d$suite: the boot after the last reset runs to its end"
+	"$H/fw-nv" show avr "$d/ee.bin" >"$d/nv.txt"
+	[ "$(grep -c live "$d/nv.txt")" = 1 ] && ! grep -q partial "$d/nv.txt"
+	ok $? "avr d$suite: EEPROM holds exactly one live state, superseded slots zeroed"
+	"$H/frame-check" --key "$d/key.blob" --max-lost "$cut" "${runs[@]}" >"$d/check.tap"
+	fold "avr d$suite" "$d/check.tap"
+}
+
+avr_case 2 "$AVR_RESETS" 16000000
+avr_case 1 "$AVR_D1_RESETS" 33000000
+
+# M4: the board cuts the power at its N-th link write, flash program or
+# erase step (cut=N), leaving that write torn; N is random.
+m4_case() {
+	local suite=$1 resets=$2 d=$tmp/m4-d$1 i rc cut=0 bad=0 runs=()
+	mkdir -p "$d"
+	"$H/fw-nv" testkey "$suite" 0 1024 $((200 + suite)) "$d/key.blob"
+	"$H/fw-nv" image m4 "$d/key.blob" "$d/nv.bin"
+	echo "# M4 Diamond$suite: $resets runs cut at a random write (torn)" >&2
+	for ((i = 0; i <= resets; i++)); do
+		local at=""
+		[ $i -lt "$resets" ] && at=",arg=cut=$(( RANDOM % 100 + 1 ))"
+		timeout -k 5 60 qemu-system-arm -M mps2-an386 -cpu cortex-m4 -display none \
+			-serial none -monitor none -chardev null,id=sh0 \
+			-semihosting-config "enable=on,target=native,chardev=sh0,arg=fw,arg=nv=$d/nv.bin,arg=out=$d/run$i.bin$at" \
+			-kernel "$BUILD/embedded/m4/sender-d$suite.elf"
+		rc=$?
+		case $rc in
+		125) cut=$((cut + 1)) ;;
+		0) ;;
+		*) bad=$((bad + 1)); echo "# run $i exited $rc" ;;
+		esac
+		[ -e "$d/run$i.bin" ] && runs+=("$d/run$i.bin")
+	done
+	ok $bad "m4 d$suite: every run ran or lost power ($cut of $resets cut)"
+	ok $rc "m4 d$suite: the run after the last power loss runs to its end"
+	"$H/fw-nv" show m4 "$d/nv.bin" >"$d/nv.txt"
+	[ "$(grep -c live "$d/nv.txt")" = 1 ] && ! grep -q partial "$d/nv.txt"
+	ok $? "m4 d$suite: flash holds exactly one live state, superseded slots zeroed"
+	"$H/frame-check" --key "$d/key.blob" --max-lost "$cut" "${runs[@]}" >"$d/check.tap"
+	fold "m4 d$suite" "$d/check.tap"
+}
+
+if command -v qemu-system-arm >/dev/null; then
+	m4_case 2 "$M4_RESETS"
+	m4_case 1 "${M4_D1_RESETS:-30}"
+fi
+
+echo "1..$n"
+[ $failed = 0 ]

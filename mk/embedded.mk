@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Firmware for the emulated senders (embedded/, Documentation/embedded.rst):
+# ATmega2560 under simavr (tools/avr-run) and Cortex-M4 mps2-an386 under
+# qemu (tools/m4-run), each for both suites, linking the portable core.
+#
+#   make firmware         sensor, KAT and benchmark firmware for both boards
+#   make check-fw-kat-*   known answers on each target (TAP from the device)
+#   make check-fw-reset   >= 100 random power losses on the AVR (and M4)
+#   make check-fw-interop firmware frames through the gateway (diamondctl)
+#   make bench-embedded   cycles / instructions per message (not a test)
+
+EMB        := $(TOP)/embedded
+EMB_BUILD  := $(BUILD)/embedded
+EMB_HOST   := $(EMB_BUILD)/host
+CORE_SRCS  := $(sort $(wildcard $(TOP)/core/*.c))
+CORE_HDRS  := $(wildcard $(TOP)/core/*.h) $(wildcard $(TOP)/include/diamond/*.h)
+EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/frame.c $(EMB)/common/sensor.c
+EMB_HDRS   := $(wildcard $(EMB)/common/*.h) $(CORE_HDRS)
+VECTORS    := $(TOP)/vectors/diamond.txt
+
+# --- host tools -----------------------------------------------------------
+KAT_GEN     := $(EMB_HOST)/kat-gen
+FW_NV       := $(EMB_HOST)/fw-nv
+FRAME_CHECK := $(EMB_HOST)/frame-check
+
+$(KAT_GEN): $(EMB)/tools/kat-gen.c $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/lib/vecfile.h
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -o $@ $< $(TOP)/selftests/lib/vecfile.c
+
+$(FW_NV): $(EMB)/tools/fw-nv.c $(EMB)/common/nvstate.c $(CORE_SRCS) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -o $@ $< $(EMB)/common/nvstate.c $(CORE_SRCS)
+
+$(FRAME_CHECK): $(EMB)/tools/frame-check.c $(CORE_SRCS) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -o $@ $< $(CORE_SRCS)
+
+# --- AVR (ATmega2560) -----------------------------------------------------
+AVR_CORE_SRCS := $(CORE_SRCS)
+EMB_AVR_CFLAGS := -mmcu=atmega2560 -DF_CPU=16000000UL -std=c11 -Wall -Wextra \
+	-Werror -ffreestanding -ffunction-sections -fdata-sections \
+	-I$(TOP)/tools/avr-run -DBOARD_NAME='"atmega2560"'
+EMB_AVR_OPT    := -O2
+EMB_AVR_LD     := -Wl,--gc-sections
+AVR_WINDOW     := 2048
+AVR_KAT_MAX    := 1100
+AVR_SRC        := $(EMB)/avr/board.c $(EMB_COMMON)
+
+# --- Cortex-M4 (mps2-an386) -----------------------------------------------
+EMB_M4_CFLAGS := -mcpu=cortex-m4 -mthumb -std=c11 -Wall -Wextra -Werror \
+	-ffreestanding -ffunction-sections -fdata-sections \
+	-I$(TOP)/tools/qemu-plugin -DBOARD_NAME='"mps2-an386"'
+EMB_M4_OPT    := -O2
+EMB_M4_LD     := -nostdlib -T $(TOP)/tools/qemu-plugin/mps2-an386.ld -Wl,--gc-sections
+M4_WINDOW     := 16384
+M4_KAT_MAX    := 4200
+M4_SRC        := $(EMB)/m4/board.c $(EMB)/m4/mem.c $(TOP)/tools/qemu-plugin/m4-startup.c \
+		 $(EMB_COMMON)
+
+FW_SUITES := 1 2
+FW_AVR_SENDER := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/sender-d$(s).elf)
+FW_M4_SENDER  := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/sender-d$(s).elf)
+FW_AVR_KAT    := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/kat-d$(s).elf)
+FW_M4_KAT     := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/kat-d$(s).elf)
+FW_BENCH_LENS := 16 128
+FW_AVR_BENCH  := $(foreach s,$(FW_SUITES),$(foreach l,$(FW_BENCH_LENS),$(EMB_BUILD)/avr/bench-d$(s)-$(l).elf))
+FW_M4_BENCH   := $(foreach s,$(FW_SUITES),$(foreach l,$(FW_BENCH_LENS),$(EMB_BUILD)/m4/bench-d$(s)-$(l).elf))
+
+# Sensor firmware: short epochs (8 records) under b = 1024, 4 epochs a boot.
+FW_SENDER_DEFS := -DREC_LEN=16 -DRECORDS_PER_EPOCH=8 -DEPOCHS_PER_BOOT=4
+
+$(EMB_BUILD)/avr/sender-d%.elf: $(EMB)/common/sender_main.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$* \
+		-DWINDOW_BYTES=$(AVR_WINDOW) $(FW_SENDER_DEFS) $(EMB_AVR_LD) -o $@ \
+		$< $(AVR_SRC) $(AVR_CORE_SRCS)
+
+$(EMB_BUILD)/m4/sender-d%.elf: $(EMB)/common/sender_main.c $(M4_SRC) $(CORE_SRCS) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$* \
+		-DWINDOW_BYTES=$(M4_WINDOW) $(FW_SENDER_DEFS) $(EMB_M4_LD) -o $@ \
+		$< $(M4_SRC) $(CORE_SRCS) -lgcc
+
+# Known-answer firmware: the header is generated from the vector file.
+$(EMB_BUILD)/avr/kat-d%.h: $(VECTORS) $(KAT_GEN)
+	@mkdir -p $(@D)
+	$(KAT_GEN) $* $(AVR_KAT_MAX) $< > $@.tmp && mv $@.tmp $@
+
+$(EMB_BUILD)/m4/kat-d%.h: $(VECTORS) $(KAT_GEN)
+	@mkdir -p $(@D)
+	$(KAT_GEN) $* $(M4_KAT_MAX) $< > $@.tmp && mv $@.tmp $@
+
+$(EMB_BUILD)/avr/kat-d%/kat-vectors.h: $(EMB_BUILD)/avr/kat-d%.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(EMB_BUILD)/m4/kat-d%/kat-vectors.h: $(EMB_BUILD)/m4/kat-d%.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(EMB_BUILD)/avr/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/avr/kat-d%/kat-vectors.h $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -I$(EMB_BUILD)/avr/kat-d$* \
+		-DKAT_MAX_BODY=$(AVR_KAT_MAX) -DKAT_SUITE_NAME='"$*"' \
+		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
+
+$(EMB_BUILD)/m4/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/m4/kat-d%/kat-vectors.h $(M4_SRC) $(CORE_SRCS) $(EMB_HDRS)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(EMB_BUILD)/m4/kat-d$* \
+		-DKAT_MAX_BODY=$(M4_KAT_MAX) -DKAT_SUITE_NAME='"$*"' \
+		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_SRCS) -lgcc
+
+.PHONY: firmware
+firmware: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(FW_AVR_KAT) $(FW_M4_KAT) \
+	  $(KAT_GEN) $(FW_NV) $(FRAME_CHECK)
+all: firmware
+
+# --- tests ----------------------------------------------------------------
+CHECK_SUITES += fw-kat-avr fw-kat-m4 fw-reset
+
+.PHONY: check-fw-kat-avr check-fw-kat-m4 check-fw-reset
+check-fw-kat-avr: $(FW_AVR_KAT) $(AVR_RUN)
+	@mkdir -p $(TAPDIR)
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh avr $(FW_AVR_KAT) >$(TAPDIR)/fw-kat-avr.tap; \
+		rc=$$?; cat $(TAPDIR)/fw-kat-avr.tap; exit $$rc
+
+check-fw-kat-m4: $(FW_M4_KAT)
+	@mkdir -p $(TAPDIR)
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh m4 $(FW_M4_KAT) >$(TAPDIR)/fw-kat-m4.tap; \
+		rc=$$?; cat $(TAPDIR)/fw-kat-m4.tap; exit $$rc
+
+check-fw-reset: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(AVR_RUN) $(FW_NV) $(FRAME_CHECK)
+	@mkdir -p $(TAPDIR)
+	@BUILD=$(BUILD) $(EMB)/tests/reset-test.sh >$(TAPDIR)/fw-reset.tap; \
+		rc=$$?; cat $(TAPDIR)/fw-reset.tap; exit $$rc
