@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# userspace-vm: diamondctl end to end through the kernel module in one VM
+# boot. On the host: keygen, provision two devices (suites 1 and 2), seal
+# their telemetry, and open it with --software for the expected output. In
+# the VM (static diamondctl): open without the module (must fail and say
+# modprobe diamond), load it, open through the kernel and compare with the
+# host's output, then a forged epoch, a replay, an incomplete epoch and the
+# state files. Skips (exit 4) when the module is not built.
+# Environment: US_BUILD, TOP, BUILD.
+set -u
+US_BUILD=${US_BUILD:?}
+TOP=${TOP:?}
+BUILD=${BUILD:?}
+KO=$BUILD/kernel/diamond.ko
+D=$US_BUILD/diamondctl
+DS=$US_BUILD/diamondctl-static
+
+echo "TAP version 13"
+if [ ! -f "$KO" ] || [ ! -x "$DS" ]; then
+	echo "1..1"
+	echo "ok 1 userspace-vm # SKIP kernel module not built (make module)"
+	exit 4
+fi
+W=$(mktemp -d /tmp/diamond-vm.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
+
+"$D" keygen -o root
+"$D" provision --root root --device 5 --suite 1 --agg xor --b 8 --blob d5.bin --state-dir st >/dev/null
+"$D" provision --root root --device 6 --suite 2 --agg hash --b 4 --blob d6.bin --state-dir st >/dev/null
+"$D" provision --root root --device 70000 --suite 2 --agg add --b 16 --blob d7.bin --state-dir st >/dev/null
+cp -r st st.orig
+for i in $(seq 1 20); do echo "temp=$i.5 C"; done | "$D" seal --blob d5.bin --ad 6761746577617931 >f5.bin
+for i in $(seq 1 10); do printf 'binary\001%d\n' "$i"; done | "$D" seal --blob d6.bin --flush 3 >f6.bin
+for i in $(seq 1 40); do echo "reading $i"; done | "$D" seal --blob d7.bin >f7.bin
+cat f5.bin f6.bin f7.bin >frames.bin
+"$D" open --state-dir st --software --input frames.bin >expect.json 2>/dev/null
+for d in 5 6 70000; do "$D" state --state-dir st --device $d; done >expect.state
+# A forgery of device 5's first epoch (one ciphertext bit) and a replay.
+cp f5.bin forged.bin
+printf '\x01' | dd of=forged.bin bs=1 seek=21 conv=notrunc 2>/dev/null
+python3 - <<'PY' || cp f6.bin incomplete.bin
+d = open("f6.bin", "rb").read()
+out, i = b"", 0
+while i < len(d):
+    L = d[i + 18] | d[i + 19] << 8
+    fr = d[i:i + 20 + L]
+    if not (fr[2] == 1 and fr[8] == 0 and fr[16] == 1):
+        out += fr
+    i += 20 + L
+open("incomplete.bin", "wb").write(out)
+PY
+
+cat >guest.sh <<'SH'
+st=/w/st
+for m in aesni_intel ghash_clmulni_intel chacha_x86_64 poly1305_x86_64; do modprobe $m 2>/dev/null; done
+# Without the module: hide it from request_module's autoload first.
+mv /lib/modules/*/extra/diamond.ko /w/diamond.ko
+diamondctl open --state-dir $st --input /w/frames.bin >/w/o0.json 2>/w/e0.txt
+echo "@@rc0 $?"
+sed 's/^/@@e0 /' /w/e0.txt
+insmod /w/diamond.ko || echo "@@insmod failed"
+grep -c '^name *: diamond' /proc/crypto | sed 's/^/@@algs /'
+# Forged epoch first, on a fresh state: rejected, state unchanged.
+md5sum $st/5.state | cut -d' ' -f1 | sed 's/^/@@md5a /'
+diamondctl open --state-dir $st --input /w/forged.bin >/w/o2.json 2>/w/e2.txt
+echo "@@rc2 $?"
+sed 's/^/@@e2 /' /w/e2.txt
+cp -r /w/st.orig /w/st2
+diamondctl open --state-dir /w/st2 --input /w/incomplete.bin >/w/o3.json 2>/w/e3.txt
+echo "@@rc3 $?"
+sed 's/^/@@e3 /' /w/e3.txt
+sed 's/^/@@o3 /' /w/o3.json
+rm -rf $st && cp -r /w/st.orig $st
+diamondctl open --state-dir $st --input /w/frames.bin >/w/o1.json 2>/w/e1.txt
+echo "@@rc1 $?"
+sed 's/^/@@e1 /' /w/e1.txt
+sed 's/^/@@o1 /' /w/o1.json
+for d in 5 6 70000; do diamondctl state --state-dir $st --device $d; done | sed 's/^/@@state /'
+diamondctl open --state-dir $st --input /w/f5.bin >/dev/null 2>/w/e4.txt
+echo "@@rc4 $?"
+sed 's/^/@@e4 /' /w/e4.txt
+cat /w/frames.bin /w/frames.bin | diamondctl open --state-dir $st >/dev/null 2>/w/e5.txt
+echo "@@rc5 $?"
+sed 's/^/@@e5 /' /w/e5.txt
+SH
+mkdir -p w && cp -r st.orig w/st && cp -r st.orig w/st.orig && \
+	cp frames.bin forged.bin incomplete.bin f5.bin guest.sh w/
+BUILD=$BUILD/vm "$TOP/tools/vm/run-vm" --timeout 600 --module "$KO" \
+	--file "$DS:/bin/diamondctl" --file "$W/w:/w" -- 'sh /w/guest.sh' \
+	>console.txt 2>vmerr.txt
+vmrc=$?
+
+n=0 fails=0
+t() {
+	n=$((n + 1))
+	if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fails=$((fails + 1)); fi
+}
+sec() { sed -n "s/^@@$1 //p" console.txt | tr -d '\r'; }
+t "VM boot and guest script (run-vm status $vmrc)" '[ $vmrc -eq 0 ]'
+t "without the module: exit 3" '[ "$(sec rc0)" = 3 ]'
+t "without the module: says modprobe diamond" 'sec e0 | grep -q "modprobe diamond"'
+t "without the module: no silent fallback (nothing opened)" '[ -z "$(sec o0)" ]'
+t "module loaded: /proc/crypto lists diamond instances" '[ "$(sec algs)" -ge 1 ] 2>/dev/null'
+t "kernel open: exit 0" '[ "$(sec rc1)" = 0 ]'
+sec o1 >kernel.json
+t "kernel open: JSON identical to the host's software open ($(wc -l <expect.json) lines)" 'cmp -s kernel.json expect.json'
+t "kernel open: summary names the kernel path" 'sec e1 | grep -q "open (kernel): 3 devices"'
+sec state >kernel.state
+t "state files after the kernel run equal the software run's" 'cmp -s kernel.state expect.state'
+t "forged epoch through the kernel: exit 1, bad tag, device 5 epoch 0" '[ "$(sec rc2)" = 1 ] && sec e2 | grep -q "device 5 epoch 0 rejected: bad tag"'
+t "forged epoch: the later epochs of device 5 verify (skip in the kernel)" 'sec e2 | grep -q "2 epochs verified, 1 rejected"'
+t "incomplete epoch: rejected, later epochs verified" '[ "$(sec rc3)" = 1 ] && sec e3 | grep -q "device 6 epoch 0 rejected: incomplete" && sec o3 | grep -q "\"device\":6,\"epoch\":1"'
+t "replay through the kernel: EKEYEXPIRED reported, exit 1" '[ "$(sec rc4)" = 1 ] && sec e4 | grep -q "device 5 epoch 0 rejected: epoch older"'
+t "stdin, frames twice: all rejected as replays, exit 1" '[ "$(sec rc5)" = 1 ] && sec e5 | grep -q "0 epochs verified"'
+t "no kernel BUG/WARNING in the guest" '! grep -qE "BUG:|WARNING:|Oops" console.txt vmerr.txt'
+echo "1..$n"
+[ $fails -eq 0 ] || sed 's/^/# /' console.txt vmerr.txt | tail -60
+[ $fails -eq 0 ]
