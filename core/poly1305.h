@@ -14,10 +14,26 @@
 #define DMD_POLY1305_TAG_SIZE	16
 
 /*
- * Radix 2^8: h[0..15] are bytes and h[16] holds bits 128 and up (a few
- * bits), so the inner products are 8x8->16 multiplies that AVR does in
- * hardware.
+ * Limb radix, chosen at compile time (a build may force it with
+ * -DDMD_POLY1305_RADIX=8|26|44; the host tests build all three):
+ *   8   bytes with 8x8->16 products, which AVR multiplies in hardware;
+ *   26  five 26-bit limbs with 32x32->64 products (one UMULL/UMLAL on
+ *       Cortex-M4), for every other target;
+ *   44  three 44/44/42-bit limbs with 64x64->128 products, for 64-bit
+ *       hosts whose compiler inlines unsigned __int128 multiplies.
  */
+#ifndef DMD_POLY1305_RADIX
+#if defined(__AVR__)
+#define DMD_POLY1305_RADIX 8
+#elif defined(__SIZEOF_INT128__) && (defined(__x86_64__) || defined(__aarch64__))
+#define DMD_POLY1305_RADIX 44
+#else
+#define DMD_POLY1305_RADIX 26
+#endif
+#endif
+
+#if DMD_POLY1305_RADIX == 8
+/* h[0..15] are bytes and h[16] holds bits 128 and up (a few bits). */
 struct dmd_poly1305 {
 	uint8_t r[16];
 	uint8_t s[16];
@@ -25,6 +41,25 @@ struct dmd_poly1305 {
 	uint8_t buf[16];
 	uint8_t buf_len;
 };
+#elif DMD_POLY1305_RADIX == 26
+struct dmd_poly1305 {
+	uint32_t r[5];
+	uint32_t h[5];
+	uint32_t s[4];
+	uint8_t buf[16];
+	uint8_t buf_len;
+};
+#elif DMD_POLY1305_RADIX == 44
+struct dmd_poly1305 {
+	uint64_t r[3];
+	uint64_t h[3];
+	uint32_t s[4];
+	uint8_t buf[16];
+	uint8_t buf_len;
+};
+#else
+#error "DMD_POLY1305_RADIX must be 8, 26 or 44"
+#endif
 
 void dmd_poly1305_init(struct dmd_poly1305 *ctx, const uint8_t key[32]);
 void dmd_poly1305_update(struct dmd_poly1305 *ctx, const uint8_t *m,
