@@ -11,6 +11,26 @@
 
 #define DMD_GHASH_BLOCK_SIZE	16
 
+/*
+ * Multiplier, chosen at compile time (a build may force it with
+ * -DDMD_GHASH_MUL=1|32|64; the host tests build all three):
+ *   1   bit-serial shift and mask, 32-bit AND/XOR/shift only (AVR);
+ *   32  carry-less products from 32x32->64 integer multiplies of operands
+ *       with holes (one UMULL each on Cortex-M4), Karatsuba to 128 bits;
+ *   64  the same idea with 64x64->128 multiplies, for 64-bit hosts whose
+ *       compiler inlines unsigned __int128 multiplies.
+ * Only the multiplier changes: the context layout and results are shared.
+ */
+#ifndef DMD_GHASH_MUL
+#if defined(__AVR__)
+#define DMD_GHASH_MUL 1
+#elif defined(__SIZEOF_INT128__) && (defined(__x86_64__) || defined(__aarch64__))
+#define DMD_GHASH_MUL 64
+#else
+#define DMD_GHASH_MUL 32
+#endif
+#endif
+
 /* H and Y as big-endian 32-bit words: word 0 holds bytes 0..3. */
 struct dmd_ghash {
 	uint32_t h[4];
