@@ -12,7 +12,15 @@ PRIMS_HOST    := $(BUILD)/host
 PRIMS_ASAN    := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer
 PRIMS_TESTS   := $(PRIMS_HOST)/test_prims_kat $(PRIMS_HOST)/test_prims_openssl \
-		 $(PRIMS_HOST)/bl/test_prims_kat $(PRIMS_HOST)/bl/test_prims_openssl
+		 $(PRIMS_HOST)/bl/test_prims_kat $(PRIMS_HOST)/bl/test_prims_openssl \
+		 $(PRIMS_HOST)/w32/test_prims_kat $(PRIMS_HOST)/w32/test_prims_openssl \
+		 $(PRIMS_HOST)/r8/test_prims_kat $(PRIMS_HOST)/r8/test_prims_openssl
+# The host default is Poly1305 radix 2^44 and GHASH with 64x64->128
+# multiplies where unsigned __int128 is inline (x86-64, arm64). The w32
+# build forces the 32-bit-target paths (26-bit limbs, 32x32->64 GHASH
+# products), the r8 build the AVR ones (radix 2^8, bit-serial GHASH).
+PRIMS_W32_DEFS := -DDMD_POLY1305_RADIX=26 -DDMD_GHASH_MUL=32
+PRIMS_R8_DEFS  := -DDMD_POLY1305_RADIX=8 -DDMD_GHASH_MUL=1
 PRIMS_ATESTS  := $(PRIMS_HOST)/asan/test_prims_kat \
 		 $(PRIMS_HOST)/asan/test_prims_openssl
 
@@ -36,6 +44,22 @@ $(PRIMS_HOST)/bl/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c 
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) -DDMD_AES_BYTE_LANES=1 -o $@ $< $(PRIMS_SRCS) -lcrypto
 
+$(PRIMS_HOST)/w32/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(PRIMS_W32_DEFS) -o $@ $< $(PRIMS_SRCS)
+
+$(PRIMS_HOST)/w32/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(PRIMS_W32_DEFS) -o $@ $< $(PRIMS_SRCS) -lcrypto
+
+$(PRIMS_HOST)/r8/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(PRIMS_R8_DEFS) -o $@ $< $(PRIMS_SRCS)
+
+$(PRIMS_HOST)/r8/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(PRIMS_R8_DEFS) -o $@ $< $(PRIMS_SRCS) -lcrypto
+
 $(PRIMS_HOST)/asan/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(PRIMS_ASAN) -o $@ $< $(PRIMS_SRCS)
@@ -50,16 +74,24 @@ $(PRIMS_HOST)/asan/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.
 CHECK_SUITES += prims-kat prims-openssl prims-asan
 
 .PHONY: check-prims-kat check-prims-openssl check-prims-asan prims-cross
-check-prims-kat: $(PRIMS_HOST)/test_prims_kat $(PRIMS_HOST)/bl/test_prims_kat
+check-prims-kat: $(PRIMS_HOST)/test_prims_kat $(PRIMS_HOST)/bl/test_prims_kat \
+		 $(PRIMS_HOST)/w32/test_prims_kat $(PRIMS_HOST)/r8/test_prims_kat
 	@mkdir -p $(TAPDIR)
 	@$(PRIMS_HOST)/test_prims_kat | tee $(TAPDIR)/prims-kat.tap
 	@$(PRIMS_HOST)/bl/test_prims_kat | tee $(TAPDIR)/prims-kat-bytelanes.tap
+	@$(PRIMS_HOST)/w32/test_prims_kat | tee $(TAPDIR)/prims-kat-w32.tap
+	@$(PRIMS_HOST)/r8/test_prims_kat | tee $(TAPDIR)/prims-kat-r8.tap
 
-check-prims-openssl: $(PRIMS_HOST)/test_prims_openssl $(PRIMS_HOST)/bl/test_prims_openssl
+check-prims-openssl: $(PRIMS_HOST)/test_prims_openssl $(PRIMS_HOST)/bl/test_prims_openssl \
+		     $(PRIMS_HOST)/w32/test_prims_openssl $(PRIMS_HOST)/r8/test_prims_openssl
 	@mkdir -p $(TAPDIR)
 	@$(PRIMS_HOST)/test_prims_openssl | tee $(TAPDIR)/prims-openssl.tap
 	@$(PRIMS_HOST)/bl/test_prims_openssl 0x6469616d6f6e6421 10000 | \
 		tee $(TAPDIR)/prims-openssl-bytelanes.tap
+	@$(PRIMS_HOST)/w32/test_prims_openssl 0x6469616d6f6e6421 20000 | \
+		tee $(TAPDIR)/prims-openssl-w32.tap
+	@$(PRIMS_HOST)/r8/test_prims_openssl 0x6469616d6f6e6421 10000 | \
+		tee $(TAPDIR)/prims-openssl-r8.tap
 
 # Two programs, two TAP files, so each keeps its own plan.
 check-prims-asan: $(PRIMS_ATESTS)
