@@ -95,3 +95,17 @@ check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC)
 	US_BUILD=$(US_BUILD) TOP=$(TOP) BUILD=$(BUILD) \
 		$(US_TEST_SRC)/vm.sh >$(TAPDIR)/userspace-vm.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-vm.tap; [ $$rc -eq 4 ] && rc=0; exit $$rc
+
+# diamondctl bench for 1 and 10,000 devices at b = 1024 x 16 B: the software
+# path on the host, then kernel vs software in one VM run (same CPU).
+US_BENCH_ARGS := --b 1024 --size 16
+.PHONY: bench-userspace
+BENCH_TARGETS += bench-userspace
+bench-userspace: $(DIAMONDCTL) $(DIAMONDCTL_STATIC)
+	$(DIAMONDCTL) bench --devices 1 $(US_BENCH_ARGS) --software
+	$(DIAMONDCTL) bench --devices 10000 $(US_BENCH_ARGS) --software
+	@if [ -f $(US_MODULE) ]; then \
+	BUILD=$(BUILD)/vm $(TOP)/tools/vm/run-vm --timeout 3000 --module $(US_MODULE) \
+		--file $(DIAMONDCTL_STATIC):/bin/diamondctl -- \
+		'for m in aesni_intel ghash_clmulni_intel chacha_x86_64 poly1305_x86_64; do modprobe $$m; done; modprobe diamond; mkdir -p /b; diamondctl bench --devices 1 $(US_BENCH_ARGS) --dir /b; diamondctl bench --devices 10000 $(US_BENCH_ARGS) --dir /b'; \
+	else echo "bench-userspace: no $(US_MODULE) (make module): kernel path skipped"; fi
