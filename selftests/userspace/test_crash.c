@@ -371,7 +371,7 @@ int main(int argc, char **argv)
 		 runs, killed, finished, verified_total, forged_fed);
 	tap_result(runs >= 200 || getenv("CRASH_RUNS"), "%d runs of open (%lu killed with SIGKILL)",
 		   runs, killed);
-	tap_result(killed >= (unsigned long)runs / 2, "most runs were killed (%lu)", killed);
+	tap_result(killed >= (unsigned long)runs / 4, "at least a quarter of the runs were killed mid-run (%lu)", killed);
 	tap_result(corrupted == 0, "zero corrupted state files (%lu)", corrupted);
 	tap_result(forgeries == 0, "zero accepted forgeries (%lu)", forgeries);
 	tap_result(lost == 0, "zero verified epochs lost (%lu)", lost);
