@@ -1,10 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 #include "util.h"
 
+#if !defined(__AVR__)
+/*
+ * A machine word that may alias any object (GCC/Clang), so the word stores
+ * below are defined on a buffer of any type. AVR keeps the byte loop: its
+ * stores are byte stores anyway.
+ */
+typedef uintptr_t __attribute__((__may_alias__)) wipe_word;
+#endif
+
+/*
+ * Bytes up to a word boundary, whole words, then the tail bytes. Every
+ * store is volatile and the function is out of line, so no store can be
+ * dropped as dead. The branches depend on the address and length only.
+ */
 void dmd_wipe(void *p, size_t n)
 {
 	volatile uint8_t *v = (volatile uint8_t *)p;
+#if !defined(__AVR__)
+	volatile wipe_word *w;
 
+	for (; n && ((uintptr_t)v & (sizeof(*w) - 1)); n--)
+		*v++ = 0;
+	w = (volatile wipe_word *)(uintptr_t)v;
+	for (; n >= 4 * sizeof(*w); n -= 4 * sizeof(*w), w += 4) {
+		w[0] = 0;
+		w[1] = 0;
+		w[2] = 0;
+		w[3] = 0;
+	}
+	for (; n >= sizeof(*w); n -= sizeof(*w))
+		*w++ = 0;
+	v = (volatile uint8_t *)(uintptr_t)w;
+#endif
 	while (n--)
 		*v++ = 0;
 }

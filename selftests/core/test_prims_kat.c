@@ -115,6 +115,31 @@ static void test_util(void)
 	for (i = 0; i < sizeof(w); i++)
 		ok &= w[i] == 0;
 	tap_result(ok, "util: load/store byte order and wipe");
+
+	/*
+	 * dmd_wipe stores bytes up to a word boundary, then words, then
+	 * bytes: every start offset and length must clear exactly [off,
+	 * off + n) and leave the guard bytes on both sides alone.
+	 */
+	{
+		union {
+			uint64_t align;
+			uint8_t b[128];
+		} buf;
+		size_t off, n;
+
+		ok = 1;
+		for (off = 0; off < 16; off++) {
+			for (n = 0; n <= 80; n++) {
+				memset(buf.b, 0xa5, sizeof(buf.b));
+				dmd_wipe(buf.b + off, n);
+				for (i = 0; i < sizeof(buf.b); i++)
+					ok &= buf.b[i] == ((i >= off &&
+							    i < off + n) ? 0 : 0xa5);
+			}
+		}
+		tap_result(ok, "util: dmd_wipe clears exactly its range at every alignment and length 0..80");
+	}
 }
 
 /* ---- AES-128 ---- */
