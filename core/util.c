@@ -55,10 +55,20 @@ __attribute__((noinline)) void dmd_wipe_stack(void)
 {
 	/* Word stores: the wipe costs DMD_STACK_WIPE / sizeof(word) writes. */
 	volatile uintptr_t scratch[DMD_STACK_WIPE / sizeof(uintptr_t)];
-	size_t i;
+	volatile uintptr_t *w = scratch;
+	volatile uintptr_t *const end = scratch + sizeof(scratch) / sizeof(scratch[0]);
 
-	for (i = 0; i < sizeof(scratch) / sizeof(scratch[0]); i++)
-		scratch[i] = 0;
+#if !defined(__AVR__)
+	/* Four stores a step: this runs at every API exit. */
+	for (; end - w >= 4; w += 4) {
+		w[0] = 0;
+		w[1] = 0;
+		w[2] = 0;
+		w[3] = 0;
+	}
+#endif
+	while (w < end)
+		*w++ = 0;
 }
 #else
 void dmd_wipe_stack(void)
