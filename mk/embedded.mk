@@ -132,3 +132,32 @@ check-fw-reset: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(AVR_RUN) $(FW_NV) $(FRAME_CHE
 	@mkdir -p $(TAPDIR)
 	@BUILD=$(BUILD) $(EMB)/tests/reset-test.sh >$(TAPDIR)/fw-reset.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-reset.tap; exit $$rc
+
+# --- benchmark (not a test) -------------------------------------------------
+# bench-d<suite>-<record length>.elf
+$(EMB_BUILD)/avr/bench-d%.elf: $(EMB)/common/bench_main.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
+		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(AVR_WINDOW) \
+		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
+
+$(EMB_BUILD)/m4/bench-d%.elf: $(EMB)/common/bench_main.c $(M4_SRC) $(CORE_SRCS) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
+		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(M4_WINDOW) \
+		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_SRCS) -lgcc
+
+BENCH_TARGETS += bench-embedded
+.PHONY: bench-embedded
+bench-embedded: $(FW_AVR_BENCH) $(FW_M4_BENCH) $(AVR_RUN) $(INSN_COUNT_SO)
+	@BUILD=$(BUILD) $(TOP)/tools/bench/embedded-bench.sh
+
+# Firmware frames through the kernel gateway (skips without the module).
+CHECK_SUITES += fw-interop
+.PHONY: check-fw-interop
+check-fw-interop: firmware
+	@mkdir -p $(TAPDIR)
+	@if $(MAKE) -n module >/dev/null 2>&1; then $(MAKE) --no-print-directory -s module; fi; \
+	$(MAKE) --no-print-directory -s userspace $(BUILD)/userspace/diamondctl-static; \
+	BUILD=$(BUILD) $(TOP)/tools/demo.sh --tap >$(TAPDIR)/fw-interop.tap; \
+		rc=$$?; cat $(TAPDIR)/fw-interop.tap; exit $$rc

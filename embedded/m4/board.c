@@ -43,7 +43,7 @@
 #define EXIT_POWER_LOSS		125
 
 static int32_t nv_fd = -1, out_fd = -1;
-static uint32_t cut_events;
+static uint32_t cut_events, mark_only;
 static char cmdline[256];
 
 static int32_t semihost(uint32_t op, const void *arg)
@@ -176,6 +176,7 @@ void board_init(void)
 	cmdline[sizeof(cmdline) - 1] = 0;
 	open_nv();
 	cut_events = parse_u32(arg("cut"));
+	mark_only = parse_u32(arg("mark"));
 	out = arg("out");
 	out_fd = out ? sh_open(out, MODE_AB) : sh_open(":tt", MODE_W);
 }
@@ -285,12 +286,18 @@ void board_flash_read(void *dst, const void *src, size_t n)
 		*d++ = *s++;
 }
 
+/*
+ * The instruction-count plugin numbers regions but cannot see their ids,
+ * so mark=ID on the command line keeps only the regions of one id.
+ */
 void board_mark_start(uint8_t id)
 {
-	dmd_bench_start(id);
+	if (!mark_only || id == mark_only)
+		dmd_bench_start(id);
 }
 
 void board_mark_stop(uint8_t id)
 {
-	dmd_bench_stop(id);
+	if (!mark_only || id == mark_only)
+		dmd_bench_stop(id);
 }
