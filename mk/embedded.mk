@@ -37,7 +37,9 @@ $(FRAME_CHECK): $(EMB)/tools/frame-check.c $(CORE_SRCS) $(EMB_HDRS)
 	$(CC) $(CSTD) -o $@ $< $(CORE_SRCS)
 
 # --- AVR (ATmega2560) -----------------------------------------------------
-AVR_CORE_SRCS := $(CORE_SRCS)
+# AVR-tuned primitives (embedded/avr/prims/) replace their portable twins.
+AVR_PRIMS     := $(wildcard $(EMB)/avr/prims/*.c)
+AVR_CORE_SRCS := $(filter-out $(addprefix $(TOP)/core/,$(notdir $(AVR_PRIMS))),$(CORE_SRCS)) $(AVR_PRIMS)
 EMB_AVR_CFLAGS := -mmcu=atmega2560 -DF_CPU=16000000UL -std=c11 -Wall -Wextra \
 	-Werror -ffreestanding -ffunction-sections -fdata-sections \
 	-I$(TOP)/tools/avr-run -DBOARD_NAME='"atmega2560"'
