@@ -4,8 +4,8 @@
 # Power-loss test of the reservation store (spec section 10).
 #
 # AVR: the sensor firmware boots again and again from one persisted EEPROM
-# file; AVR_RESETS boots (default 110) are cut at a random cycle by
-# avr-run --reset-at (a power loss: no shutdown code runs), then one boot
+# file; AVR_RESETS boots (default 110) are cut at a random cycle (within
+# the length of a whole boot, measured first) by avr-run --reset-at (a power loss: no shutdown code runs), then one boot
 # runs to its end. M4: the same with M4_RESETS qemu runs (default 100) whose
 # board cuts the power at a random write (cut=N, see embedded/m4/board.c),
 # the NV file standing in for flash.
@@ -55,6 +55,11 @@ avr_case() {
 	mkdir -p "$d"
 	"$H/fw-nv" testkey "$suite" 0 1024 $((100 + suite)) "$d/key.blob"
 	"$H/fw-nv" image avr "$d/key.blob" "$d/ee.bin"
+	# Calibrate: one whole boot on a scratch copy gives the cut range.
+	cp "$d/ee.bin" "$d/scratch.bin"
+	maxcyc=$("$AVR_RUN" --eeprom "$d/scratch.bin" --uart-out /dev/null \
+		"$BUILD/embedded/avr/sender-d$suite.elf" 2>&1 | sed -n 's/^avr-run: cycles total=//p')
+	maxcyc=${maxcyc:-$3}
 	echo "# AVR Diamond$suite: $resets boots cut at random cycles in [1, $maxcyc]" >&2
 	for ((i = 0; i < resets; i++)); do
 		at=$(( $(rand32) % maxcyc + 1 ))
