@@ -77,7 +77,7 @@ for d in $DEVICES; do
 		for ((b = 1; b <= boots; b++)); do
 			cut=()
 			# Boot 2 of device 1001 loses power mid-epoch.
-			[ "$b" = 2 ] && cut=(--reset-at 9000000)
+			[ "$b" = 2 ] && cut=(--reset-at 3000000)
 			"$BUILD/tools/avr-run" --eeprom "$id.nv" --uart-out "$id.boot$b" \
 				"${cut[@]}" "$E/avr/sender-d$suite.elf" 2>"$id.err$b"
 			rc=$?
