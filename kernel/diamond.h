@@ -26,8 +26,9 @@
 #define DMD_SLOT_OFFSET_MAX	DMD_SLOT_KS(DMD_KEY_MAX)
 /* A slot's stream, generated in one child call: O + one maximal record. */
 #define DMD_STREAM_BUF		(DMD_SLOT_OFFSET_MAX + DMD_MAX_RECORD)
-/* GHASH input of one record: pad16(C_j) || LB_j. */
-#define DMD_HASH_BUF		(DMD_MAX_RECORD + 16)
+/* UH input of one slot: the Poly1305 key, pad16(C_j or AD), LB. */
+#define DMD_HASH_KEY		32
+#define DMD_HASH_BUF		(DMD_HASH_KEY + DMD_MAX_RECORD + 16)
 
 /* Module parameters (diamond_main.c). */
 extern unsigned int diamond_max_skip;
@@ -60,10 +61,10 @@ struct diamond_tfm_ctx {
 	u8 suite;
 	u8 k;				/* state size: 16 or 32 */
 	bool async_children;		/* a child may return -EINPROGRESS */
-	struct work_struct precompute_work;
+	struct delayed_work precompute_work;
 	atomic_t setkey_pending;	/* setkeys waiting: stop precomputing */
 
-	struct mutex lock;
+	struct mutex lock;		/* one epoch at a time, see above */
 	/* Below: only with @lock held. */
 	u32 req_flags;			/* CRYPTO_TFM_REQ_MAY_SLEEP or 0 */
 	struct crypto_wait wait;
@@ -74,6 +75,8 @@ struct diamond_tfm_ctx {
 	u8 *hbuf;			/* DMD_HASH_BUF + IV + tag, kmalloc'd */
 	u8 *iv;				/* 16 bytes inside hbuf */
 	u8 *digest;			/* 16 bytes inside hbuf */
+	u8 *ebuf;			/* the request's bounce buffer */
+	size_t ebuf_size;
 
 	bool keyed;
 	u8 agg;
@@ -133,7 +136,8 @@ void diamond_agg_final(struct diamond_agg *a, const u8 tau[DMD_TAG_SIZE],
 int diamond_crypt(struct aead_request *req, bool enc);
 
 /* diamond_main.c */
-void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx);
+void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,
+				 unsigned long delay);
 void diamond_wait_precompute(struct crypto_aead *tfm);
 int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len);
 

@@ -29,6 +29,8 @@
 
 /* Hard ceiling on max_epoch_bytes: keeps every length sum inside 32 bits. */
 #define DMD_EPOCH_LIMIT		(256u << 20)
+/* A tfm keeps a bounce buffer up to this size between requests. */
+#define DMD_EBUF_KEEP		(256u << 10)
 
 /* What one request works on, all inside one bounce allocation. */
 struct diamond_epoch {
@@ -186,6 +188,43 @@ out_wipe:
 	return err;
 }
 
+/*
+ * The tfm's bounce buffer, grown to @size. Kept between requests (erased)
+ * while it is small, so a steady stream of epochs allocates nothing.
+ */
+static u8 *ebuf_get(struct diamond_tfm_ctx *ctx, size_t size, gfp_t gfp)
+{
+	if (ctx->ebuf_size >= size)
+		return ctx->ebuf;
+	kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
+	ctx->ebuf_size = 0;
+	ctx->ebuf = kvmalloc(size, gfp | __GFP_NOWARN);
+	if (ctx->ebuf)
+		ctx->ebuf_size = size;
+	return ctx->ebuf;
+}
+
+/* Erase what the request left (keystream, plaintext); maybe free it. */
+static void ebuf_put(struct diamond_tfm_ctx *ctx, size_t used)
+{
+	if (ctx->ebuf_size > DMD_EBUF_KEEP) {
+		kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
+		ctx->ebuf = NULL;
+		ctx->ebuf_size = 0;
+	} else {
+		memzero_explicit(ctx->ebuf, used);
+	}
+}
+
+static int lock_ctx(struct diamond_tfm_ctx *ctx, bool may_sleep)
+{
+	if (may_sleep) {
+		mutex_lock(&ctx->lock);
+		return 0;
+	}
+	return mutex_trylock(&ctx->lock) ? 0 : -EAGAIN;
+}
+
 int diamond_crypt(struct aead_request *req, bool enc)
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
@@ -193,7 +232,7 @@ int diamond_crypt(struct aead_request *req, bool enc)
 	bool may_sleep = req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP;
 	unsigned int cryptlen = req->cryptlen, in_len, out_len, body_len;
 	struct diamond_epoch ep = { .enc = enc, .adlen = req->assoclen };
-	size_t alloc;
+	size_t used;
 	u8 *buf;
 	int err;
 
@@ -216,11 +255,18 @@ int diamond_crypt(struct aead_request *req, bool enc)
 	    sg_nents_for_len(req->dst, out_len) < 0)
 		return -EINVAL;
 
+	err = lock_ctx(ctx, may_sleep);
+	if (err)
+		return err;
+	ctx->req_flags = req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP;
+
 	/* AD || input body (|| tag) || output body (|| tag) */
-	alloc = (size_t)in_len + body_len + DMD_TAG_SIZE;
-	buf = kvmalloc(alloc, (may_sleep ? GFP_KERNEL : GFP_ATOMIC) | __GFP_NOWARN);
-	if (!buf)
-		return -ENOMEM;
+	used = (size_t)in_len + body_len + DMD_TAG_SIZE;
+	buf = ebuf_get(ctx, used, may_sleep ? GFP_KERNEL : GFP_ATOMIC);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out_unlock;
+	}
 	scatterwalk_map_and_copy(buf, req->src, 0, in_len, 0);
 	ep.ad = buf;
 	ep.in = buf + ep.adlen;
@@ -228,25 +274,19 @@ int diamond_crypt(struct aead_request *req, bool enc)
 	ep.body_len = body_len;
 	ep.epoch = get_unaligned_le64(req->iv);
 
-	if (may_sleep) {
-		mutex_lock(&ctx->lock);
-	} else if (!mutex_trylock(&ctx->lock)) {
-		err = -EAGAIN;
-		goto out_free;
-	}
-	ctx->req_flags = req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP;
 	err = epoch_run(ctx, &ep);
+	if (!err) {
+		if (req->src != req->dst)
+			scatterwalk_map_and_copy(ep.ad, req->dst, 0, ep.adlen,
+						 1);
+		scatterwalk_map_and_copy(ep.out, req->dst, ep.adlen,
+					 out_len - ep.adlen, 1);
+	}
+	ebuf_put(ctx, used);
+out_unlock:
 	mutex_unlock(&ctx->lock);
-	if (err)
-		goto out_free;
-
-	/* The next epoch's offline phase runs while the caller reads this. */
-	diamond_schedule_precompute(ctx);
-	if (req->src != req->dst)
-		scatterwalk_map_and_copy(ep.ad, req->dst, 0, ep.adlen, 1);
-	scatterwalk_map_and_copy(ep.out, req->dst, ep.adlen,
-				 out_len - ep.adlen, 1);
-out_free:
-	kvfree_sensitive(buf, alloc);
+	/* The next epoch's offline phase, once the caller has its result. */
+	if (!err)
+		diamond_schedule_precompute(ctx, 1);
 	return err;
 }

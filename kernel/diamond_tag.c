@@ -20,8 +20,6 @@
 
 #include "diamond.h"
 
-static const u8 zero_pad[16];
-
 static void length_block(u8 lb[16], u64 epoch, u32 index_field,
 			 unsigned int len)
 {
@@ -31,29 +29,37 @@ static void length_block(u8 lb[16], u64 epoch, u32 index_field,
 }
 
 /*
- * GHASH through the ahash spawn, which takes one scatterlist: the hash input
- * is laid out in ctx->hbuf (linear kmalloc memory) and hashed in one digest.
+ * The UH input is laid out in ctx->hbuf (linear kmalloc memory) so each
+ * tag is one call into the child: room for the Poly1305 key, then
+ * pad16(X) || LB.
  */
-static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-				  const u8 *data, unsigned int len,
-				  const u8 lb[16], u8 *tag)
+static unsigned int uh_input(struct diamond_tfm_ctx *ctx, const u8 *data,
+			     unsigned int len, const u8 lb[16])
 {
 	unsigned int padded = round_up(len, 16);
+	u8 *in = ctx->hbuf + DMD_HASH_KEY;
+
+	if (len)
+		memcpy(in, data, len);
+	memset(in + len, 0, padded - len);
+	memcpy(in + padded, lb, 16);
+	return padded + 16;
+}
+
+/* GHASH through the ahash spawn, which takes a scatterlist. */
+static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
+				  unsigned int inlen, u8 *tag)
+{
 	struct scatterlist sg;
 	int err;
 
 	err = crypto_ahash_setkey(ctx->ghash, hp, 16);
 	if (unlikely(err))
 		return err;
-
-	if (len)
-		memcpy(ctx->hbuf, data, len);
-	memset(ctx->hbuf + len, 0, padded - len);
-	memcpy(ctx->hbuf + padded, lb, 16);
-	sg_init_one(&sg, ctx->hbuf, padded + 16);
+	sg_init_one(&sg, ctx->hbuf + DMD_HASH_KEY, inlen);
 	ahash_request_set_callback(ctx->hreq, ctx->req_flags, crypto_req_done,
 				   &ctx->wait);
-	ahash_request_set_crypt(ctx->hreq, &sg, ctx->digest, padded + 16);
+	ahash_request_set_crypt(ctx->hreq, &sg, ctx->digest, inlen);
 	err = crypto_wait_req(crypto_ahash_digest(ctx->hreq), &ctx->wait);
 	if (likely(!err))
 		crypto_xor_cpy(tag, ctx->digest, hp + 16, DMD_TAG_SIZE);
@@ -65,17 +71,15 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
  * as the first 32 bytes of the message, as the kernel's poly1305 expects.
  */
 static int __must_check poly_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-				 const u8 *data, unsigned int len,
-				 const u8 lb[16], u8 *tag)
+				 unsigned int inlen, u8 *tag)
 {
-	struct shash_desc *desc = ctx->pdesc;
+	int err;
 
-	return crypto_shash_init(desc) ?:
-	       crypto_shash_update(desc, hp, 32) ?:
-	       crypto_shash_update(desc, data, len) ?:
-	       crypto_shash_update(desc, zero_pad, (16 - (len & 15)) & 15) ?:
-	       crypto_shash_update(desc, lb, 16) ?:
-	       crypto_shash_final(desc, tag);
+	memcpy(ctx->hbuf, hp, DMD_HASH_KEY);
+	err = crypto_shash_digest(ctx->pdesc, ctx->hbuf, DMD_HASH_KEY + inlen,
+				  tag);
+	memzero_explicit(ctx->hbuf, DMD_HASH_KEY);
+	return err;
 }
 
 /* The tag of one slot over @data (a ciphertext record or the AD). */
@@ -83,12 +87,14 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx, const u8 hp[32],
 		   const u8 *data, unsigned int len, u64 epoch, u32 index_field,
 		   u8 tag[DMD_TAG_SIZE])
 {
+	unsigned int inlen;
 	u8 lb[16];
 
 	length_block(lb, epoch, index_field, len);
+	inlen = uh_input(ctx, data, len, lb);
 	if (ctx->suite == DMD_SUITE_AES_GHASH)
-		return ghash_tag(ctx, hp, data, len, lb, tag);
-	return poly_tag(ctx, hp, data, len, lb, tag);
+		return ghash_tag(ctx, hp, inlen, tag);
+	return poly_tag(ctx, hp, inlen, tag);
 }
 
 void diamond_agg_init(struct diamond_agg *a, u8 mode)

@@ -70,10 +70,19 @@ static inline int afalg_open(struct afalg *a, const char *name,
 	return 0;
 }
 
-static inline int afalg_setkey(struct afalg *a, const void *key, size_t len)
+/*
+ * New key on an open tfm. AF_ALG refuses ALG_SET_KEY (-EBUSY) while an
+ * accepted socket exists, so the op socket is closed and accepted again.
+ */
+static inline int afalg_rekey(struct afalg *a, const void *key, size_t len)
 {
-	return setsockopt(a->tfm, SOL_ALG, ALG_SET_KEY, key,
-			  (socklen_t)len) < 0 ? -errno : 0;
+	if (a->op >= 0)
+		close(a->op);
+	a->op = -1;
+	if (setsockopt(a->tfm, SOL_ALG, ALG_SET_KEY, key, (socklen_t)len) < 0)
+		return -errno;
+	a->op = accept(a->tfm, NULL, 0);
+	return a->op < 0 ? -errno : 0;
 }
 
 /*

@@ -161,7 +161,7 @@ static void emit_key(FILE *out, unsigned int idx, const struct vec_buf *key)
 {
 	size_t i;
 
-	fprintf(out, "static const u8 diamond_kat_%u_key[] = {", idx);
+	fprintf(out, "\nstatic const u8 diamond_kat_%u_key[] = {", idx);
 	for (i = 0; i < key->len; i++)
 		fprintf(out, "%s0x%02x,", i % 12 ? " " : "\n\t", key->p[i]);
 	fprintf(out, "\n};\n");
