@@ -14,8 +14,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "internal.h"
+
+/*
+ * Descriptors per kernel tfm: libkcapi holds the AF_ALG tfm socket, the
+ * operation socket and a pipe pair for vmsplice. Some are kept for stdio,
+ * the state files and the input.
+ */
+#define FDS_PER_TFM	4
+#define FDS_RESERVED	32
+
+/* Raise the soft descriptor limit to the hard one; cap tfms to fit. */
+static unsigned int fit_tfms(unsigned int want)
+{
+	struct rlimit rl;
+	rlim_t fit;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return want;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return want;
+	fit = rl.rlim_cur > FDS_RESERVED + FDS_PER_TFM ?
+	      (rl.rlim_cur - FDS_RESERVED) / FDS_PER_TFM : 1;
+	return fit < want ? (unsigned int)fit : want;
+}
 
 struct diamond_gw {
 	struct diamond_store *store;
@@ -225,6 +254,8 @@ int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
 		 &_diamond_backend_kernel : &_diamond_backend_software;
 	gw->max_skip = o->max_skip ? o->max_skip : DMD_DEFAULT_MAX_SKIP;
 	gw->max_tfms = o->max_tfms ? o->max_tfms : DIAMOND_DEFAULT_MAX_TFMS;
+	if (o->backend == DIAMOND_BACKEND_KERNEL)
+		gw->max_tfms = fit_tfms(gw->max_tfms);
 	gw->max_body = o->max_body ? o->max_body : DIAMOND_DEFAULT_MAX_BODY;
 	if (cbs)
 		gw->cbs = *cbs;
@@ -293,6 +324,13 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 		make_room(gw, d);
 	rc = gw->be->open(d, body, pt, gw->max_skip);
 	track_tfm(gw, d, had);
+	if ((rc == -EMFILE || rc == -ENFILE) && !d->tfm && gw->ntfms) {
+		/* Out of descriptors anyway: shrink the LRU and retry once. */
+		gw->max_tfms = gw->ntfms > 1 ? gw->ntfms - 1 : 1;
+		make_room(gw, d);
+		rc = gw->be->open(d, body, pt, gw->max_skip);
+		track_tfm(gw, d, 0);
+	}
 	if (rc)
 		return rc;
 
