@@ -50,6 +50,15 @@ static struct dmd_sender snd;
 
 static const char ad[] = "board=" BOARD_NAME;
 
+/*
+ * Sent at every boot: a frame cut by a power loss still announces its full
+ * length, and without this the gateway would take the next boot's first
+ * bytes as its payload. More zeros than the longest frame of this firmware
+ * (20 + 16 + AD) guarantee the cut frame ends inside them; the gateway
+ * then resynchronises on the next sync word.
+ */
+static const uint8_t boot_preamble[64];
+
 static void fail(const char *why, int code)
 {
 	board_puts(why);
@@ -65,6 +74,7 @@ int main(void)
 	uint8_t flags = 1;
 
 	board_init();
+	board_out(boot_preamble, sizeof(boot_preamble));
 	if (nv_load(&st) != DMD_OK)
 		fail("# no reservation blob in NV: provision the device\n",
 		     EXIT_UNPROVISIONED);
