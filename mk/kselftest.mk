@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# kselftest: the diamond kernel selftests (selftests/diamond/) in one VM
+# boot with diamond.ko: raw AF_ALG vectors, bad input, tamper matrix,
+# interop with the portable core, threads, libkcapi, kcapi-enc, fuzz.
+#
+#   make check-kselftest   build diamond.ko (`module`, mk/kernel.mk) and the
+#                          static test programs into $(BUILD)/selftests/diamond,
+#                          boot one VM, split its TAP per program into
+#                          $(TAPDIR)/kselftest-<program>.tap
+#   make kselftest-mock    the same tests against the portable core on the
+#                          host (no kernel): checks the tests themselves
+#
+# A module that cannot be built or loaded fails the suite (never a skip).
+
+CHECK_SUITES += kselftest
+
+KSFT_SRC    := $(TOP)/selftests/diamond
+KSFT_OUT    := $(BUILD)/selftests/diamond
+KSFT_KCAPI  := $(BUILD)/selftests/kcapi
+KSFT_LOG    := $(BUILD)/selftests/kselftest.out
+KSFT_VM     := $(BUILD)/vm
+KSFT_KO     ?= $(or $(KMOD_KO),$(BUILD)/kernel/diamond.ko)
+KSFT_TIMEOUT ?= 300
+# `module` comes from mk/kernel.mk; without it the suite cannot run.
+KSFT_MODULE_TARGET := $(if $(wildcard $(TOP)/mk/kernel.mk),module,ksft-no-module-target)
+
+.PHONY: check-kselftest kselftest-build kselftest-kcapi kselftest-mock \
+	ksft-no-module-target
+
+kselftest-build:
+	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
+		TOP=$(TOP) CC="$(CC)"
+
+# kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest.
+kselftest-kcapi:
+	@rm -rf $(KSFT_KCAPI); mkdir -p $(KSFT_KCAPI)/bin $(KSFT_KCAPI)/lib
+	@enc=$$(command -v kcapi-enc) || { echo "# kcapi-enc not installed (kcapi-tools)"; exit 0; }; \
+	cp "$$(readlink -f $$enc)" $(KSFT_KCAPI)/bin/kcapi-enc; \
+	for l in $$(ldd "$$enc" | awk '/=>/ { print $$3 } /ld-linux/ { print $$1 }'); do \
+		cp "$$(readlink -f $$l)" $(KSFT_KCAPI)/lib/$$(basename $$l); \
+	done; \
+	cp $(KSFT_OUT)/dmd_keyshim.so $(KSFT_KCAPI)/lib/
+
+ksft-no-module-target:
+	@echo "check-kselftest: mk/kernel.mk with the 'module' target (diamond.ko) is missing" >&2
+	@exit 1
+
+check-kselftest:
+	@mkdir -p $(TAPDIR) $(dir $(KSFT_LOG))
+	@rm -f $(TAPDIR)/kselftest-*.tap
+	@if ! $(MAKE) --no-print-directory $(KSFT_MODULE_TARGET) || [ ! -f $(KSFT_KO) ]; then \
+		printf 'TAP version 13\n1..1\nnot ok 1 build %s\n' $(KSFT_KO) \
+			>$(TAPDIR)/kselftest-module.tap; \
+		cat $(TAPDIR)/kselftest-module.tap; exit 1; \
+	fi
+	@if ! $(MAKE) --no-print-directory kselftest-build kselftest-kcapi; then \
+		printf 'TAP version 13\n1..1\nnot ok 1 build the selftest programs\n' \
+			>$(TAPDIR)/kselftest-build.tap; \
+		cat $(TAPDIR)/kselftest-build.tap; exit 1; \
+	fi
+	@rc=0; BUILD=$(KSFT_VM) $(TOP)/tools/vm/run-vm --timeout $(KSFT_TIMEOUT) \
+		--module $(KSFT_KO) \
+		--file $(KSFT_OUT):/diamond/bin \
+		--file $(TOP)/vectors/diamond.txt:/diamond/vectors/diamond.txt \
+		--file $(KSFT_KCAPI):/opt/kcapi \
+		-- 'sh /diamond/bin/run_all.sh --require-module --dir /diamond/bin --vectors /diamond/vectors/diamond.txt' \
+		>$(KSFT_LOG) || rc=$$?; \
+	awk -v dir=$(TAPDIR) ' \
+		/^@@KSFT-BEGIN [A-Za-z0-9_]+@@$$/ { n = $$2; sub(/@@$$/, "", n); f = dir "/kselftest-" n ".tap"; printf "" > f; next } \
+		/^@@KSFT-END / { close(f); f = ""; next } \
+		f != "" { print >> f }' $(KSFT_LOG); \
+	if [ $$rc -ge 124 ]; then \
+		printf 'TAP version 13\n1..1\nnot ok 1 run-vm exit %s (%s)\n' $$rc \
+		"124 timeout, 125 guest crash, 126 BUG/WARNING/Oops in dmesg, 127 setup" \
+			>$(TAPDIR)/kselftest-vm.tap; \
+	else \
+		printf 'TAP version 13\n1..1\nok 1 one VM boot, run-vm exit %s, dmesg free of BUG/WARNING/Oops\n' $$rc \
+			>$(TAPDIR)/kselftest-vm.tap; \
+	fi; \
+	grep -hE '^(not ok|# )' $(TAPDIR)/kselftest-*.tap | grep -v '^# seed' | head -60; \
+	$(TOP)/tools/tap-summary $(TAPDIR)/kselftest-*.tap || rc=1; \
+	exit $$rc
+
+kselftest-mock:
+	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
+		TOP=$(TOP) CC="$(CC)" mock-check
