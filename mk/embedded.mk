@@ -13,7 +13,7 @@
 EMB        := $(TOP)/embedded
 EMB_BUILD  := $(BUILD)/embedded
 EMB_HOST   := $(EMB_BUILD)/host
-CORE_SRCS  := $(sort $(wildcard $(TOP)/core/*.c))
+EMB_CORE_SRCS  := $(sort $(wildcard $(TOP)/core/*.c))
 CORE_HDRS  := $(wildcard $(TOP)/core/*.h) $(wildcard $(TOP)/include/diamond/*.h)
 EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/frame.c $(EMB)/common/sensor.c
 EMB_HDRS   := $(wildcard $(EMB)/common/*.h) $(CORE_HDRS)
@@ -28,18 +28,18 @@ $(KAT_GEN): $(EMB)/tools/kat-gen.c $(TOP)/selftests/lib/vecfile.c $(TOP)/selftes
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) -o $@ $< $(TOP)/selftests/lib/vecfile.c
 
-$(FW_NV): $(EMB)/tools/fw-nv.c $(EMB)/common/nvstate.c $(CORE_SRCS) $(EMB_HDRS)
+$(FW_NV): $(EMB)/tools/fw-nv.c $(EMB)/common/nvstate.c $(EMB_CORE_SRCS) $(EMB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(EMB)/common/nvstate.c $(CORE_SRCS)
+	$(CC) $(CSTD) -o $@ $< $(EMB)/common/nvstate.c $(EMB_CORE_SRCS)
 
-$(FRAME_CHECK): $(EMB)/tools/frame-check.c $(CORE_SRCS) $(EMB_HDRS)
+$(FRAME_CHECK): $(EMB)/tools/frame-check.c $(EMB_CORE_SRCS) $(EMB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(CORE_SRCS)
+	$(CC) $(CSTD) -o $@ $< $(EMB_CORE_SRCS)
 
 # --- AVR (ATmega2560) -----------------------------------------------------
 # AVR-tuned primitives (embedded/avr/prims/) replace their portable twins.
 AVR_PRIMS     := $(wildcard $(EMB)/avr/prims/*.c)
-AVR_CORE_SRCS := $(filter-out $(addprefix $(TOP)/core/,$(notdir $(AVR_PRIMS))),$(CORE_SRCS)) $(AVR_PRIMS)
+AVR_CORE_SRCS := $(filter-out $(addprefix $(TOP)/core/,$(notdir $(AVR_PRIMS))),$(EMB_CORE_SRCS)) $(AVR_PRIMS)
 EMB_AVR_CFLAGS := -mmcu=atmega2560 -DF_CPU=16000000UL -std=c11 -Wall -Wextra \
 	-Werror -ffreestanding -ffunction-sections -fdata-sections \
 	-I$(TOP)/tools/avr-run -DBOARD_NAME='"atmega2560"'
@@ -78,11 +78,11 @@ $(EMB_BUILD)/avr/sender-d%.elf: $(EMB)/common/sender_main.c $(AVR_SRC) $(AVR_COR
 		-DWINDOW_BYTES=$(AVR_WINDOW) $(FW_SENDER_DEFS) $(EMB_AVR_LD) -o $@ \
 		$< $(AVR_SRC) $(AVR_CORE_SRCS)
 
-$(EMB_BUILD)/m4/sender-d%.elf: $(EMB)/common/sender_main.c $(M4_SRC) $(CORE_SRCS) $(EMB_HDRS)
+$(EMB_BUILD)/m4/sender-d%.elf: $(EMB)/common/sender_main.c $(M4_SRC) $(EMB_CORE_SRCS) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$* \
 		-DWINDOW_BYTES=$(M4_WINDOW) $(FW_SENDER_DEFS) $(EMB_M4_LD) -o $@ \
-		$< $(M4_SRC) $(CORE_SRCS) -lgcc
+		$< $(M4_SRC) $(EMB_CORE_SRCS) -lgcc
 
 # Known-answer firmware: the header is generated from the vector file.
 $(EMB_BUILD)/avr/kat-d%.h: $(VECTORS) $(KAT_GEN)
@@ -106,10 +106,10 @@ $(EMB_BUILD)/avr/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/avr/kat-d%/ka
 		-DKAT_MAX_BODY=$(AVR_KAT_MAX) -DKAT_SUITE_NAME='"$*"' \
 		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
 
-$(EMB_BUILD)/m4/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/m4/kat-d%/kat-vectors.h $(M4_SRC) $(CORE_SRCS) $(EMB_HDRS)
+$(EMB_BUILD)/m4/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/m4/kat-d%/kat-vectors.h $(M4_SRC) $(EMB_CORE_SRCS) $(EMB_HDRS)
 	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(EMB_BUILD)/m4/kat-d$* \
 		-DKAT_MAX_BODY=$(M4_KAT_MAX) -DKAT_SUITE_NAME='"$*"' \
-		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_SRCS) -lgcc
+		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(EMB_CORE_SRCS) -lgcc
 
 .PHONY: firmware
 firmware: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(FW_AVR_KAT) $(FW_M4_KAT) \
@@ -143,11 +143,11 @@ $(EMB_BUILD)/avr/bench-d%.elf: $(EMB)/common/bench_main.c $(AVR_SRC) $(AVR_CORE_
 		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(AVR_WINDOW) \
 		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
 
-$(EMB_BUILD)/m4/bench-d%.elf: $(EMB)/common/bench_main.c $(M4_SRC) $(CORE_SRCS) $(EMB_HDRS)
+$(EMB_BUILD)/m4/bench-d%.elf: $(EMB)/common/bench_main.c $(M4_SRC) $(EMB_CORE_SRCS) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
 		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(M4_WINDOW) \
-		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_SRCS) -lgcc
+		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(EMB_CORE_SRCS) -lgcc
 
 BENCH_TARGETS += bench-embedded
 .PHONY: bench-embedded
