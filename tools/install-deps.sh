@@ -10,7 +10,7 @@ PKGS=(
 	build-essential pkg-config libssl-dev valgrind cpio xxd
 	libkcapi-dev kcapi-tools
 	linux-image-amd64 linux-headers-amd64 busybox-static qemu-system-x86
-	sparse
+	sparse linux-source-6.1
 	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libglib2.0-dev
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev
 	gnuplot-nox
