@@ -47,3 +47,67 @@ check-bench-kat: $(BENCH_KATS)
 	@$(BENCH_OUT)/test_bench_kat | tee $(TAPDIR)/bench-kat.tap
 	@$(BENCH_OUT)/test_bench_kat_bytes | tee $(TAPDIR)/bench-kat-bytes.tap
 	@$(BENCH_OUT)/asan/test_bench_kat | tee $(TAPDIR)/bench-kat-asan.tap
+
+# --- host driver ------------------------------------------------------------
+BENCH_COMPARE := $(BENCH_OUT)/bench-compare
+
+$(BENCH_COMPARE): $(BENCH_DIR)/host/bench-compare.c $(BENCH_HOSTSRC) $(BENCH_CORE) $(BENCH_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
+
+# --- firmware: one per scheme and record length, both boards ----------------
+# Built on the embedded boards' support code and compiler settings
+# (mk/embedded.mk, read after this file: hence the second expansion).
+BENCH_FW_SCHEMES := diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2
+BENCH_FW_RECS    := 16 64 128
+BENCH_FW_MSGS    := 1024
+BENCH_AVR_WINDOW := 2048
+BENCH_M4_WINDOW  := 16384
+BENCH_FW_SRC     := $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_PORT)
+
+# The scheme, core and board code is compiled once per board into an archive;
+# each image is then scheme_fw.c (scheme, record length, window) plus a link.
+.SECONDEXPANSION:
+$(BENCH_OUT)/avr/libbench.a: $(BENCH_PORT) $(BENCH_HDRS) $$(AVR_SRC) $$(AVR_CORE_SRCS)
+	@rm -rf $(@D)/obj && mkdir -p $(@D)/obj
+	cd $(@D)/obj && avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -c \
+		$(BENCH_PORT) $(AVR_SRC) $(AVR_CORE_SRCS)
+	avr-ar rcs $@ $(@D)/obj/*.o
+
+$(BENCH_OUT)/m4/libbench.a: $(BENCH_PORT) $(BENCH_HDRS) $$(M4_SRC) $(BENCH_CORE)
+	@rm -rf $(@D)/obj && mkdir -p $(@D)/obj
+	cd $(@D)/obj && arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -c \
+		$(BENCH_PORT) $(M4_SRC) $(BENCH_CORE)
+	arm-none-eabi-ar rcs $@ $(@D)/obj/*.o
+
+define bench_fw_rules
+$(BENCH_OUT)/avr/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/avr/libbench.a
+	avr-gcc $$(EMB_AVR_CFLAGS) $$(EMB_AVR_OPT) -I$(TOP)/embedded/common \
+		-DSCHEME_VAR=scheme_$(1) -DREC_LEN=$(2) -DBENCH_MSGS=$(BENCH_FW_MSGS) \
+		-DWINDOW_BYTES=$(BENCH_AVR_WINDOW) $$(EMB_AVR_LD) -o $$@ \
+		$$< $(BENCH_OUT)/avr/libbench.a
+
+$(BENCH_OUT)/m4/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/m4/libbench.a
+	arm-none-eabi-gcc $$(EMB_M4_CFLAGS) $$(EMB_M4_OPT) -I$(TOP)/embedded/common \
+		-DSCHEME_VAR=scheme_$(1) -DREC_LEN=$(2) -DBENCH_MSGS=$(BENCH_FW_MSGS) \
+		-DWINDOW_BYTES=$(BENCH_M4_WINDOW) $$(EMB_M4_LD) -o $$@ \
+		$$< $(BENCH_OUT)/m4/libbench.a -lgcc
+endef
+$(foreach s,$(BENCH_FW_SCHEMES),$(foreach r,$(BENCH_FW_RECS),$(eval $(call bench_fw_rules,$(s),$(r)))))
+
+BENCH_FW := $(foreach b,avr m4,$(foreach s,$(BENCH_FW_SCHEMES),$(foreach r,$(BENCH_FW_RECS),$(BENCH_OUT)/$(b)/$(s)-$(r).elf)))
+
+.PHONY: bench-firmware
+bench-firmware: $(BENCH_FW)
+
+# --- make bench -------------------------------------------------------------
+BENCH_TARGETS += bench
+BENCH_DOC := $(TOP)/Documentation/performance
+
+bench: deps $(BENCH_COMPARE) $(BENCH_KATS) avr-run qemu-plugin
+	@echo "bench: building $(words $(BENCH_FW)) benchmark firmware images"
+	@$(MAKE) --no-print-directory -j2 bench-firmware >/dev/null
+	@BUILD=$(BUILD) BENCH_OUT=$(BENCH_OUT) BENCH_DOC=$(BENCH_DOC) \
+		BENCH_FW_SCHEMES="$(BENCH_FW_SCHEMES)" BENCH_FW_RECS="$(BENCH_FW_RECS)" \
+		BENCH_FW_MSGS=$(BENCH_FW_MSGS) MAKE="$(MAKE)" \
+		$(BENCH_DIR)/run-bench.sh

@@ -62,27 +62,34 @@ static void st_xor_byte(struct ascon_state *s, unsigned int w, unsigned int k,
 	s->x[w][pos_of(k, be)] ^= v;
 }
 
-/* out = x ^ ror(x, 8*q1 + s1) ^ ror(x, 8*q2 + s2), all eight bytes. */
-static inline void lin(uint8_t x[8], unsigned int q1, unsigned int s1,
-		       unsigned int q2, unsigned int s2)
-{
-	uint8_t t[8];
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		t[i] = x[i];
-	for (i = 0; i < 8; i++) {
-		uint8_t a = (uint8_t)((t[(i + q1) & 7] >> s1) |
-				      (s1 ? t[(i + q1 + 1) & 7] << (8 - s1) : 0));
-		uint8_t b = (uint8_t)((t[(i + q2) & 7] >> s2) |
-				      (s2 ? t[(i + q2 + 1) & 7] << (8 - s2) : 0));
-		x[i] = (uint8_t)(t[i] ^ a ^ b);
-	}
-}
+/*
+ * x ^= ror(x, 8*q1 + s1) ^ ror(x, 8*q2 + s2) on one word, fully unrolled
+ * with constant byte indices so avr-gcc keeps the eight bytes in registers.
+ * Byte i of ror(x, 8q + s) is (x[i+q] >> s) | (x[i+q+1] << (8 - s)).
+ */
+#define ROR_BYTE(t, i, q, s)							\
+	((s) ? (uint8_t)((t[((i) + (q)) & 7] >> (s)) |				\
+			 (t[((i) + (q) + 1) & 7] << (8 - (s))))		\
+	     : t[((i) + (q)) & 7])
+#define LIN_BYTE(x, t, i, q1, s1, q2, s2)					\
+	x[i] = (uint8_t)(t[i] ^ ROR_BYTE(t, i, q1, s1) ^ ROR_BYTE(t, i, q2, s2))
+#define LIN(x, q1, s1, q2, s2)							\
+	do {									\
+		const uint8_t t[8] = { x[0], x[1], x[2], x[3],			\
+				       x[4], x[5], x[6], x[7] };		\
+		LIN_BYTE(x, t, 0, q1, s1, q2, s2);				\
+		LIN_BYTE(x, t, 1, q1, s1, q2, s2);				\
+		LIN_BYTE(x, t, 2, q1, s1, q2, s2);				\
+		LIN_BYTE(x, t, 3, q1, s1, q2, s2);				\
+		LIN_BYTE(x, t, 4, q1, s1, q2, s2);				\
+		LIN_BYTE(x, t, 5, q1, s1, q2, s2);				\
+		LIN_BYTE(x, t, 6, q1, s1, q2, s2);				\
+		LIN_BYTE(x, t, 7, q1, s1, q2, s2);				\
+	} while (0)
 
 static void ascon_round(struct ascon_state *s, uint8_t c)
 {
-	unsigned int i;
+	uint8_t i;
 
 	s->x[2][0] ^= c;
 	for (i = 0; i < 8; i++) {
@@ -98,11 +105,11 @@ static void ascon_round(struct ascon_state *s, uint8_t c)
 		s->x[0][i] = x0; s->x[1][i] = x1; s->x[2][i] = x2;
 		s->x[3][i] = x3; s->x[4][i] = x4;
 	}
-	lin(s->x[0], 2, 3, 3, 4);	/* 19, 28 */
-	lin(s->x[1], 7, 5, 4, 7);	/* 61, 39 */
-	lin(s->x[2], 0, 1, 0, 6);	/* 1, 6 */
-	lin(s->x[3], 1, 2, 2, 1);	/* 10, 17 */
-	lin(s->x[4], 0, 7, 5, 1);	/* 7, 41 */
+	LIN(s->x[0], 2, 3, 3, 4);	/* 19, 28 */
+	LIN(s->x[1], 7, 5, 4, 7);	/* 61, 39 */
+	LIN(s->x[2], 0, 1, 0, 6);	/* 1, 6 */
+	LIN(s->x[3], 1, 2, 2, 1);	/* 10, 17 */
+	LIN(s->x[4], 0, 7, 5, 1);	/* 7, 41 */
 }
 
 #else

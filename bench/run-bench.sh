@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# run-bench.sh (called by make bench): every comparison figure in one run,
+# written to $BENCH_DOC (Documentation/performance/):
+#   host-callgrind.csv  instructions per message, 13 schemes x 3 sizes x 3 b
+#   host-tsc.csv        TSC ticks per message, same run order (ratios only)
+#   embedded.csv        AVR cycles / M4 instructions per message, sender
+#   kernel.txt          make bench-kernel output, when the kernel bench exists
+#   comparison.md       the tables (bench/report.sh), *.png the plots
+set -euo pipefail
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+OUT=${BENCH_OUT:-$BUILD/bench}
+DOC=${BENCH_DOC:-$TOP/Documentation/performance}
+SCHEMES=${BENCH_FW_SCHEMES:-diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2}
+RECS=${BENCH_FW_RECS:-16 64 128}
+MSGS=${BENCH_FW_MSGS:-1024}
+MAKE=${MAKE:-make}
+mkdir -p "$DOC"
+t0=$SECONDS
+step() { printf '[bench %3ds] %s\n' $((SECONDS - t0)) "$*"; }
+
+step "1/5 host: callgrind instruction counts (about 15 s)"
+"$TOP/bench/host/callgrind-csv.sh" "$OUT/bench-compare" "$DOC/host-callgrind.csv"
+step "2/5 host: TSC ratios, 9 interleaved repetitions"
+"$OUT/bench-compare" tsc > "$DOC/host-tsc.csv"
+
+name() {
+	case $1 in
+	diamond1) echo Diamond1 ;; diamond2) echo Diamond2 ;;
+	faae1) echo FAAE1 ;; faae2) echo FAAE2 ;; faae2_128a) echo FAAE2-128a ;;
+	graphene1) echo Graphene1 ;; graphene2) echo Graphene2 ;;
+	esac
+}
+
+# Per-message figures from region totals: ids 1 begin, 2 refills, 3 seal,
+# 4 close. offline = 1 + 2, online = 3, total = 1 + 2 + 3 + 4.
+emb="$DOC/embedded.csv.tmp"
+echo "platform,scheme,rec,offline,online,close,total" > "$emb"
+n=0 total=$(( $(wc -w <<<"$SCHEMES") * $(wc -w <<<"$RECS") ))
+step "3/5 AVR: $total images under avr-run (exact cycles)"
+for s in $SCHEMES; do
+	for r in $RECS; do
+		n=$((n + 1))
+		f=$(mktemp)
+		"$BUILD/tools/avr-run" "$OUT/avr/$s-$r.elf" >/dev/null 2>"$f" ||
+			{ echo "avr-run failed: $s-$r" >&2; cat "$f" >&2; exit 1; }
+		awk -v m="$MSGS" -v s="$(name $s)" -v r="$r" '
+			/^avr-run: region/ { split($4, a, "="); c[$3] += a[2] }
+			END { printf "avr,%s,%d,%.1f,%.1f,%.1f,%.1f\n", s, r,
+				(c[1] + c[2]) / m, c[3] / m, c[4] / m,
+				(c[1] + c[2] + c[3] + c[4]) / m }' "$f" >> "$emb"
+		rm -f "$f"
+		printf '  avr %2d/%d %s-%s\n' "$n" "$total" "$s" "$r"
+	done
+done
+
+step "4/5 Cortex-M4: $total images x 4 regions under qemu + insn-count"
+m4_sum() {	# ELF ID: instructions in all regions of that id
+	local f
+	f=$(mktemp)
+	BUILD=$BUILD "$TOP/tools/m4-run" --count --plugin-out "$f" "$1" -- \
+		-semihosting-config "arg=fw,arg=mark=$2" >/dev/null 2>&1 ||
+		{ echo "m4-run failed: $1" >&2; exit 1; }
+	awk '/region/ { for (i = 1; i <= NF; i++) if ($i ~ /^insns=/) { split($i, a, "="); s += a[2] } }
+		END { printf "%d\n", s }' "$f"
+	rm -f "$f"
+}
+n=0
+for s in $SCHEMES; do
+	for r in $RECS; do
+		n=$((n + 1))
+		elf=$OUT/m4/$s-$r.elf
+		c1=$(m4_sum "$elf" 1) c2=$(m4_sum "$elf" 2) c3=$(m4_sum "$elf" 3) c4=$(m4_sum "$elf" 4)
+		awk -v m="$MSGS" -v s="$(name $s)" -v r="$r" -v c1="$c1" -v c2="$c2" \
+			-v c3="$c3" -v c4="$c4" 'BEGIN { printf "m4,%s,%d,%.1f,%.1f,%.1f,%.1f\n",
+			s, r, (c1 + c2) / m, c3 / m, c4 / m, (c1 + c2 + c3 + c4) / m }' >> "$emb"
+		printf '  m4 %2d/%d %s-%s\n' "$n" "$total" "$s" "$r"
+	done
+done
+mv "$emb" "$DOC/embedded.csv"
+
+step "5/5 kernel: the kernel engineer's make bench-kernel (VM, -icount)"
+if $MAKE -s -n -C "$TOP" bench-kernel >/dev/null 2>&1; then
+	if $MAKE -s -C "$TOP" bench-kernel > "$DOC/kernel.txt.tmp" 2>&1; then
+		mv "$DOC/kernel.txt.tmp" "$DOC/kernel.txt"
+	else
+		echo "bench: make bench-kernel failed; kernel figures not updated" >&2
+		tail -5 "$DOC/kernel.txt.tmp" >&2
+		rm -f "$DOC/kernel.txt.tmp"
+	fi
+else
+	echo "bench: no bench-kernel target yet; kernel figures skipped" >&2
+fi
+
+step "report: tables and plots"
+"$TOP/bench/report.sh" "$DOC"
+step "done: $DOC"
