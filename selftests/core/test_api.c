@@ -158,7 +158,7 @@ static void in_place_and_errors(unsigned int suite)
 
 int main(void)
 {
-	tap_plan(13 + 12 + 2 * 9);
+	tap_plan(12 + 12 + 2 * 9);
 	blobs();
 	sender_errors();
 	in_place_and_errors(1);
