@@ -13,6 +13,7 @@
 #define _DIAMOND_H
 
 #include <crypto/aead.h>
+#include <crypto/chacha.h>
 #include <crypto/hash.h>
 #include <crypto/skcipher.h>
 #include <linux/atomic.h>
@@ -26,9 +27,8 @@
 #define DMD_SLOT_OFFSET_MAX	DMD_SLOT_KS(DMD_KEY_MAX)
 /* A slot's stream, generated in one child call: O + one maximal record. */
 #define DMD_STREAM_BUF		(DMD_SLOT_OFFSET_MAX + DMD_MAX_RECORD)
-/* UH input of one slot: the Poly1305 key, pad16(C_j or AD), LB. */
-#define DMD_HASH_KEY		32
-#define DMD_HASH_BUF		(DMD_HASH_KEY + DMD_MAX_RECORD + 16)
+/* GHASH input of one slot: pad16(C_j or AD) || LB. */
+#define DMD_HASH_BUF		(DMD_MAX_RECORD + 16)
 
 /* Module parameters (diamond_main.c). */
 extern unsigned int diamond_max_skip;
@@ -38,9 +38,11 @@ extern unsigned int diamond_max_epoch_bytes;
 
 /*
  * Precomputed material of the current epoch (the offline phase of spec
- * section 9): slots 0 .. @ready - 1, each R_j || H_j || P_j || KS_j[0:ks_len]
- * (@slot_size bytes), plus E_{epoch+1} and the frontier R_{epoch,ready}.
- * All of it belongs to the current, not yet accepted epoch: future keys.
+ * section 9): slots 0 .. @ready - 1, slot j holding the head of the slot's
+ * stream Y_j[0:slot_size] = R_{j+1} || H_j || P_j || KS_j[0:ks_len], so the
+ * generator writes it in place; plus E_{epoch+1} and R_{epoch,0}. R_j is
+ * slot j - 1's head (or @r0). All of it belongs to the current, not yet
+ * accepted epoch: future keys.
  */
 struct diamond_pre {
 	u8 *slots;		/* kvmalloc'd, @alloc bytes */
@@ -51,13 +53,18 @@ struct diamond_pre {
 	u32 slot_size;
 	bool valid;		/* the material is for ctx->epoch */
 	u8 e_next[DMD_KEY_MAX];
-	u8 frontier[DMD_KEY_MAX];
+	u8 r0[DMD_KEY_MAX];
 };
 
+/*
+ * Suite 1 runs on its spawns (the ctr(aes) skcipher and the ghash ahash).
+ * Suite 2 calls the kernel's ChaCha20 and Poly1305 library code directly
+ * (<crypto/chacha.h>, <crypto/poly1305.h>; the arch SIMD code where there
+ * is one): no per-record setkey, request or scatterlist.
+ */
 struct diamond_tfm_ctx {
-	struct crypto_skcipher *stream;	/* ctr(aes) or chacha20 */
+	struct crypto_skcipher *stream;	/* suite 1: ctr(aes) */
 	struct crypto_ahash *ghash;	/* suite 1 */
-	struct crypto_shash *poly;	/* suite 2 */
 	u8 suite;
 	u8 k;				/* state size: 16 or 32 */
 	bool async_children;		/* a child may return -EINPROGRESS */
@@ -70,8 +77,10 @@ struct diamond_tfm_ctx {
 	struct crypto_wait wait;
 	struct skcipher_request *sreq;
 	struct ahash_request *hreq;
-	struct shash_desc *pdesc;
+	u32 chacha[CHACHA_STATE_WORDS];	/* suite 2: the last slot's state */
+	u32 chacha_key[CHACHA_KEY_SIZE / sizeof(u32)];
 	u8 *sbuf;			/* DMD_STREAM_BUF, kmalloc'd */
+	unsigned int sbuf_used;		/* bytes of sbuf to erase */
 	u8 *hbuf;			/* DMD_HASH_BUF + IV + tag, kmalloc'd */
 	u8 *iv;				/* 16 bytes inside hbuf */
 	u8 *digest;			/* 16 bytes inside hbuf */
@@ -85,12 +94,6 @@ struct diamond_tfm_ctx {
 	u64 epoch;			/* e_cur */
 	u8 ekey[DMD_KEY_MAX];		/* E_{e_cur} */
 	struct diamond_pre pre;
-};
-
-/* One slot's material as the epoch walk consumes it. */
-struct diamond_slot {
-	u8 r_next[DMD_KEY_MAX];
-	u8 hp[32];			/* H_j || P_j */
 };
 
 /*
@@ -118,9 +121,8 @@ int __must_check diamond_precompute(struct diamond_tfm_ctx *ctx);
 int __must_check diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 				     struct diamond_cursor *cur, u64 epoch);
 int __must_check diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
-				     struct diamond_cursor *cur,
-				     struct diamond_slot *slot, u8 *ks,
-				     unsigned int len);
+				     struct diamond_cursor *cur, const u8 **hp,
+				     u8 *ks, unsigned int len);
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx);
 
 /* diamond_tag.c: UH tags and their aggregation. */

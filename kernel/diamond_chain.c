@@ -8,12 +8,14 @@
  *	H_j, P_j = Y_j[k : k+16], Y_j[k+16 : k+32]
  *	KS_j     = Y_j[O : O+len_j]		O = k + 32
  *
- * G(K, IV) is one setkey and one encryption of zeros by the child. Every
- * output is copied out of the child's buffer at once and the buffer wiped.
+ * G(K, IV) is, for suite 1, one setkey and one encryption of the zero page
+ * by the ctr(aes) child, and for suite 2 one lib/crypto ChaCha20 run over
+ * the zero page. The output lands where it is used: in the table, or in
+ * ctx->sbuf (erased at the end of the request) for a slot opened online.
  *
  * The offline phase of spec section 9 lives here too: diamond_precompute()
- * fills a table with the first slots of the current epoch (R_j, H_j, P_j and
- * the first ks_len bytes of KS_j) within the precompute_kib bound, and the
+ * fills a table with the first slots of the current epoch (R_{j+1}, H_j, P_j
+ * and the first ks_len bytes of KS_j) within the precompute_kib bound, and the
  * epoch walk (diamond_cursor_*) takes slots from that table while it lasts
  * and runs the chain online after it.
  */
@@ -21,9 +23,11 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/vmalloc.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <asm/unaligned.h>
 
 #include "diamond.h"
 
@@ -32,33 +36,108 @@
 /* A pathological precompute_kib cannot make us allocate more than this. */
 #define DMD_PRE_MAX_BYTES	(64u << 20)
 
+/* Pages a buffer of at most DMD_STREAM_BUF bytes can touch. */
+#define DMD_SG_MAX		3
+
 /*
- * G(@key, IV)[0:@len] into ctx->sbuf, IV the epoch-update or the record-slot
- * IV of spec section 1. @len <= DMD_STREAM_BUF.
+ * @buf (kmalloc'd or vmalloc'd, up to DMD_STREAM_BUF bytes) as a
+ * scatterlist: one entry for linear memory, one per page for vmalloc.
  */
-static int __must_check stream(struct diamond_tfm_ctx *ctx, const u8 *key,
-			       bool epoch_domain, unsigned int len)
+static void buf_sg(struct scatterlist *sg, u8 *buf, unsigned int len)
 {
-	struct scatterlist sg;
+	unsigned int n, i, part;
+
+	if (!is_vmalloc_addr(buf)) {
+		sg_init_one(sg, buf, len);
+		return;
+	}
+	n = DIV_ROUND_UP(offset_in_page(buf) + len, PAGE_SIZE);
+	sg_init_table(sg, n);
+	for (i = 0; i < n; i++) {
+		part = min_t(unsigned int, len, PAGE_SIZE - offset_in_page(buf));
+		sg_set_page(&sg[i], vmalloc_to_page(buf), part,
+			    offset_in_page(buf));
+		buf += part;
+		len -= part;
+	}
+}
+
+/* @len zero bytes from the zero page, the plaintext of G. */
+static void zero_sg(struct scatterlist *sg, unsigned int len)
+{
+	unsigned int n = DIV_ROUND_UP(len, PAGE_SIZE), i;
+
+	sg_init_table(sg, n);
+	for (i = 0; i < n; i++)
+		sg_set_page(&sg[i], ZERO_PAGE(0),
+			    min_t(unsigned int, len - i * PAGE_SIZE, PAGE_SIZE),
+			    0);
+}
+
+/* Suite 1: G on the ctr(aes) spawn, one setkey and one request. */
+static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
+				   const u8 *key, bool epoch_domain, u8 *dst,
+				   unsigned int len)
+{
+	struct scatterlist src[DMD_SG_MAX], out[DMD_SG_MAX];
 	int err;
+
+	BUILD_BUG_ON(DMD_STREAM_BUF + PAGE_SIZE - 1 > DMD_SG_MAX * PAGE_SIZE);
 
 	err = crypto_skcipher_setkey(ctx->stream, key, ctx->k);
 	if (unlikely(err))
 		return err;
 
 	memset(ctx->iv, 0, 16);
-	if (epoch_domain) {
-		if (ctx->suite == DMD_SUITE_AES_GHASH)
-			ctx->iv[0] = 0x80;	/* counter 2^127 */
-		else
-			ctx->iv[4] = 1;		/* counter 0, nonce 01 0^11 */
-	}
-	memset(ctx->sbuf, 0, len);
-	sg_init_one(&sg, ctx->sbuf, len);
+	if (epoch_domain)
+		ctx->iv[0] = 0x80;	/* counter 2^127 */
+	zero_sg(src, len);
+	buf_sg(out, dst, len);
 	skcipher_request_set_callback(ctx->sreq, ctx->req_flags, crypto_req_done,
 				      &ctx->wait);
-	skcipher_request_set_crypt(ctx->sreq, &sg, &sg, len, ctx->iv);
+	skcipher_request_set_crypt(ctx->sreq, src, out, len, ctx->iv);
 	return crypto_wait_req(crypto_skcipher_encrypt(ctx->sreq), &ctx->wait);
+}
+
+/*
+ * Suite 2: G with lib/crypto ChaCha20 (chacha_crypt() takes the arch SIMD
+ * code when it can), the counter block of spec section 1: counter 0, nonce
+ * 01 || 0^11 for the epoch update, all zero for a record slot.
+ */
+static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
+			  bool epoch_domain, u8 *dst, unsigned int len)
+{
+	const u8 *zero = page_address(ZERO_PAGE(0));
+	u8 iv[CHACHA_IV_SIZE] = { [4] = epoch_domain };
+	unsigned int i, part;
+
+	for (i = 0; i < ARRAY_SIZE(ctx->chacha_key); i++)
+		ctx->chacha_key[i] = get_unaligned_le32(key + 4 * i);
+	chacha_init(ctx->chacha, ctx->chacha_key, iv);
+	/* Whole pages but the last: the counter runs on across calls. */
+	do {
+		part = min_t(unsigned int, len, PAGE_SIZE);
+		chacha_crypt(ctx->chacha, dst, zero, part, 20);
+		dst += part;
+		len -= part;
+	} while (len);
+}
+
+/* G(@key, IV)[0:@len] into @dst, IV the epoch-update or record-slot IV. */
+static int __must_check stream(struct diamond_tfm_ctx *ctx, const u8 *key,
+			       bool epoch_domain, u8 *dst, unsigned int len)
+{
+	if (ctx->suite == DMD_SUITE_AES_GHASH)
+		return stream_ctr(ctx, key, epoch_domain, dst, len);
+	stream_chacha(ctx, key, epoch_domain, dst, len);
+	return 0;
+}
+
+/* Mark the first @len bytes of ctx->sbuf for the end-of-request wipe. */
+static u8 *sbuf_use(struct diamond_tfm_ctx *ctx, unsigned int len)
+{
+	ctx->sbuf_used = max(ctx->sbuf_used, len);
+	return ctx->sbuf;
 }
 
 /* (E, R_0) <- G(E, IV_epoch)[0:2k]; @e is updated in place. */
@@ -66,34 +145,36 @@ static int __must_check epoch_update(struct diamond_tfm_ctx *ctx, u8 *e,
 				     u8 *r0)
 {
 	unsigned int k = ctx->k;
+	u8 *y = sbuf_use(ctx, 2 * k);
 	int err;
 
-	err = stream(ctx, e, true, 2 * k);
+	err = stream(ctx, e, true, y, 2 * k);
 	if (likely(!err)) {
-		memcpy(e, ctx->sbuf, k);
-		memcpy(r0, ctx->sbuf + k, k);
+		memcpy(e, y, k);
+		memcpy(r0, y + k, k);
 	}
-	memzero_explicit(ctx->sbuf, 2 * k);
 	return err;
 }
 
-/* Open slot @r: R_next and H || P into @slot, KS[0:@len] into @ks. */
+/*
+ * Open slot @r online: Y = G(@r, 0)[0 : O + @len] with its head
+ * R_next || H || P in ctx->sbuf (*@hp points at H || P), KS[0:@len] copied
+ * to @ks.
+ */
 static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
-				 struct diamond_slot *slot, u8 *ks,
-				 unsigned int len)
+				 const u8 **hp, u8 *ks, unsigned int len)
 {
-	unsigned int k = ctx->k, o = DMD_SLOT_KS(k);
+	unsigned int o = DMD_SLOT_KS(ctx->k);
+	u8 *y = sbuf_use(ctx, o + len);
 	int err;
 
-	err = stream(ctx, r, false, o + len);
-	if (likely(!err)) {
-		memcpy(slot->r_next, ctx->sbuf, k);
-		memcpy(slot->hp, ctx->sbuf + DMD_SLOT_HKEY(k), 32);
-		if (len)
-			memcpy(ks, ctx->sbuf + o, len);
-	}
-	memzero_explicit(ctx->sbuf, o + len);
-	return err;
+	err = stream(ctx, r, false, y, o + len);
+	if (unlikely(err))
+		return err;
+	*hp = y + DMD_SLOT_HKEY(ctx->k);
+	if (len)
+		memcpy(ks, y + o, len);
+	return 0;
 }
 
 /*
@@ -136,7 +217,7 @@ void diamond_pre_erase(struct diamond_pre *pre)
 	if (pre->slots && pre->ready)
 		memzero_explicit(pre->slots, (size_t)pre->ready * pre->slot_size);
 	memzero_explicit(pre->e_next, sizeof(pre->e_next));
-	memzero_explicit(pre->frontier, sizeof(pre->frontier));
+	memzero_explicit(pre->r0, sizeof(pre->r0));
 	pre->ready = 0;
 	pre->valid = false;
 }
@@ -150,48 +231,51 @@ void diamond_pre_free(struct diamond_pre *pre)
 	pre->cap = 0;
 }
 
+/* Slot @j of the table. */
+static u8 *pre_slot(const struct diamond_pre *pre, u32 j)
+{
+	return pre->slots + (size_t)j * pre->slot_size;
+}
+
+/* R_j, the key of slot @j (< ready + 1) of the table's epoch. */
+static const u8 *pre_key(const struct diamond_pre *pre, u32 j)
+{
+	return j ? pre_slot(pre, j - 1) : pre->r0;
+}
+
 /*
  * The offline phase for the current epoch: E_{e+1}, R_{e,0} and then slot
- * after slot into the table. A setkey waiting for the lock stops it early;
- * the table is then left invalid and the next request runs the chain online.
+ * after slot, each generated straight into the table. A setkey waiting for
+ * the lock stops it early; the table is then left invalid and the next
+ * request runs the chain online.
  */
 int diamond_precompute(struct diamond_tfm_ctx *ctx)
 {
 	struct diamond_pre *pre = &ctx->pre;
-	unsigned int k = ctx->k;
-	struct diamond_slot slot;
-	u8 r[DMD_KEY_MAX];
-	u8 *s;
 	u32 j;
 	int err;
 
 	if (!ctx->keyed || pre->valid)
 		return 0;
 
-	memcpy(pre->e_next, ctx->ekey, k);
-	err = epoch_update(ctx, pre->e_next, r);
+	memcpy(pre->e_next, ctx->ekey, ctx->k);
+	err = epoch_update(ctx, pre->e_next, pre->r0);
 	for (j = 0; !err && j < pre->cap; j++) {
 		if (atomic_read(&ctx->setkey_pending)) {
 			err = -EAGAIN;
 			break;
 		}
-		s = pre->slots + (size_t)j * pre->slot_size;
-		memcpy(s, r, k);
-		err = slot_gen(ctx, r, &slot, s + DMD_SLOT_KS(k), pre->ks_len);
-		memcpy(s + DMD_SLOT_HKEY(k), slot.hp, 32);
-		memcpy(r, slot.r_next, k);
+		err = stream(ctx, pre_key(pre, j), false, pre_slot(pre, j),
+			     pre->slot_size);
 		pre->ready = j + 1;
 		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
 			cond_resched();
 	}
-	if (likely(!err)) {
-		memcpy(pre->frontier, r, k);
+	if (likely(!err))
 		pre->valid = true;
-	} else {
+	else
 		diamond_pre_erase(pre);
-	}
-	memzero_explicit(&slot, sizeof(slot));
-	memzero_explicit(r, sizeof(r));
+	diamond_children_wipe(ctx);
 	return err;
 }
 
@@ -212,7 +296,7 @@ int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 	if (!steps && pre->valid) {
 		cur->pre = pre;
 		cur->ready = pre->ready;
-		memcpy(cur->r, pre->frontier, k);
+		memcpy(cur->r, pre_key(pre, pre->ready), k);
 		memcpy(cur->e_next, pre->e_next, k);
 		return 0;
 	}
@@ -231,13 +315,13 @@ int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 }
 
 /*
- * Next slot of the walk: H || P (and R_next) into @slot, the first @len
- * keystream bytes into @ks. A record longer than the stored keystream
- * regenerates its slot from the stored R_j.
+ * Next slot of the walk: *@hp at its H || P (in the table or in ctx->sbuf,
+ * valid until the next call), the first @len keystream bytes into @ks. A
+ * record longer than the stored keystream regenerates its slot from R_j.
  */
 int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
-			struct diamond_cursor *cur, struct diamond_slot *slot,
-			u8 *ks, unsigned int len)
+			struct diamond_cursor *cur, const u8 **hp, u8 *ks,
+			unsigned int len)
 {
 	const struct diamond_pre *pre = cur->pre;
 	unsigned int k = ctx->k;
@@ -246,37 +330,41 @@ int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 	int err;
 
 	if (j < cur->ready) {
-		s = pre->slots + (size_t)j * pre->slot_size;
 		if (len > pre->ks_len)
-			return slot_gen(ctx, s, slot, ks, len);
-		memcpy(slot->hp, s + DMD_SLOT_HKEY(k), 32);
+			return slot_gen(ctx, pre_key(pre, j), hp, ks, len);
+		s = pre_slot(pre, j);
+		*hp = s + DMD_SLOT_HKEY(k);
 		if (len)
 			memcpy(ks, s + DMD_SLOT_KS(k), len);
 		return 0;
 	}
 
-	err = slot_gen(ctx, cur->r, slot, ks, len);
+	err = slot_gen(ctx, cur->r, hp, ks, len);
 	if (likely(!err))
-		memcpy(cur->r, slot->r_next, k);
+		memcpy(cur->r, ctx->sbuf, k);	/* R_{j+1} */
 	return err;
 }
 
 /*
- * The children keep the last key they were given: after an epoch is
- * accepted that is a slot key of the past epoch, so overwrite it. The
- * Poly1305 descriptor holds r and s of the last tag the same way.
+ * Erase what the last slots left behind: the suite 1 children keep the last
+ * key they were given (a slot key), the suite 2 ChaCha20 state and key are
+ * ours, and ctx->sbuf holds the heads of the slots opened online. After an
+ * accepted epoch all of these are keys of the past.
  */
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx)
 {
 	static const u8 zero_key[DMD_KEY_MAX];
 
-	if (crypto_skcipher_setkey(ctx->stream, zero_key, ctx->k))
+	if (ctx->stream && crypto_skcipher_setkey(ctx->stream, zero_key, ctx->k))
 		pr_debug("diamond: could not rekey the stream child\n");
 	if (ctx->ghash &&
 	    crypto_ahash_setkey(ctx->ghash, zero_key, DMD_TAG_SIZE))
 		pr_debug("diamond: could not rekey the ghash child\n");
-	if (ctx->poly)
-		memzero_explicit(shash_desc_ctx(ctx->pdesc),
-				 crypto_shash_descsize(ctx->poly));
+	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
+		memzero_explicit(ctx->chacha, sizeof(ctx->chacha));
+		memzero_explicit(ctx->chacha_key, sizeof(ctx->chacha_key));
+	}
+	memzero_explicit(ctx->sbuf, ctx->sbuf_used);
+	ctx->sbuf_used = 0;
 	memzero_explicit(ctx->digest, DMD_TAG_SIZE);
 }

@@ -93,12 +93,11 @@ static int check_epoch(const struct diamond_tfm_ctx *ctx, u64 epoch)
 static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 				  struct diamond_epoch *ep,
 				  struct diamond_cursor *cur,
-				  struct diamond_slot *slot,
 				  u8 sigma[DMD_TAG_SIZE], u8 tag[DMD_TAG_SIZE])
 {
 	struct diamond_agg agg;
 	unsigned int pos = 0, len;
-	const u8 *ct;
+	const u8 *ct, *hp;
 	u32 j;
 	int err = 0;
 
@@ -114,7 +113,7 @@ static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 		else
 			memset(ep->out + pos, 0, DMD_BODY_LEN_SIZE);
 		pos += DMD_BODY_LEN_SIZE;
-		err = diamond_cursor_slot(ctx, cur, slot, ep->out + pos, len);
+		err = diamond_cursor_slot(ctx, cur, &hp, ep->out + pos, len);
 		if (unlikely(err))
 			goto out;
 		ct = ep->in + pos;
@@ -122,16 +121,15 @@ static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 			crypto_xor(ep->out + pos, ep->in + pos, len);
 			ct = ep->out + pos;
 		}
-		err = diamond_uh_tag(ctx, slot->hp, ct, len, ep->epoch, j,
-				     sigma);
+		err = diamond_uh_tag(ctx, hp, ct, len, ep->epoch, j, sigma);
 		if (unlikely(err))
 			goto out;
 		diamond_agg_add(&agg, sigma);
 		pos += len;
 	}
 
-	err = diamond_cursor_slot(ctx, cur, slot, NULL, 0) ?:
-	      diamond_uh_tag(ctx, slot->hp, ep->ad, ep->adlen, ep->epoch,
+	err = diamond_cursor_slot(ctx, cur, &hp, NULL, 0) ?:
+	      diamond_uh_tag(ctx, hp, ep->ad, ep->adlen, ep->epoch,
 			     DMD_TRAILER_FLAG | ep->n, sigma);
 	if (likely(!err))
 		diamond_agg_final(&agg, sigma, tag);
@@ -144,7 +142,6 @@ out:
 static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 {
 	struct diamond_cursor cur;
-	struct diamond_slot slot;
 	u8 sigma[DMD_TAG_SIZE], tag[DMD_TAG_SIZE];
 	int err;
 
@@ -158,7 +155,7 @@ static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 	err = diamond_cursor_open(ctx, &cur, ep->epoch);
 	if (unlikely(err))
 		goto out_wipe;
-	err = epoch_tag(ctx, ep, &cur, &slot, sigma, tag);
+	err = epoch_tag(ctx, ep, &cur, sigma, tag);
 	if (unlikely(err))
 		goto out;
 
@@ -182,7 +179,6 @@ out:
 	diamond_children_wipe(ctx);
 out_wipe:
 	memzero_explicit(&cur, sizeof(cur));
-	memzero_explicit(&slot, sizeof(slot));
 	memzero_explicit(sigma, sizeof(sigma));
 	memzero_explicit(tag, sizeof(tag));
 	return err;
@@ -204,15 +200,19 @@ static u8 *ebuf_get(struct diamond_tfm_ctx *ctx, size_t size, gfp_t gfp)
 	return ctx->ebuf;
 }
 
-/* Erase what the request left (keystream, plaintext); maybe free it. */
-static void ebuf_put(struct diamond_tfm_ctx *ctx, size_t used)
+/*
+ * Erase what the request left, [@secret, @secret + @len): the output part
+ * (keystream, plaintext), and when encrypting the input as well. A decrypt's
+ * input is AD, ciphertext and tag, nothing secret. Maybe free the buffer.
+ */
+static void ebuf_put(struct diamond_tfm_ctx *ctx, u8 *secret, size_t len)
 {
 	if (ctx->ebuf_size > DMD_EBUF_KEEP) {
 		kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
 		ctx->ebuf = NULL;
 		ctx->ebuf_size = 0;
 	} else {
-		memzero_explicit(ctx->ebuf, used);
+		memzero_explicit(secret, len);
 	}
 }
 
@@ -282,7 +282,10 @@ int diamond_crypt(struct aead_request *req, bool enc)
 		scatterwalk_map_and_copy(ep.out, req->dst, ep.adlen,
 					 out_len - ep.adlen, 1);
 	}
-	ebuf_put(ctx, used);
+	if (enc)
+		ebuf_put(ctx, buf, used);
+	else
+		ebuf_put(ctx, ep.out, used - in_len);
 out_unlock:
 	mutex_unlock(&ctx->lock);
 	/* The next epoch's offline phase, once the caller has its result. */

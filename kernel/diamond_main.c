@@ -19,7 +19,10 @@
  * once per accepted epoch; keys of past epochs are erased as they are
  * consumed. Requests of one tfm are serialized by a mutex held across the
  * epoch, and child requests live in the tfm context (reqsize 0) for the
- * same reason. The next epoch's slot material is precomputed by a work item
+ * same reason. Suite 1 runs on its ctr(aes) and ghash spawns; suite 2
+ * calls lib/crypto ChaCha20 and Poly1305 directly, which needs no request,
+ * setkey or scatterlist per record, and holds its spawns only to check the
+ * names it was instantiated with. The next epoch's slot material is precomputed by a work item
  * after each accepted epoch and after setkey (diamond_chain.c).
  */
 #include <crypto/internal/aead.h>
@@ -40,6 +43,8 @@
 #define DMD_AUTHSIZE		DMD_TAG_SIZE
 /* ctr(aes) and chacha20 both take a 16-byte counter block. */
 #define DMD_STREAM_IVSIZE	16
+/* Suite 2's driver: lib/crypto ChaCha20 and Poly1305, whatever the spawns. */
+#define DMD_SUITE2_DRIVER	"diamond(chacha20-lib,poly1305-lib)"
 
 unsigned int diamond_max_skip = DMD_DEFAULT_MAX_SKIP;
 module_param_named(max_skip, diamond_max_skip, uint, 0644);
@@ -231,63 +236,55 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 	INIT_DELAYED_WORK(&ctx->precompute_work, precompute_worker);
 	atomic_set(&ctx->setkey_pending, 0);
 
+	err = -ENOMEM;
+	ctx->sbuf = kzalloc(DMD_STREAM_BUF, GFP_KERNEL);
+	/* hbuf: the GHASH input, then the 16-byte IV and the digest. */
+	ctx->hbuf = kzalloc(DMD_HASH_BUF + 32, GFP_KERNEL);
+	if (!ctx->sbuf || !ctx->hbuf)
+		goto err_free_bufs;
+	ctx->iv = ctx->hbuf + DMD_HASH_BUF;
+	ctx->digest = ctx->iv + 16;
+	/* Suite 2 runs on lib/crypto: no children. */
+	if (ctx->suite != DMD_SUITE_AES_GHASH)
+		return 0;
+
 	ctx->stream = crypto_spawn_skcipher(&ictx->stream);
 	if (IS_ERR(ctx->stream)) {
 		err = PTR_ERR(ctx->stream);
-		goto err_out;
+		ctx->stream = NULL;
+		goto err_free_bufs;
 	}
 	err = -ENOMEM;
 	ctx->sreq = kzalloc(sizeof(*ctx->sreq) +
 			    crypto_skcipher_reqsize(ctx->stream), GFP_KERNEL);
-	ctx->sbuf = kzalloc(DMD_STREAM_BUF, GFP_KERNEL);
-	/* hbuf: the UH input, then the 16-byte IV and the digest. */
-	ctx->hbuf = kzalloc(DMD_HASH_BUF + 32, GFP_KERNEL);
-	if (!ctx->sreq || !ctx->sbuf || !ctx->hbuf)
-		goto err_free_bufs;
-	ctx->iv = ctx->hbuf + DMD_HASH_BUF;
-	ctx->digest = ctx->iv + 16;
+	if (!ctx->sreq)
+		goto err_free_stream;
 	skcipher_request_set_tfm(ctx->sreq, ctx->stream);
 
-	if (ctx->suite == DMD_SUITE_AES_GHASH) {
-		ctx->ghash = crypto_spawn_ahash(&ictx->ghash);
-		if (IS_ERR(ctx->ghash)) {
-			err = PTR_ERR(ctx->ghash);
-			ctx->ghash = NULL;
-			goto err_free_bufs;
-		}
-		ctx->hreq = kzalloc(sizeof(*ctx->hreq) +
-				    crypto_ahash_reqsize(ctx->ghash),
-				    GFP_KERNEL);
-		if (!ctx->hreq)
-			goto err_free_hash;
-		ahash_request_set_tfm(ctx->hreq, ctx->ghash);
-	} else {
-		ctx->poly = crypto_spawn_shash(&ictx->poly);
-		if (IS_ERR(ctx->poly)) {
-			err = PTR_ERR(ctx->poly);
-			ctx->poly = NULL;
-			goto err_free_bufs;
-		}
-		ctx->pdesc = kzalloc(sizeof(*ctx->pdesc) +
-				     crypto_shash_descsize(ctx->poly),
-				     GFP_KERNEL);
-		if (!ctx->pdesc)
-			goto err_free_hash;
-		ctx->pdesc->tfm = ctx->poly;
+	ctx->ghash = crypto_spawn_ahash(&ictx->ghash);
+	if (IS_ERR(ctx->ghash)) {
+		err = PTR_ERR(ctx->ghash);
+		ctx->ghash = NULL;
+		goto err_free_stream;
 	}
+	err = -ENOMEM;
+	ctx->hreq = kzalloc(sizeof(*ctx->hreq) +
+			    crypto_ahash_reqsize(ctx->ghash), GFP_KERNEL);
+	if (!ctx->hreq)
+		goto err_free_hash;
+	ahash_request_set_tfm(ctx->hreq, ctx->ghash);
 	return 0;
 
 err_free_hash:
-	if (ctx->ghash)
-		crypto_free_ahash(ctx->ghash);
-	if (ctx->poly)
-		crypto_free_shash(ctx->poly);
+	crypto_free_ahash(ctx->ghash);
+	ctx->ghash = NULL;
+err_free_stream:
+	kfree(ctx->sreq);
+	crypto_free_skcipher(ctx->stream);
+	ctx->stream = NULL;
 err_free_bufs:
 	kfree(ctx->hbuf);
 	kfree(ctx->sbuf);
-	kfree(ctx->sreq);
-	crypto_free_skcipher(ctx->stream);
-err_out:
 	mutex_destroy(&ctx->lock);
 	return err;
 }
@@ -301,19 +298,19 @@ static void diamond_exit_tfm(struct crypto_aead *tfm)
 	kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
 	ctx->keyed = false;
+	memzero_explicit(ctx->chacha, sizeof(ctx->chacha));
+	memzero_explicit(ctx->chacha_key, sizeof(ctx->chacha_key));
 
-	if (ctx->poly) {
-		kfree_sensitive(ctx->pdesc);
-		crypto_free_shash(ctx->poly);
-	}
 	if (ctx->ghash) {
 		kfree_sensitive(ctx->hreq);
 		crypto_free_ahash(ctx->ghash);
 	}
+	if (ctx->stream) {
+		kfree_sensitive(ctx->sreq);
+		crypto_free_skcipher(ctx->stream);
+	}
 	kfree_sensitive(ctx->hbuf);
 	kfree_sensitive(ctx->sbuf);
-	kfree_sensitive(ctx->sreq);
-	crypto_free_skcipher(ctx->stream);
 	mutex_destroy(&ctx->lock);
 }
 
@@ -418,15 +415,27 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 		     "diamond(%s,%s)", stream->base.cra_name,
 		     hash_base->cra_name) >= CRYPTO_MAX_ALG_NAME)
 		goto err_free_inst;
-	if (snprintf(inst->alg.base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
-		     "diamond(%s,%s)", stream->base.cra_driver_name,
-		     hash_base->cra_driver_name) >= CRYPTO_MAX_ALG_NAME)
+	/*
+	 * The driver name says what runs: suite 1 the spawns' drivers, suite 2
+	 * lib/crypto (the spawns only check that the names are these).
+	 */
+	if (ictx->suite == DMD_SUITE_CHACHA_POLY)
+		strscpy(inst->alg.base.cra_driver_name, DMD_SUITE2_DRIVER,
+			CRYPTO_MAX_ALG_NAME);
+	else if (snprintf(inst->alg.base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
+			  "diamond(%s,%s)", stream->base.cra_driver_name,
+			  hash_base->cra_driver_name) >= CRYPTO_MAX_ALG_NAME)
 		goto err_free_inst;
 
-	/* Requests allocate their bounce buffer; async if a child is. */
-	inst->alg.base.cra_flags = ((stream->base.cra_flags |
-				     hash_base->cra_flags) & CRYPTO_ALG_ASYNC) |
-				   CRYPTO_ALG_ALLOCATES_MEMORY;
+	/*
+	 * Requests allocate their bounce buffer; async if a suite 1 child is
+	 * (lib/crypto is synchronous).
+	 */
+	inst->alg.base.cra_flags = CRYPTO_ALG_ALLOCATES_MEMORY;
+	if (ictx->suite == DMD_SUITE_AES_GHASH)
+		inst->alg.base.cra_flags |= (stream->base.cra_flags |
+					     hash_base->cra_flags) &
+					    CRYPTO_ALG_ASYNC;
 	inst->alg.base.cra_priority = (stream->base.cra_priority +
 				       hash_base->cra_priority) / 2;
 	inst->alg.base.cra_blocksize = 1;

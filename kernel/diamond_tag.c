@@ -5,13 +5,14 @@
  * hash key, and their aggregation into the epoch tag.
  *
  *	sigma = GHASH_H(pad16(X) || LB) xor P		suite 1 (ghash spawn)
- *	sigma = Poly1305_{H || P}(pad16(X) || LB)	suite 2 (poly1305 spawn)
+ *	sigma = Poly1305_{H || P}(pad16(X) || LB)	suite 2 (lib/crypto)
  *	LB    = le64(e) || le32(index field) || le32(|X|)
  *
  * Aggregation: XOR, addition mod 2^128 of little-endian integers, or the
  * SHA-256 accumulator A = SHA-256(A || sigma)[0:16] (lib/crypto sha256()).
  */
 #include <crypto/algapi.h>
+#include <crypto/poly1305.h>
 #include <crypto/sha2.h>
 #include <linux/kernel.h>
 #include <linux/scatterlist.h>
@@ -29,34 +30,27 @@ static void length_block(u8 lb[16], u64 epoch, u32 index_field,
 }
 
 /*
- * The UH input is laid out in ctx->hbuf (linear kmalloc memory) so each
- * tag is one call into the child: room for the Poly1305 key, then
- * pad16(X) || LB.
+ * GHASH through the ahash spawn, which takes a scatterlist: pad16(X) || LB
+ * is laid out in ctx->hbuf (linear kmalloc memory, public data only) so
+ * each tag is one setkey and one digest.
  */
-static unsigned int uh_input(struct diamond_tfm_ctx *ctx, const u8 *data,
-			     unsigned int len, const u8 lb[16])
-{
-	unsigned int padded = round_up(len, 16);
-	u8 *in = ctx->hbuf + DMD_HASH_KEY;
-
-	if (len)
-		memcpy(in, data, len);
-	memset(in + len, 0, padded - len);
-	memcpy(in + padded, lb, 16);
-	return padded + 16;
-}
-
-/* GHASH through the ahash spawn, which takes a scatterlist. */
 static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-				  unsigned int inlen, u8 *tag)
+				  const u8 *data, unsigned int len,
+				  const u8 lb[16], u8 *tag)
 {
+	unsigned int padded = round_up(len, 16), inlen = padded + 16;
 	struct scatterlist sg;
 	int err;
+
+	if (len)
+		memcpy(ctx->hbuf, data, len);
+	memset(ctx->hbuf + len, 0, padded - len);
+	memcpy(ctx->hbuf + padded, lb, 16);
 
 	err = crypto_ahash_setkey(ctx->ghash, hp, 16);
 	if (unlikely(err))
 		return err;
-	sg_init_one(&sg, ctx->hbuf + DMD_HASH_KEY, inlen);
+	sg_init_one(&sg, ctx->hbuf, inlen);
 	ahash_request_set_callback(ctx->hreq, ctx->req_flags, crypto_req_done,
 				   &ctx->wait);
 	ahash_request_set_crypt(ctx->hreq, &sg, ctx->digest, inlen);
@@ -67,19 +61,24 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 }
 
 /*
- * Poly1305 through the shash spawn: the one-time key r || s = H || P goes in
- * as the first 32 bytes of the message, as the kernel's poly1305 expects.
+ * lib/crypto Poly1305 (the arch code where there is one) with the one-time
+ * key r || s = H || P, straight over the record where it lies, then the
+ * zero pad and LB. poly1305_final() erases the descriptor.
  */
-static int __must_check poly_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-				 unsigned int inlen, u8 *tag)
+static void poly_tag(const u8 *hp, const u8 *data, unsigned int len,
+		     const u8 lb[16], u8 *tag)
 {
-	int err;
+	static const u8 pad[POLY1305_BLOCK_SIZE];
+	struct poly1305_desc_ctx desc;
 
-	memcpy(ctx->hbuf, hp, DMD_HASH_KEY);
-	err = crypto_shash_digest(ctx->pdesc, ctx->hbuf, DMD_HASH_KEY + inlen,
-				  tag);
-	memzero_explicit(ctx->hbuf, DMD_HASH_KEY);
-	return err;
+	poly1305_init(&desc, hp);
+	if (len)
+		poly1305_update(&desc, data, len);
+	if (len % POLY1305_BLOCK_SIZE)
+		poly1305_update(&desc, pad,
+				POLY1305_BLOCK_SIZE - len % POLY1305_BLOCK_SIZE);
+	poly1305_update(&desc, lb, 16);
+	poly1305_final(&desc, tag);
 }
 
 /* The tag of one slot over @data (a ciphertext record or the AD). */
@@ -87,14 +86,13 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx, const u8 hp[32],
 		   const u8 *data, unsigned int len, u64 epoch, u32 index_field,
 		   u8 tag[DMD_TAG_SIZE])
 {
-	unsigned int inlen;
 	u8 lb[16];
 
 	length_block(lb, epoch, index_field, len);
-	inlen = uh_input(ctx, data, len, lb);
 	if (ctx->suite == DMD_SUITE_AES_GHASH)
-		return ghash_tag(ctx, hp, inlen, tag);
-	return poly_tag(ctx, hp, inlen, tag);
+		return ghash_tag(ctx, hp, data, len, lb, tag);
+	poly_tag(hp, data, len, lb, tag);
+	return 0;
 }
 
 void diamond_agg_init(struct diamond_agg *a, u8 mode)
