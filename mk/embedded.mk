@@ -38,8 +38,10 @@ $(FRAME_CHECK): $(EMB)/tools/frame-check.c $(EMB_CORE_SRCS) $(EMB_HDRS)
 
 # --- AVR (ATmega2560) -----------------------------------------------------
 # AVR-tuned primitives (embedded/avr/prims/) replace their portable twins.
+# Their assembly (*.S) links beside them.
 AVR_PRIMS     := $(wildcard $(EMB)/avr/prims/*.c)
-AVR_CORE_SRCS := $(filter-out $(addprefix $(TOP)/core/,$(notdir $(AVR_PRIMS))),$(EMB_CORE_SRCS)) $(AVR_PRIMS)
+AVR_CORE_SRCS := $(filter-out $(addprefix $(TOP)/core/,$(notdir $(AVR_PRIMS))),$(EMB_CORE_SRCS)) $(AVR_PRIMS) \
+		 $(wildcard $(EMB)/avr/prims/*.S)
 EMB_AVR_CFLAGS := -mmcu=atmega2560 -DF_CPU=16000000UL -std=c11 -Wall -Wextra \
 	-Werror -ffreestanding -ffunction-sections -fdata-sections \
 	-I$(TOP)/tools/avr-run -DBOARD_NAME='"atmega2560"'
@@ -64,6 +66,8 @@ FW_SUITES := 1 2
 FW_AVR_SENDER := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/sender-d$(s).elf)
 FW_M4_SENDER  := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/sender-d$(s).elf)
 FW_AVR_KAT    := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/kat-d$(s).elf)
+# RFC 8439 answers for the AVR ChaCha20 / Poly1305 (embedded/avr/prims/kat/)
+FW_AVR_KAT_PRIMS := $(EMB_BUILD)/avr/kat-chacha20-poly1305.elf
 FW_M4_KAT     := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/kat-d$(s).elf)
 FW_BENCH_LENS := 16 128
 FW_AVR_BENCH  := $(foreach s,$(FW_SUITES),$(foreach l,$(FW_BENCH_LENS),$(EMB_BUILD)/avr/bench-d$(s)-$(l).elf))
@@ -111,6 +115,10 @@ $(EMB_BUILD)/m4/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/m4/kat-d%/kat-
 		-DKAT_MAX_BODY=$(M4_KAT_MAX) -DKAT_SUITE_NAME='"$*"' \
 		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(EMB_CORE_SRCS) -lgcc
 
+$(EMB_BUILD)/avr/kat-chacha20-poly1305.elf: $(EMB)/avr/prims/kat/chacha20_poly1305.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) $(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
+
 .PHONY: firmware
 firmware: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(FW_AVR_KAT) $(FW_M4_KAT) \
 	  $(KAT_GEN) $(FW_NV) $(FRAME_CHECK)
@@ -120,9 +128,9 @@ all: firmware
 CHECK_SUITES += fw-kat-avr fw-kat-m4 fw-reset
 
 .PHONY: check-fw-kat-avr check-fw-kat-m4 check-fw-reset
-check-fw-kat-avr: $(FW_AVR_KAT) $(AVR_RUN)
+check-fw-kat-avr: $(FW_AVR_KAT) $(FW_AVR_KAT_PRIMS) $(AVR_RUN)
 	@mkdir -p $(TAPDIR)
-	@BUILD=$(BUILD) $(EMB)/tests/kat.sh avr $(FW_AVR_KAT) >$(TAPDIR)/fw-kat-avr.tap; \
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh avr $(FW_AVR_KAT) $(FW_AVR_KAT_PRIMS) >$(TAPDIR)/fw-kat-avr.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-kat-avr.tap; exit $$rc
 
 check-fw-kat-m4: $(FW_M4_KAT)

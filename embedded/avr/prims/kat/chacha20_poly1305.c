@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * On-target known answers for the AVR ChaCha20 and Poly1305 (../chacha20.*,
+ * ../poly1305.*): RFC 8439 sections 2.3.2, 2.4.2, 2.5.2, A.1 and A.3, plus
+ * Poly1305 cases with all-ones keys and messages (longest carry chains) and
+ * random ones, whose tags come from a big-integer reference. Also: the
+ * stream equals the block function, incremental Poly1305 at every split
+ * equals one-shot. TAP 13 on the console; plan last; exit code = failures.
+ * Runner regions (not a test): 1 = one ChaCha20 block, 2 = Poly1305 of 16
+ * bytes (init, one block, final), 3 = Poly1305 of 128 bytes.
+ */
+#include <string.h>
+
+#include "../../../common/board.h"
+#include "../../../../core/chacha20.h"
+#include "../../../../core/poly1305.h"
+
+static unsigned int tests, failed;
+static uint8_t msg[400], buf[400];
+
+static void put_uint(unsigned int v)
+{
+	char b[8], *p = b + sizeof(b) - 1;
+
+	*p = 0;
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	board_puts(p);
+}
+
+static void report(int ok, const char *name_P)
+{
+	char c;
+
+	tests++;
+	if (!ok)
+		failed++;
+	board_puts(ok ? "ok " : "not ok ");
+	put_uint(tests);
+	board_puts(" - ");
+	while ((c = (char)pgm_read_byte(name_P++)))
+		board_puts((char[]){ c, 0 });
+	board_puts("\n");
+}
+
+static size_t unhex_P(uint8_t *out, const char *s)
+{
+	size_t n = 0;
+	int hi = -1, v;
+	char ch;
+
+	while ((ch = (char)pgm_read_byte(s++))) {
+		v = ch <= '9' ? ch - '0' : ch - 'a' + 10;
+		if (hi < 0) {
+			hi = v;
+		} else {
+			out[n++] = (uint8_t)(hi << 4 | v);
+			hi = -1;
+		}
+	}
+	return n;
+}
+
+static void chacha_case(const char *name, const char *key, const char *iv,
+			const char *expect)
+{
+	uint8_t k[32], v[16], want[64], out[64], s[64];
+
+	unhex_P(k, key);
+	unhex_P(v, iv);
+	unhex_P(want, expect);
+	dmd_chacha20_block(out, k, v);
+	dmd_chacha20_stream(s, 64, k, v);
+	report(!memcmp(out, want, 64) && !memcmp(s, want, 64), name);
+}
+
+static void poly_tag(uint8_t tag[16], const uint8_t key[32],
+		     const uint8_t *m, size_t n)
+{
+	struct dmd_poly1305 ctx;
+
+	dmd_poly1305_init(&ctx, key);
+	dmd_poly1305_update(&ctx, m, n);
+	dmd_poly1305_final(&ctx, tag);
+}
+
+static void poly_case_n(const char *name, const char *key, const uint8_t *m,
+			size_t n, const char *expect)
+{
+	uint8_t k[32], want[16], tag[16];
+
+	unhex_P(k, key);
+	unhex_P(want, expect);
+	poly_tag(tag, k, m, n);
+	report(!memcmp(tag, want, 16), name);
+}
+
+#define poly_case(key, m, tag) do {					\
+	size_t n_ = unhex_P(msg, m);					\
+	poly_case_n(PSTR("poly1305: edge or random case"), key, msg, n_, tag); \
+} while (0)
+
+static const char ietf_text[] PROGMEM =
+	"Any submission to the IETF intended by the Contributor for "
+	"publication as all or part of an IETF Internet-Draft or RFC and any "
+	"statement made within the context of an IETF activity is considered "
+	"an \"IETF Contribution\". Such statements include oral statements in "
+	"IETF sessions, as well as written and electronic communications made "
+	"at any time or place, which are addressed to";
+
+static const char jabberwock[] PROGMEM =
+	"'Twas brillig, and the slithy toves\nDid gyre and gimble in the "
+	"wabe:\nAll mimsy were the borogoves,\nAnd the mome raths outgrabe.";
+
+static const char sunscreen[] PROGMEM =
+	"Ladies and Gentlemen of the class of '99: If I could offer you "
+	"only one tip for the future, sunscreen would be it.";
+
+static size_t text_P(uint8_t *out, const char *s)
+{
+	size_t n = strlen_P(s);
+
+	memcpy_P(out, s, n);
+	return n;
+}
+
+static void test_chacha20(void)
+{
+	uint8_t k[32], v[16], want[128], blk[64];
+	size_t n, i, len;
+	int ok;
+
+	chacha_case(PSTR("chacha20: RFC 8439 2.3.2 block function"),
+		    PSTR("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"),
+		    PSTR("01000000000000090000004a00000000"),
+		    PSTR("10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+			 "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e"));
+	chacha_case(PSTR("chacha20: RFC 8439 A.1 #1"),
+		    PSTR("0000000000000000000000000000000000000000000000000000000000000000"),
+		    PSTR("00000000000000000000000000000000"),
+		    PSTR("76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+			 "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586"));
+	chacha_case(PSTR("chacha20: RFC 8439 A.1 #2"),
+		    PSTR("0000000000000000000000000000000000000000000000000000000000000000"),
+		    PSTR("01000000000000000000000000000000"),
+		    PSTR("9f07e7be5551387a98ba977c732d080dcb0f29a048e3656912c6533e32ee7aed"
+			 "29b721769ce64e43d57133b074d839d531ed1f28510afb45ace10a1f4b794d6f"));
+	chacha_case(PSTR("chacha20: RFC 8439 A.1 #3"),
+		    PSTR("0000000000000000000000000000000000000000000000000000000000000001"),
+		    PSTR("01000000000000000000000000000000"),
+		    PSTR("3aeb5224ecf849929b9d828db1ced4dd832025e8018b8160b82284f3c949aa5a"
+			 "8eca00bbb4a73bdad192b5c42f73f2fd4e273644c8b36125a64addeb006c13a0"));
+	chacha_case(PSTR("chacha20: RFC 8439 A.1 #4"),
+		    PSTR("00ff000000000000000000000000000000000000000000000000000000000000"),
+		    PSTR("02000000000000000000000000000000"),
+		    PSTR("72d54dfbf12ec44b362692df94137f328fea8da73990265ec1bbbea1ae9af0ca"
+			 "13b25aa26cb4a648cb9b9d1be65b2c0924a66c54d545ec1b7374f4872e99f096"));
+	chacha_case(PSTR("chacha20: RFC 8439 A.1 #5"),
+		    PSTR("0000000000000000000000000000000000000000000000000000000000000000"),
+		    PSTR("00000000000000000000000000000002"),
+		    PSTR("c2c64d378cd536374ae204b9ef933fcd1a8b2288b3dfa49672ab765b54ee27c7"
+			 "8a970e0e955c14f3a88e741b97c286f75f8fc299e8148362fa198a39531bed6d"));
+
+	/* RFC 8439 2.4.2: encryption with counter 1. */
+	unhex_P(k, PSTR("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"));
+	unhex_P(v, PSTR("01000000000000000000004a00000000"));
+	n = text_P(msg, sunscreen);
+	dmd_chacha20_stream(buf, n, k, v);
+	for (i = 0; i < n; i++)
+		buf[i] ^= msg[i];
+	unhex_P(msg, PSTR("6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
+			  "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
+			  "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
+			  "5af90bbf74a35be6b40b8eedf2785e42874d"));
+	report(!memcmp(buf, msg, n), PSTR("chacha20: RFC 8439 2.4.2 encryption"));
+
+	/* Every length 0..200 is a prefix; nothing written past len. */
+	for (i = 0; i < 32; i++)
+		k[i] = (uint8_t)(7 * i + 1);
+	dmd_chacha20_stream(msg, 256, k, v);
+	ok = 1;
+	for (len = 0; len <= 200; len++) {
+		memset(buf, 0x5a, len + 1);
+		dmd_chacha20_stream(buf, len, k, v);
+		ok &= !memcmp(buf, msg, len) && buf[len] == 0x5a;
+	}
+	report(ok, PSTR("chacha20: stream of every length 0..200 is a prefix, nothing past len"));
+
+	/* The counter wraps 0xffffffff -> 0 without touching the nonce. */
+	v[0] = v[1] = v[2] = v[3] = 0xff;
+	dmd_chacha20_stream(want, 128, k, v);
+	v[0] = v[1] = v[2] = v[3] = 0;
+	dmd_chacha20_block(blk, k, v);
+	report(!memcmp(want + 64, blk, 64), PSTR("chacha20: counter wraps without touching the nonce"));
+}
+
+static void test_poly1305(void)
+{
+	uint8_t k[32], tag[16], ref[16];
+	struct dmd_poly1305 ctx;
+	size_t n, s, s2;
+	int ok;
+
+	n = text_P(msg, PSTR("Cryptographic Forum Research Group"));
+	poly_case_n(PSTR("poly1305: RFC 8439 2.5.2"),
+		    PSTR("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b"),
+		    msg, n, PSTR("a8061dc1305136c6c22b8baf0c0127a9"));
+	memset(msg, 0, 64);
+	poly_case_n(PSTR("poly1305: RFC 8439 A.3 #1"),
+		    PSTR("0000000000000000000000000000000000000000000000000000000000000000"),
+		    msg, 64, PSTR("00000000000000000000000000000000"));
+	n = text_P(msg, ietf_text);
+	poly_case_n(PSTR("poly1305: RFC 8439 A.3 #2"),
+		    PSTR("0000000000000000000000000000000036e5f6b5c5e06070f0efca96227a863e"),
+		    msg, n, PSTR("36e5f6b5c5e06070f0efca96227a863e"));
+	poly_case_n(PSTR("poly1305: RFC 8439 A.3 #3"),
+		    PSTR("36e5f6b5c5e06070f0efca96227a863e00000000000000000000000000000000"),
+		    msg, n, PSTR("f3477e7cd95417af89a6b8794c310cf0"));
+	n = text_P(msg, jabberwock);
+	poly_case_n(PSTR("poly1305: RFC 8439 A.3 #4"),
+		    PSTR("1c9240a5eb55d38af333888604f6b5f0473917c1402b80099dca5cbc207075c0"),
+		    msg, n, PSTR("4541669a7eaaee61e708dc7cbcc5eb62"));
+	poly_case(PSTR("0200000000000000000000000000000000000000000000000000000000000000"),
+		  PSTR("ffffffffffffffffffffffffffffffff"),
+		  PSTR("03000000000000000000000000000000"));
+	poly_case(PSTR("02000000000000000000000000000000ffffffffffffffffffffffffffffffff"),
+		  PSTR("02000000000000000000000000000000"),
+		  PSTR("03000000000000000000000000000000"));
+	poly_case(PSTR("0100000000000000000000000000000000000000000000000000000000000000"),
+		  PSTR("fffffffffffffffffffffffffffffffff0ffffffffffffffffffffffffffffff"
+		       "11000000000000000000000000000000"),
+		  PSTR("05000000000000000000000000000000"));
+	poly_case(PSTR("0100000000000000000000000000000000000000000000000000000000000000"),
+		  PSTR("fffffffffffffffffffffffffffffffffbfefefefefefefefefefefefefefefe"
+		       "01010101010101010101010101010101"),
+		  PSTR("00000000000000000000000000000000"));
+	poly_case(PSTR("0200000000000000000000000000000000000000000000000000000000000000"),
+		  PSTR("fdffffffffffffffffffffffffffffff"),
+		  PSTR("faffffffffffffffffffffffffffffff"));
+	poly_case(PSTR("0100000000000000040000000000000000000000000000000000000000000000"),
+		  PSTR("e33594d7505e43b900000000000000003394d7505e4379cd0100000000000000"
+		       "0000000000000000000000000000000001000000000000000000000000000000"),
+		  PSTR("14000000000000005500000000000000"));
+	poly_case(PSTR("0100000000000000040000000000000000000000000000000000000000000000"),
+		  PSTR("e33594d7505e43b900000000000000003394d7505e4379cd0100000000000000"
+		       "00000000000000000000000000000000"),
+		  PSTR("13000000000000000000000000000000"));
+	/* All-ones keys and messages, random cases (big-integer reference). */
+	poly_case(PSTR("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+		  PSTR("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+		  PSTR("900fe32bc15fa8d7bca8efe4c7e37eb1"));
+	poly_case(PSTR("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+		  PSTR("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+		  PSTR("86fa6a437bf4ec24a274504dc37495bc"));
+	poly_case(PSTR("ffffffffffffffffffffffffffffffff00000000000000000000000000000000"),
+		  PSTR("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+		  PSTR("9a514d0a5a9b209c6a3dd0a4f64d95ae"));
+	poly_case(PSTR("9f41bd5bcbb0f1d7bda6ec8707d777c6f13fa60de6281c5f78de3f618b1a923f"),
+		  PSTR("03"),
+		  PSTR("d3a31fee4903a268b48eac659fa3d0ca"));
+	poly_case(PSTR("bb3768472eeadec46328c3cc12239e9e71202100f8df0135c637f5fb2adf2a4a"),
+		  PSTR("50f6328ae0ada0342ef0f7b032f7f7"),
+		  PSTR("ff1b9f6ea9a85e3a721b8a2e4feb32ad"));
+	poly_case(PSTR("e4624c055c6a2aef254310544dd19a960098adb556104f5ad14e7bb2502f7b78"),
+		  PSTR("b42d0e41f9f005f3bf5bd867048cc96b"),
+		  PSTR("0b88a92cbffd563b56d15bd543a36dd0"));
+	poly_case(PSTR("5d6094d702730bb52e9ff4f4321ec13eedd1f17658835ae48640c6761b96bfc7"),
+		  PSTR("cc5edc4b096ef2fa173557839c5ceb2557"),
+		  PSTR("9e86ad8f1d353a04c8aa3872be98e3da"));
+	poly_case(PSTR("46ecb38b174faf514e2dcc14a026b8b04fff7b29b80c14fc9988ec67083cbd98"),
+		  PSTR("58d34074a66b250efaeaa308cd7e55d63521fbbb90f321a1e5c9691b2b6f5f"),
+		  PSTR("cb5fce187c51f418fd9bc141b868a08b"));
+	poly_case(PSTR("260fd86b4b2474ecff9eda2bf98574f57cb0ba517a464a7867e6251c60d2fd88"),
+		  PSTR("f52da0ef7fde562e167d4583c88cde805c10c9cbc65bb196a908c24e5d8fb4ab47d57c43c5fbb0b74bf4f257a62d94da"),
+		  PSTR("71763395d2725c03de41902906f5565b"));
+	poly_case(PSTR("02798cc64053ab467649d180a5accc5b5946a458bcf0d46859ecd72cdeddb073"),
+		  PSTR("f95df455842487fa2a32d65cefda7a48b114b8abba6a2b9dc7ef9484aaef6b4d9f8dc6dda345b8fe07322896709fa62e38c2af2ea1b70afc78fa392a0de4221c51f72e7b318c096a775961a99c1297343cb7e75f005967f347db68dd1db0d48c5ff6098c"),
+		  PSTR("3b098e2374c1168b51d12d3d6c49ba3e"));
+	poly_case(PSTR("9d4d184b8b8356f3944bf55ad1216b68d090a4895e7724289861907af532f722"),
+		  PSTR("9b1759d2e4a900611b5390ea9d8a2453a1e0e490606d6efa397e4a7af8b56162f6dae928989842bdfb4d7f406a0551f1fb4e7ded49247a061fa89ff5713e4b0ac822d364037a888f463eef79c8093e7d44d827b8fd494b7e9bfe7984a5dd9ae1bee51e04c2204c4888b5569d4bbb870676595caebed097210900408d74afea"),
+		  PSTR("4dda1c2bd87e22acf07374cd9fcf6fd9"));
+
+	/* Incremental = one-shot for every 2-way split of 150 bytes. */
+	for (s = 0; s < 32; s++)
+		k[s] = (uint8_t)(0xff - 3 * s);
+	for (s = 0; s < 150; s++)
+		msg[s] = (uint8_t)(s * 37 + 11);
+	poly_tag(ref, k, msg, 150);
+	ok = 1;
+	for (s = 0; s <= 150; s++) {
+		dmd_poly1305_init(&ctx, k);
+		dmd_poly1305_update(&ctx, msg, s);
+		dmd_poly1305_update(&ctx, msg + s, 0);
+		dmd_poly1305_update(&ctx, msg + s, 150 - s);
+		dmd_poly1305_final(&ctx, tag);
+		ok &= !memcmp(tag, ref, 16);
+	}
+	report(ok, PSTR("poly1305: split at every point 0..150 = one-shot"));
+	ok = 1;
+	for (s = 0; s <= 150; s += 7) {
+		for (s2 = s; s2 <= 150; s2 += 5) {
+			dmd_poly1305_init(&ctx, k);
+			dmd_poly1305_update(&ctx, msg, s);
+			dmd_poly1305_update(&ctx, msg + s, s2 - s);
+			dmd_poly1305_update(&ctx, msg + s2, 150 - s2);
+			dmd_poly1305_final(&ctx, tag);
+			ok &= !memcmp(tag, ref, 16);
+		}
+	}
+	report(ok, PSTR("poly1305: 3-way splits = one-shot"));
+	ok = 1;
+	for (s = 0; s < sizeof(ctx); s++)
+		ok &= ((uint8_t *)&ctx)[s] == 0;
+	report(ok, PSTR("poly1305: final zeroes the context"));
+}
+
+static void bench(void)
+{
+	uint8_t k[32], v[16], out[64], tag[16];
+	struct dmd_poly1305 ctx;
+
+	memset(k, 0xa5, sizeof(k));
+	memset(v, 0x3c, sizeof(v));
+	board_mark_start(1);
+	dmd_chacha20_block(out, k, v);
+	board_mark_stop(1);
+	board_mark_start(2);
+	dmd_poly1305_init(&ctx, k);
+	dmd_poly1305_update(&ctx, out, 16);
+	dmd_poly1305_final(&ctx, tag);
+	board_mark_stop(2);
+	board_mark_start(3);
+	dmd_poly1305_init(&ctx, k);
+	dmd_poly1305_update(&ctx, msg, 128);
+	dmd_poly1305_final(&ctx, tag);
+	board_mark_stop(3);
+}
+
+int main(void)
+{
+	board_init();
+	board_puts("TAP version 13\n# ChaCha20 and Poly1305 known answers on " BOARD_NAME "\n");
+	test_chacha20();
+	test_poly1305();
+	bench();
+	board_puts("1..");
+	put_uint(tests);
+	board_puts("\n# ");
+	put_uint(failed);
+	board_puts(" failed\n");
+	board_exit(failed > 100 ? 100 : (int)failed);
+}
