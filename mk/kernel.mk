@@ -5,6 +5,7 @@
 #   make module           build diamond.ko (Kbuild, in-tree objects; the .ko
 #                         is copied to $(BUILD)/kernel/diamond.ko)
 #   make kernel-lint      W=1, sparse (C=2) and checkpatch where available
+#   make check-kernel-lint  the same as TAP: one result per tool
 #   make kernel-kat-header  regenerate kernel/diamond_kat.h from the vectors
 #   make check-kernel-kat   boot the VM, load the module, TAP of the selftest
 #                         line, /proc/crypto drivers and every vector via AF_ALG
@@ -72,6 +73,53 @@ kernel-lint:
 	else \
 		echo "kernel-lint: checkpatch.pl not found (apt-get install linux-source-6.1): skipped"; \
 	fi
+
+# kernel-lint as a check suite: one TAP result each for the W=1 build, the
+# sparse (C=2) pass and checkpatch --strict. Each pass runs separately so
+# its warnings are counted on their own; C=2 checks every file whether or
+# not it is rebuilt. checkpatch is a SKIP when linux-source-6.1 is missing.
+CHECK_SUITES += kernel-lint
+KLINT_LOG := $(BUILD)/kernel-lint
+KLINT_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kernel/*.c)) \
+	     $(TOP)/kernel/diamond.h $(TOP)/kernel/diamond_kat.h
+
+.PHONY: check-kernel-lint
+
+check-kernel-lint:
+	@mkdir -p $(TAPDIR) $(KLINT_LOG)
+	@{ echo "TAP version 13"; echo "1..3"; \
+	  if $(MAKE) -s -C $(KDIR) M=$(TOP) W=1 modules >$(KLINT_LOG)/w1.log 2>&1; then \
+		n=$$(grep -cE 'warning:|error:' $(KLINT_LOG)/w1.log); \
+		if [ "$$n" -eq 0 ]; then echo "ok 1 W=1 build: no warnings"; \
+		else echo "not ok 1 W=1 build: $$n warnings ($(KLINT_LOG)/w1.log)"; fi; \
+	  else \
+		echo "not ok 1 W=1 build failed ($(KLINT_LOG)/w1.log)"; \
+	  fi; \
+	  if ! command -v sparse >/dev/null; then \
+		echo "ok 2 sparse C=2 # SKIP sparse not installed"; \
+	  elif $(MAKE) -s -C $(KDIR) M=$(TOP) C=2 modules >$(KLINT_LOG)/sparse.log 2>&1; then \
+		n=$$(grep -cE 'warning:|error:' $(KLINT_LOG)/sparse.log); \
+		if [ "$$n" -eq 0 ]; then echo "ok 2 sparse C=2: no warnings"; \
+		else echo "not ok 2 sparse C=2: $$n warnings ($(KLINT_LOG)/sparse.log)"; fi; \
+	  else \
+		echo "not ok 2 sparse C=2 build failed ($(KLINT_LOG)/sparse.log)"; \
+	  fi; \
+	  if [ -n "$(CHECKPATCH)" ] && [ ! -x "$(CHECKPATCH)" ] && [ -n "$(KSRC_TARBALL)" ]; then \
+		mkdir -p $(BUILD)/checkpatch/scripts; \
+		tar -xJf $(KSRC_TARBALL) -C $(BUILD)/checkpatch --strip-components=1 \
+			--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+			'*/scripts/const_structs.checkpatch'; \
+	  fi; \
+	  if [ -z "$(CHECKPATCH)" ] || [ ! -x "$(CHECKPATCH)" ]; then \
+		echo "ok 3 checkpatch --strict # SKIP checkpatch.pl not found (linux-source-6.1 tarball missing: tools/install-deps.sh)"; \
+	  elif $(CHECKPATCH) --no-tree --strict --show-types -q -f $(KLINT_SRCS) \
+		>$(KLINT_LOG)/checkpatch.log 2>&1; then \
+		echo "ok 3 checkpatch --strict: clean"; \
+	  else \
+		echo "not ok 3 checkpatch --strict ($(KLINT_LOG)/checkpatch.log)"; \
+	  fi; } >$(TAPDIR)/kernel-lint.tap
+	@cat $(TAPDIR)/kernel-lint.tap
+	@! grep -q '^not ok' $(TAPDIR)/kernel-lint.tap
 
 $(VEC2C): $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c \
 	  $(TOP)/selftests/lib/vecfile.h
