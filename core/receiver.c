@@ -62,13 +62,13 @@ static void compute_tag(const struct dmd_state *st, uint64_t epoch,
 		pos += DMD_BODY_LEN_SIZE;
 		dmd_slot_open(&x->s, st->suite, x->r, x->r, x->hp);
 		dmd_stream_read(&x->s, pt + pos, len);
-		dmd_uh_tag(st->suite, x->hp, x->hp + 16, ct + pos, len, epoch,
+		dmd_uh_tag(st->suite, x->hp, ct + pos, len, epoch,
 			   j, x->sigma);
 		dmd_agg_add(&x->agg, x->sigma);
 		pos += len;
 	}
 	dmd_slot_open(&x->s, st->suite, x->r, x->r, x->hp);
-	dmd_uh_tag(st->suite, x->hp, x->hp + 16, ad, adlen, epoch,
+	dmd_uh_tag(st->suite, x->hp, ad, adlen, epoch,
 		   DMD_TRAILER_FLAG | n, x->sigma);
 	dmd_agg_final(&x->agg, x->sigma, x->tag);
 }

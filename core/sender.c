@@ -117,6 +117,52 @@ static void tail_xor(unsigned int suite, const uint8_t *r, size_t skip,
 }
 
 /*
+ * Slot from the window: XOR its precomputed keystream (and any tail beyond
+ * it) over @in, tag straight from the slot's H || P, then wipe the slot.
+ * Kept apart from the on-the-fly path so the online seal's stack frame
+ * holds no stream state.
+ */
+static void window_slot_use(struct dmd_sender *s, uint8_t *out,
+			    const uint8_t *in, size_t len,
+			    const uint8_t *tag_data, size_t tag_len,
+			    uint32_t index_field, uint8_t tag[16])
+{
+	unsigned int suite = s->st.suite;
+	size_t k = dmd_key_size(suite), pre, i;
+	uint8_t *slot = window_slot(s, s->win_head);
+
+	pre = len < s->pre_len ? len : s->pre_len;
+	for (i = 0; i < pre; i++)
+		out[i] = in[i] ^ slot[k + 32 + i];
+	if (len > pre)
+		tail_xor(suite, slot, k + 32 + pre, out + pre, in + pre,
+			 len - pre);
+	dmd_uh_tag(suite, slot + k, tag_data, tag_len, s->epoch, index_field,
+		   tag);
+	dmd_wipe(slot, dmd_slot_size(suite, s->pre_len));
+	s->win_head = (s->win_head + 1) % s->win_slots;
+	s->win_count--;
+}
+
+/* Slot expanded now, from the frontier (no window, or the window is dry). */
+static void fresh_slot_use(struct dmd_sender *s, uint8_t *out,
+			   const uint8_t *in, size_t len,
+			   const uint8_t *tag_data, size_t tag_len,
+			   uint32_t index_field, uint8_t tag[16])
+{
+	struct dmd_stream st;
+	uint8_t hp[32];
+
+	dmd_slot_open(&st, s->st.suite, s->frontier, s->frontier, hp);
+	dmd_stream_xor(&st, out, in, len);
+	dmd_stream_wipe(&st);
+	s->frontier_index++;
+	dmd_uh_tag(s->st.suite, hp, tag_data, tag_len, s->epoch, index_field,
+		   tag);
+	dmd_wipe(hp, sizeof(hp));
+}
+
+/*
  * Use the next slot: XOR its keystream over @in (len bytes, may be 0) into
  * @out and compute its tag over @tag_data with @index_field. The slot's keys
  * are wiped before returning.
@@ -125,32 +171,12 @@ static void use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
 		     size_t len, const uint8_t *tag_data, size_t tag_len,
 		     uint32_t index_field, uint8_t tag[16])
 {
-	unsigned int suite = s->st.suite;
-	size_t k = dmd_key_size(suite), pre, i;
-	struct dmd_stream st;
-	uint8_t hp[32], *slot;
-
-	if (s->win_count) {
-		slot = window_slot(s, s->win_head);
-		pre = len < s->pre_len ? len : s->pre_len;
-		for (i = 0; i < pre; i++)
-			out[i] = in[i] ^ slot[k + 32 + i];
-		if (len > pre)
-			tail_xor(suite, slot, k + 32 + pre, out + pre,
-				 in + pre, len - pre);
-		copy(hp, slot + k, 32);
-		dmd_wipe(slot, dmd_slot_size(suite, s->pre_len));
-		s->win_head = (s->win_head + 1) % s->win_slots;
-		s->win_count--;
-	} else {
-		dmd_slot_open(&st, suite, s->frontier, s->frontier, hp);
-		dmd_stream_xor(&st, out, in, len);
-		dmd_stream_wipe(&st);
-		s->frontier_index++;
-	}
-	dmd_uh_tag(suite, hp, hp + 16, tag_data, tag_len, s->epoch,
-		   index_field, tag);
-	dmd_wipe(hp, sizeof(hp));
+	if (s->win_count)
+		window_slot_use(s, out, in, len, tag_data, tag_len,
+				index_field, tag);
+	else
+		fresh_slot_use(s, out, in, len, tag_data, tag_len,
+			       index_field, tag);
 }
 
 int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,

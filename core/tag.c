@@ -20,50 +20,42 @@ static void length_block(uint8_t lb[16], uint64_t epoch, uint32_t index_field,
 	dmd_store32_le(lb + 12, (uint32_t)len);
 }
 
-static void ghash_tag(const uint8_t hkey[16], const uint8_t pad[16],
-		      const uint8_t *data, size_t len, const uint8_t lb[16],
-		      uint8_t tag[16])
+static void ghash_tag(const uint8_t hp[32], const uint8_t *data, size_t len,
+		      const uint8_t lb[16], uint8_t tag[16])
 {
 	struct dmd_ghash g;
 	size_t i;
 
-	dmd_ghash_init(&g, hkey);
+	dmd_ghash_init(&g, hp);
 	dmd_ghash_update_padded(&g, data, len);
 	dmd_ghash_update_padded(&g, lb, 16);
 	dmd_ghash_final(&g, tag);
 	for (i = 0; i < 16; i++)
-		tag[i] ^= pad[i];
+		tag[i] ^= hp[16 + i];
 }
 
-static void poly1305_tag(const uint8_t hkey[16], const uint8_t pad[16],
-			 const uint8_t *data, size_t len, const uint8_t lb[16],
-			 uint8_t tag[16])
+/* H || P is already the RFC 8439 one-time key r || s. */
+static void poly1305_tag(const uint8_t hp[32], const uint8_t *data,
+			 size_t len, const uint8_t lb[16], uint8_t tag[16])
 {
 	struct dmd_poly1305 p;
-	uint8_t key[32];
-	size_t i;
 
-	for (i = 0; i < 16; i++) {
-		key[i] = hkey[i];
-		key[16 + i] = pad[i];
-	}
-	dmd_poly1305_init(&p, key);
-	dmd_wipe(key, sizeof(key));
+	dmd_poly1305_init(&p, hp);
 	dmd_poly1305_update(&p, data, len);
 	dmd_poly1305_update(&p, zeros, (16 - (len & 15)) & 15);
 	dmd_poly1305_update(&p, lb, 16);
 	dmd_poly1305_final(&p, tag);
 }
 
-void dmd_uh_tag(unsigned int suite, const uint8_t hkey[16],
-		const uint8_t pad[16], const uint8_t *data, size_t len,
-		uint64_t epoch, uint32_t index_field, uint8_t tag[16])
+void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,
+		size_t len, uint64_t epoch, uint32_t index_field,
+		uint8_t tag[16])
 {
 	uint8_t lb[16];
 
 	length_block(lb, epoch, index_field, len);
 	if (suite == DMD_SUITE_AES_GHASH)
-		ghash_tag(hkey, pad, data, len, lb, tag);
+		ghash_tag(hp, data, len, lb, tag);
 	else
-		poly1305_tag(hkey, pad, data, len, lb, tag);
+		poly1305_tag(hp, data, len, lb, tag);
 }

@@ -9,12 +9,13 @@
 #include "../include/diamond/core.h"
 
 /*
- * UH_{hkey}(pad16(data) || le64(epoch) || le32(index_field) || le32(len))
- * combined with @pad: XOR for GHASH (suite 1), Poly1305's "+ s" (suite 2).
+ * UH_H(pad16(data) || le64(epoch) || le32(index_field) || le32(len))
+ * combined with the pad P, where @hp is a slot's H || P: XOR for GHASH
+ * (suite 1), Poly1305's "+ s" (suite 2, whose key r || s is exactly H || P).
  */
-void dmd_uh_tag(unsigned int suite, const uint8_t hkey[16],
-		const uint8_t pad[16], const uint8_t *data, size_t len,
-		uint64_t epoch, uint32_t index_field, uint8_t tag[16]);
+void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,
+		size_t len, uint64_t epoch, uint32_t index_field,
+		uint8_t tag[16]);
 
 void dmd_agg_init(struct dmd_agg *a, unsigned int mode);
 void dmd_agg_add(struct dmd_agg *a, const uint8_t tag[16]);

@@ -143,11 +143,11 @@ static int rx_open(void *ctx, const uint8_t *c, uint32_t n,
 	for (j = 0; j < n; j++) {
 		const uint8_t *slot = d->rwin + sz * j;
 
-		dmd_uh_tag(d->suite, slot, slot + 16, c + (size_t)j * d->rec,
+		dmd_uh_tag(d->suite, slot, c + (size_t)j * d->rec,
 			   d->rec, d->rx.epoch, j, t);
 		dmd_agg_add(&agg, t);
 	}
-	dmd_uh_tag(d->suite, d->rwin + sz * n, d->rwin + sz * n + 16, NULL, 0,
+	dmd_uh_tag(d->suite, d->rwin + sz * n, NULL, 0,
 		   d->rx.epoch, DMD_TRAILER_FLAG | n, t);
 	dmd_agg_final(&agg, t, t);
 	mask = (uint8_t)(0 - dmd_ct_equal(t, tag, 16));

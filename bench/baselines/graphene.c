@@ -113,7 +113,7 @@ void graphene_seal(void *ctx, const uint8_t *m, uint8_t *c)
 	slot = next_slot(g, tmp);
 	for (i = 0; i < g->rec; i++)
 		c[i] = m[i] ^ slot[32 + i];
-	dmd_uh_tag(g->suite, slot, slot + 16, c, g->rec, g->epoch, g->index,
+	dmd_uh_tag(g->suite, slot, c, g->rec, g->epoch, g->index,
 		   sigma);
 	scheme_xor16(g->acc, sigma);
 	dmd_wipe(slot, graphene_slot_size(g->rec));
@@ -127,7 +127,7 @@ void graphene_close(void *ctx, uint8_t tag[16])
 	uint8_t tmp[32 + BENCH_MAX_REC], tau[16], *slot;
 
 	slot = next_slot(g, tmp);
-	dmd_uh_tag(g->suite, slot, slot + 16, NULL, 0, g->epoch,
+	dmd_uh_tag(g->suite, slot, NULL, 0, g->epoch,
 		   0x80000000u | g->index, tau);
 	dmd_wipe(slot, graphene_slot_size(g->rec));
 	scheme_xor16(g->acc, tau);
@@ -162,11 +162,11 @@ int graphene_rx_open(void *ctx, const uint8_t *c, uint32_t n,
 	for (j = 0; j < n; j++) {
 		const uint8_t *slot = g->rwin + sz * j;
 
-		dmd_uh_tag(g->suite, slot, slot + 16, c + (size_t)j * g->rec,
+		dmd_uh_tag(g->suite, slot, c + (size_t)j * g->rec,
 			   g->rec, g->repoch, j, t);
 		scheme_xor16(acc, t);
 	}
-	dmd_uh_tag(g->suite, g->rwin + sz * n, g->rwin + sz * n + 16, NULL, 0,
+	dmd_uh_tag(g->suite, g->rwin + sz * n, NULL, 0,
 		   g->repoch, 0x80000000u | n, t);
 	scheme_xor16(acc, t);
 	mask = (uint8_t)(0 - dmd_ct_equal(acc, tag, 16));

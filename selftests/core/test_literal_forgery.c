@@ -52,8 +52,8 @@ static void one_suite(unsigned int suite)
 	tap_result(!memcmp(t1, t2, 16),
 		   "suite %u: paper's literal tag accepts C || 00 for C", suite);
 
-	dmd_uh_tag(suite, hp, hp + 16, c, 7, 0, 0, t1);
-	dmd_uh_tag(suite, hp, hp + 16, c, 8, 0, 0, t2);
+	dmd_uh_tag(suite, hp, c, 7, 0, 0, t1);
+	dmd_uh_tag(suite, hp, c, 8, 0, 0, t2);
 	tap_result(memcmp(t1, t2, 16) != 0,
 		   "suite %u: spec tag binds the length, C || 00 differs",
 		   suite);
