@@ -9,9 +9,11 @@
 #include "../include/diamond/core.h"
 
 /*
- * UH_H(pad16(data) || le64(epoch) || le32(index_field) || le32(len))
- * combined with the pad P, where @hp is a slot's H || P: XOR for GHASH
- * (suite 1), Poly1305's "+ s" (suite 2, whose key r || s is exactly H || P).
+ * The tag of one slot, @hp being its H || P, with the header block
+ * HB = le64(epoch) || le32(index_field) || le32(len):
+ *   suite 1: GHASH_H(HB || pad16(data)) xor P
+ *   suite 2: Poly1305_{H || P}(data), or (HB || data) for a trailer
+ *            (index_field with DMD_TRAILER_FLAG).
  */
 void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,
 		size_t len, uint64_t epoch, uint32_t index_field,

@@ -4,9 +4,14 @@
  * tag per record and one for the epoch trailer, each under its own slot's
  * hash key, and their aggregation into the epoch tag.
  *
- *	sigma = GHASH_H(pad16(X) || LB) xor P		suite 1 (ghash spawn)
- *	sigma = Poly1305_{H || P}(pad16(X) || LB)	suite 2 (lib/crypto)
- *	LB    = le64(e) || le32(index field) || le32(|X|)
+ *	sigma = GHASH_H(HB || pad16(X)) xor P		suite 1 (ghash spawn)
+ *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto)
+ *	tau   = Poly1305_{H || P}(HB || X)		suite 2 trailer
+ *	HB    = le64(e) || le32(index field) || le32(|X|)
+ *
+ * GHASH's header block comes first so that a sender can compute its term
+ * ahead; Poly1305 pads injectively and its one-time key binds the slot, so
+ * only the trailer needs the header (for the count and |AD|).
  *
  * Aggregation: XOR, addition mod 2^128 of little-endian integers, or the
  * SHA-256 accumulator A = SHA-256(A || sigma)[0:16] (lib/crypto sha256()).
@@ -21,31 +26,31 @@
 
 #include "diamond.h"
 
-static void length_block(u8 lb[16], u64 epoch, u32 index_field,
+static void header_block(u8 hb[16], u64 epoch, u32 index_field,
 			 unsigned int len)
 {
-	put_unaligned_le64(epoch, lb);
-	put_unaligned_le32(index_field, lb + 8);
-	put_unaligned_le32(len, lb + 12);
+	put_unaligned_le64(epoch, hb);
+	put_unaligned_le32(index_field, hb + 8);
+	put_unaligned_le32(len, hb + 12);
 }
 
 /*
- * GHASH through the ahash spawn, which takes a scatterlist: pad16(X) || LB
+ * GHASH through the ahash spawn, which takes a scatterlist: HB || pad16(X)
  * is laid out in ctx->hbuf (linear kmalloc memory, public data only) so
  * each tag is one setkey and one digest.
  */
 static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 				  const u8 *data, unsigned int len,
-				  const u8 lb[16], u8 *tag)
+				  const u8 hb[16], u8 *tag)
 {
 	unsigned int padded = round_up(len, 16), inlen = padded + 16;
 	struct scatterlist sg;
 	int err;
 
+	memcpy(ctx->hbuf, hb, 16);
 	if (len)
-		memcpy(ctx->hbuf, data, len);
-	memset(ctx->hbuf + len, 0, padded - len);
-	memcpy(ctx->hbuf + padded, lb, 16);
+		memcpy(ctx->hbuf + 16, data, len);
+	memset(ctx->hbuf + 16 + len, 0, padded - len);
 
 	err = crypto_ahash_setkey(ctx->ghash, hp, 16);
 	if (unlikely(err))
@@ -62,22 +67,20 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 
 /*
  * lib/crypto Poly1305 (the arch code where there is one) with the one-time
- * key r || s = H || P, straight over the record where it lies, then the
- * zero pad and LB. poly1305_final() erases the descriptor.
+ * key r || s = H || P, straight over the record where it lies; a trailer
+ * (@hb set) hashes its header block first. poly1305_final() erases the
+ * descriptor.
  */
-static void poly_tag(const u8 *hp, const u8 *data, unsigned int len,
-		     const u8 lb[16], u8 *tag)
+static void poly_tag(const u8 *hp, const u8 *hb, const u8 *data,
+		     unsigned int len, u8 *tag)
 {
-	static const u8 pad[POLY1305_BLOCK_SIZE];
 	struct poly1305_desc_ctx desc;
 
 	poly1305_init(&desc, hp);
+	if (hb)
+		poly1305_update(&desc, hb, 16);
 	if (len)
 		poly1305_update(&desc, data, len);
-	if (len % POLY1305_BLOCK_SIZE)
-		poly1305_update(&desc, pad,
-				POLY1305_BLOCK_SIZE - len % POLY1305_BLOCK_SIZE);
-	poly1305_update(&desc, lb, 16);
 	poly1305_final(&desc, tag);
 }
 
@@ -86,12 +89,13 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx, const u8 hp[32],
 		   const u8 *data, unsigned int len, u64 epoch, u32 index_field,
 		   u8 tag[DMD_TAG_SIZE])
 {
-	u8 lb[16];
+	u8 hb[16];
 
-	length_block(lb, epoch, index_field, len);
+	header_block(hb, epoch, index_field, len);
 	if (ctx->suite == DMD_SUITE_AES_GHASH)
-		return ghash_tag(ctx, hp, data, len, lb, tag);
-	poly_tag(hp, data, len, lb, tag);
+		return ghash_tag(ctx, hp, data, len, hb, tag);
+	poly_tag(hp, index_field & DMD_TRAILER_FLAG ? hb : NULL, data, len,
+		 tag);
 	return 0;
 }
 

@@ -111,31 +111,38 @@ static void put_le(uint8_t *p, uint64_t v, int n)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* UH over pad16(data) || le64(e) || le32(idx) || le32(len), plus pad. */
+/*
+ * The slot tag: suite 1 GHASH_H(HB || pad16(data)) xor P; suite 2
+ * Poly1305_{H||P}(data), or (HB || data) for the trailer, where
+ * HB = le64(e) || le32(idx) || le32(len).
+ */
 static void uh_tag(int suite, const uint8_t *hp, const uint8_t *data,
 		   size_t len, uint64_t e, uint32_t idx, uint8_t tag[16])
 {
-	size_t padded = (len + 15) / 16 * 16, i;
+	size_t padded = (len + 15) / 16 * 16, i, hdr, mlen;
 	uint8_t *msg = calloc(1, padded + 16), y[16] = { 0 }, key[32];
+	int j;
 
 	if (!msg)
 		die("malloc");
+	put_le(msg, e, 8);
+	put_le(msg + 8, idx, 4);
+	put_le(msg + 12, len, 4);
 	if (len)
-		memcpy(msg, data, len);
-	put_le(msg + padded, e, 8);
-	put_le(msg + padded + 8, idx, 4);
-	put_le(msg + padded + 12, len, 4);
+		memcpy(msg + 16, data, len);
 	if (suite == 1) {
 		for (i = 0; i < padded + 16; i += 16) {
-			for (int j = 0; j < 16; j++)
+			for (j = 0; j < 16; j++)
 				y[j] ^= msg[i + j];
 			gf_mul(y, hp);
 		}
 		for (i = 0; i < 16; i++)
 			tag[i] = y[i] ^ hp[16 + i];
 	} else {
+		hdr = idx & TRAILER ? 0 : 16;	/* records: no header */
+		mlen = 16 + len - hdr;
 		memcpy(key, hp, 32);
-		poly1305(tag, key, msg, padded + 16);
+		poly1305(tag, key, msg + hdr, mlen);
 	}
 	free(msg);
 }
