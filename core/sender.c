@@ -40,6 +40,7 @@ int dmd_sender_init(struct dmd_sender *s, const struct dmd_state *st,
 	s->win = window;
 	s->win_slots = window ? window_size / slot : 0;
 	s->pre_len = pre_len;
+	s->slot_size = slot;
 	return DMD_OK;
 }
 
@@ -65,10 +66,23 @@ int dmd_sender_begin(struct dmd_sender *s, struct dmd_state *reserve)
 	return DMD_OK;
 }
 
-static uint8_t *window_slot(struct dmd_sender *s, size_t pos)
+/*
+ * Window slot at ring position @pos < 2 win_slots (head + count). A compare
+ * and subtract, not `%`: AVR has no divider, and this runs twice a seal.
+ * The branch depends on public bookkeeping only.
+ */
+static uint8_t *window_slot(const struct dmd_sender *s, size_t pos)
 {
-	return s->win + (pos % s->win_slots) *
-			dmd_slot_size(s->st.suite, s->pre_len);
+	if (pos >= s->win_slots)
+		pos -= s->win_slots;
+	return s->win + pos * s->slot_size;
+}
+
+static void window_advance(struct dmd_sender *s)
+{
+	if (++s->win_head == s->win_slots)
+		s->win_head = 0;
+	s->win_count--;
 }
 
 size_t dmd_sender_precompute(struct dmd_sender *s, size_t max_slots)
@@ -139,9 +153,8 @@ static void window_slot_use(struct dmd_sender *s, uint8_t *out,
 			 len - pre);
 	dmd_uh_tag(suite, slot + k, tag_data, tag_len, s->epoch, index_field,
 		   tag);
-	dmd_wipe(slot, dmd_slot_size(suite, s->pre_len));
-	s->win_head = (s->win_head + 1) % s->win_slots;
-	s->win_count--;
+	dmd_wipe(slot, s->slot_size);
+	window_advance(s);
 }
 
 /* Slot expanded now, from the frontier (no window, or the window is dry). */
@@ -165,24 +178,34 @@ static void fresh_slot_use(struct dmd_sender *s, uint8_t *out,
 /*
  * Use the next slot: XOR its keystream over @in (len bytes, may be 0) into
  * @out and compute its tag over @tag_data with @index_field. The slot's keys
- * are wiped before returning.
+ * are wiped before returning. Returns how many bytes of stack the caller
+ * must wipe: a window slot runs no key schedule and no stream, so its path
+ * is shallow (DMD_STACK_WIPE_WINDOW*, util.h); a fresh slot or a tail
+ * beyond the precomputed bytes takes the full wipe.
  */
-static void use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
-		     size_t len, const uint8_t *tag_data, size_t tag_len,
-		     uint32_t index_field, uint8_t tag[16])
+static size_t use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
+		       size_t len, const uint8_t *tag_data, size_t tag_len,
+		       uint32_t index_field, uint8_t tag[16])
 {
-	if (s->win_count)
-		window_slot_use(s, out, in, len, tag_data, tag_len,
-				index_field, tag);
-	else
+	if (!s->win_count) {
 		fresh_slot_use(s, out, in, len, tag_data, tag_len,
 			       index_field, tag);
+		return DMD_STACK_WIPE;
+	}
+	window_slot_use(s, out, in, len, tag_data, tag_len, index_field, tag);
+	if (len > s->pre_len)
+		return DMD_STACK_WIPE;
+	if (s->st.agg == DMD_AGG_HASH)
+		return DMD_STACK_WIPE_WINDOW_HASH;
+	return s->st.suite == DMD_SUITE_AES_GHASH ?
+		       DMD_STACK_WIPE_WINDOW_GHASH : DMD_STACK_WIPE_WINDOW;
 }
 
 int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
 		    uint8_t *c, uint32_t *index)
 {
 	uint8_t sigma[DMD_TAG_SIZE];
+	size_t wipe;
 
 	if (!s || !s->open || ((!m || !c) && len))
 		return DMD_EINVAL;
@@ -190,13 +213,14 @@ int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
 		return DMD_ESIZE;
 	if (s->index >= s->st.b)
 		return DMD_EFULL;
-	use_slot(s, c, m, len, c, len, s->index, sigma);
+	wipe = use_slot(s, c, m, len, c, len, s->index, sigma);
 	dmd_agg_add(&s->agg, sigma);
 	dmd_wipe(sigma, sizeof(sigma));
 	if (index)
 		*index = s->index;
 	s->index++;
-	dmd_wipe_stack();
+	if (wipe)
+		dmd_wipe_stack_n(wipe);
 	return DMD_OK;
 }
 
@@ -204,8 +228,6 @@ int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 		     uint8_t tag[DMD_TAG_SIZE], uint32_t *count)
 {
 	uint8_t tau[DMD_TAG_SIZE];
-	size_t slot_size;
-
 	if (!s || !s->open || !tag || s->index == 0 || (!ad && adlen))
 		return DMD_EINVAL;
 	if (adlen > DMD_MAX_AD)
@@ -218,11 +240,9 @@ int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 		*count = s->index;
 
 	/* Slots past the trailer are never used: erase them now. */
-	slot_size = dmd_slot_size(s->st.suite, s->pre_len);
 	while (s->win_count) {
-		dmd_wipe(window_slot(s, s->win_head), slot_size);
-		s->win_head = (s->win_head + 1) % s->win_slots;
-		s->win_count--;
+		dmd_wipe(window_slot(s, s->win_head), s->slot_size);
+		window_advance(s);
 	}
 	dmd_wipe(s->frontier, sizeof(s->frontier));
 	s->open = 0;
@@ -235,7 +255,6 @@ void dmd_sender_wipe(struct dmd_sender *s)
 	if (!s)
 		return;
 	if (s->win)
-		dmd_wipe(s->win, s->win_slots *
-				 dmd_slot_size(s->st.suite, s->pre_len));
+		dmd_wipe(s->win, s->win_slots * s->slot_size);
 	dmd_wipe(s, sizeof(*s));
 }

@@ -55,10 +55,14 @@ void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,
 {
 	uint8_t hdr[16];
 
+	/* A Poly1305 record has no header block: build none. */
+	if (suite != DMD_SUITE_AES_GHASH && !(index_field & DMD_TRAILER_FLAG)) {
+		poly1305_tag(hp, NULL, data, len, tag);
+		return;
+	}
 	length_block(hdr, epoch, index_field, len);
 	if (suite == DMD_SUITE_AES_GHASH)
 		ghash_tag(hp, hdr, data, len, tag);
 	else
-		poly1305_tag(hp, index_field & DMD_TRAILER_FLAG ? hdr : NULL,
-			     data, len, tag);
+		poly1305_tag(hp, hdr, data, len, tag);
 }

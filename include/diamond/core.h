@@ -43,6 +43,7 @@ struct dmd_sender {
 	uint8_t *win;
 	size_t win_slots;
 	size_t pre_len;
+	size_t slot_size;	/* dmd_slot_size(st.suite, pre_len) */
 	size_t win_head;	/* window slot holding slot @index */
 	size_t win_count;	/* slots ready: index .. index + win_count - 1 */
 	uint8_t open;		/* an epoch is begun and not closed */

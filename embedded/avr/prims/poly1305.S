@@ -7,6 +7,111 @@
 	.text
 
 /*
+ * void dmd_poly1305_init(struct dmd_poly1305 *ctx, const uint8_t key[32]);
+ *
+ * r = clamp(key[0..15]), s = key[16..31], h = 0, buf_len = 0. The clamp
+ * clears the top four bits of r[3], r[7], r[11], r[15] and the low two bits
+ * of r[4], r[8], r[12]: fixed masks, straight-line code. Only call-clobbered
+ * registers: no frame, nothing of the key left on the stack.
+ */
+	.global dmd_poly1305_init
+	.type dmd_poly1305_init, @function
+dmd_poly1305_init:
+	movw r30, r24		; Z = ctx
+	movw r26, r22		; X = key
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	andi r18, 15
+	st Z+, r18
+	ld r18, X+
+	andi r18, 252
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	andi r18, 15
+	st Z+, r18
+	ld r18, X+
+	andi r18, 252
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	andi r18, 15
+	st Z+, r18
+	ld r18, X+
+	andi r18, 252
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	andi r18, 15
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	ld r18, X+
+	st Z+, r18
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	st Z+, r1
+	std Z+16, r1		; buf_len
+	ret
+	.size dmd_poly1305_init, .-dmd_poly1305_init
+
+/*
  * void dmd_avr_poly1305_blocks(struct dmd_poly1305 *ctx, const uint8_t *m,
  *                              size_t nblocks, uint8_t hibit);
  *
