@@ -111,6 +111,15 @@ size_t dmd_sender_precompute(struct dmd_sender *s, size_t max_slots)
 	return added;
 }
 
+/* out = in ^ ks, n bytes; apart so the loop gets free pointer registers. */
+static __attribute__((noinline)) void xor_bytes(uint8_t *out,
+						const uint8_t *in,
+						const uint8_t *ks, size_t n)
+{
+	while (n--)
+		*out++ = *in++ ^ *ks++;
+}
+
 /* XOR keystream bytes [skip : skip + len) of slot key @r into @out. */
 static void tail_xor(unsigned int suite, const uint8_t *r, size_t skip,
 		     uint8_t *out, const uint8_t *in, size_t len)
@@ -141,17 +150,16 @@ static void window_slot_use(struct dmd_sender *s, uint8_t *out,
 			    const uint8_t *tag_data, size_t tag_len,
 			    uint32_t index_field, uint8_t tag[16])
 {
-	unsigned int suite = s->st.suite;
-	size_t k = dmd_key_size(suite), pre, i;
 	uint8_t *slot = window_slot(s, s->win_head);
+	/* Slot layout: R (key size) || H || P (32) || keystream (pre_len). */
+	uint8_t *hp = slot + (s->slot_size - s->pre_len - 32);
+	size_t pre = len < s->pre_len ? len : s->pre_len;
 
-	pre = len < s->pre_len ? len : s->pre_len;
-	for (i = 0; i < pre; i++)
-		out[i] = in[i] ^ slot[k + 32 + i];
+	xor_bytes(out, in, hp + 32, pre);
 	if (len > pre)
-		tail_xor(suite, slot, k + 32 + pre, out + pre, in + pre,
-			 len - pre);
-	dmd_uh_tag(suite, slot + k, tag_data, tag_len, s->epoch, index_field,
+		tail_xor(s->st.suite, slot, (size_t)(hp + 32 + pre - slot),
+			 out + pre, in + pre, len - pre);
+	dmd_uh_tag(s->st.suite, hp, tag_data, tag_len, s->epoch, index_field,
 		   tag);
 	dmd_wipe(slot, s->slot_size);
 	window_advance(s);
