@@ -119,7 +119,8 @@ dmd_poly1305_init:
  * for nblocks >= 1 blocks of 16 bytes. Constant time: the only branch is
  * the loop over the public block count; every load address is fixed or
  * steps over the message; products are MUL (fixed two cycles); carries run
- * through adc, never a branch. The 40-byte frame (S, A2 A3, pass-1 columns:
+ * through adc, never a branch (the deferred fold carry k too: lsl, adc,
+ * ror). The 40-byte frame (S, A2 A3, pass-1 columns:
  * key- and message-derived) is zeroed before return.
  */
 	.global dmd_avr_poly1305_blocks
@@ -225,63 +226,79 @@ dmd_avr_poly1305_blocks:
 1:
 	; A = h + m + hibit 2^128: A0 A1 to registers, A2 A3 to the frame
 	ldd r2, Z+32
-	ld r11, X+
-	add r2, r11
+	ld r0, X+
+	add r2, r0
 	ldd r3, Z+33
-	ld r11, X+
-	adc r3, r11
+	ld r0, X+
+	adc r3, r0
 	ldd r4, Z+34
-	ld r11, X+
-	adc r4, r11
+	ld r0, X+
+	adc r4, r0
 	ldd r5, Z+35
-	ld r11, X+
-	adc r5, r11
+	ld r0, X+
+	adc r5, r0
 	ldd r6, Z+36
-	ld r11, X+
-	adc r6, r11
+	ld r0, X+
+	adc r6, r0
 	ldd r7, Z+37
-	ld r11, X+
-	adc r7, r11
+	ld r0, X+
+	adc r7, r0
 	ldd r8, Z+38
-	ld r11, X+
-	adc r8, r11
+	ld r0, X+
+	adc r8, r0
 	ldd r9, Z+39
-	ld r11, X+
-	adc r9, r11
+	ld r0, X+
+	adc r9, r0
 	ldd r10, Z+40
-	ld r11, X+
-	adc r10, r11
-	std Y+13, r10
-	ldd r10, Z+41
-	ld r11, X+
-	adc r10, r11
-	std Y+14, r10
-	ldd r10, Z+42
-	ld r11, X+
-	adc r10, r11
-	std Y+15, r10
-	ldd r10, Z+43
-	ld r11, X+
-	adc r10, r11
-	std Y+16, r10
-	ldd r10, Z+44
-	ld r11, X+
-	adc r10, r11
-	std Y+17, r10
-	ldd r10, Z+45
-	ld r11, X+
-	adc r10, r11
-	std Y+18, r10
-	ldd r10, Z+46
-	ld r11, X+
-	adc r10, r11
-	std Y+19, r10
-	ldd r10, Z+47
-	ld r11, X+
-	adc r10, r11
-	std Y+20, r10
+	ld r0, X+
+	adc r10, r0
+	ldd r11, Z+41
+	ld r0, X+
+	adc r11, r0
+	ldd r12, Z+42
+	ld r0, X+
+	adc r12, r0
+	ldd r13, Z+43
+	ld r0, X+
+	adc r13, r0
+	ldd r14, Z+44
+	ld r0, X+
+	adc r14, r0
+	ldd r15, Z+45
+	ld r0, X+
+	adc r15, r0
+	ldd r16, Z+46
+	ld r0, X+
+	adc r16, r0
+	ldd r17, Z+47
+	ld r0, X+
+	adc r17, r0
 	ldd r22, Z+48
+	mov r19, r22
+	andi r22, 0x7f
 	adc r22, r23
+	; the fold carry k of the last block (bit 7 of h16) at 2^40
+	lsl r19
+	adc r7, r21
+	adc r8, r21
+	adc r9, r21
+	adc r10, r21
+	adc r11, r21
+	adc r12, r21
+	adc r13, r21
+	adc r14, r21
+	adc r15, r21
+	adc r16, r21
+	adc r17, r21
+	adc r22, r21
+	std Y+13, r10
+	std Y+14, r11
+	std Y+15, r12
+	std Y+16, r13
+	std Y+17, r14
+	std Y+18, r15
+	std Y+19, r16
+	std Y+20, r17
 	; pass 1: A0 A1
 	clr r18
 	clr r19
@@ -1547,7 +1564,7 @@ dmd_avr_poly1305_blocks:
 	add r19, r0
 	adc r20, r1
 	adc r18, r21
-	std Y+37, r19
+	mov r2, r19
 	clr r19
 	; column 17
 	ldd r0, Y+38
@@ -1573,7 +1590,7 @@ dmd_avr_poly1305_blocks:
 	add r20, r0
 	adc r18, r1
 	adc r19, r21
-	std Y+38, r20
+	mov r3, r20
 	clr r20
 	; column 18
 	ldd r0, Y+39
@@ -1591,7 +1608,7 @@ dmd_avr_poly1305_blocks:
 	add r18, r0
 	adc r19, r1
 	adc r20, r21
-	std Y+39, r18
+	mov r4, r18
 	clr r18
 	; column 19
 	ldd r0, Y+40
@@ -1601,12 +1618,8 @@ dmd_avr_poly1305_blocks:
 	add r19, r0
 	adc r20, r1
 	adc r18, r21
-	std Y+40, r19
-	; fold: h = F_lo + (t & 3) 2^128 + (t & ~3) + (t >> 2)
-	ldd r2, Y+37
-	ldd r3, Y+38
-	ldd r4, Y+39
-	ldd r5, Y+40
+	mov r5, r19
+	; fold: h = F_lo + (t & 3) 2^128 + (t & ~3) + (t >> 2), t in r2..r5
 	mov r18, r2
 	andi r18, 3
 	movw r6, r2
@@ -1641,40 +1654,10 @@ dmd_avr_poly1305_blocks:
 	ldd r11, Z+36
 	adc r11, r10
 	std Z+36, r11
-	ldd r11, Z+37
-	adc r11, r21
-	std Z+37, r11
-	ldd r11, Z+38
-	adc r11, r21
-	std Z+38, r11
-	ldd r11, Z+39
-	adc r11, r21
-	std Z+39, r11
-	ldd r11, Z+40
-	adc r11, r21
-	std Z+40, r11
-	ldd r11, Z+41
-	adc r11, r21
-	std Z+41, r11
-	ldd r11, Z+42
-	adc r11, r21
-	std Z+42, r11
-	ldd r11, Z+43
-	adc r11, r21
-	std Z+43, r11
-	ldd r11, Z+44
-	adc r11, r21
-	std Z+44, r11
-	ldd r11, Z+45
-	adc r11, r21
-	std Z+45, r11
-	ldd r11, Z+46
-	adc r11, r21
-	std Z+46, r11
-	ldd r11, Z+47
-	adc r11, r21
-	std Z+47, r11
-	adc r18, r21
+	; the carry k out of byte 4 is not propagated: it goes to bit 7 of h16
+	clr r19			; eor: the carry stays
+	ror r19
+	or r18, r19
 	std Z+48, r18
 	sbiw r24, 1
 	breq 2f
@@ -1752,7 +1735,8 @@ dmd_avr_poly1305_blocks:
  * void dmd_avr_poly1305_finish(struct dmd_poly1305 *ctx, uint8_t tag[16]);
  *
  * tag = (h mod p + s) mod 2^128, then all 66 bytes of ctx are zeroed.
- * h < 5 2^128 on entry: folding (h16 >> 2) 5 back in leaves h < 2^130 + 5
+ * h < 5 2^128 on entry (after adding the deferred fold carry, bit 7 of h16,
+ * at byte 5): folding (h16 >> 2) 5 back in leaves h < 2^130 + 5
  * < 2p, so one conditional subtraction of p suffices; it is h + 5 - 2^130,
  * whose low 128 bits are those of h + 5. The choice is a mask from bit 130
  * of h + 5 (lsr, neg), not a branch. Constant time: straight-line code.
@@ -1795,6 +1779,21 @@ dmd_avr_poly1305_finish:
 	ldd r16, Z+46
 	ldd r17, Z+47
 	ldd r18, Z+48
+	mov r19, r18
+	andi r18, 0x7f
+	lsl r19
+	adc r7, r1
+	adc r8, r1
+	adc r9, r1
+	adc r10, r1
+	adc r11, r1
+	adc r12, r1
+	adc r13, r1
+	adc r14, r1
+	adc r15, r1
+	adc r16, r1
+	adc r17, r1
+	adc r18, r1
 	mov r19, r18
 	lsr r19
 	lsr r19

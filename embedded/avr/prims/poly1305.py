@@ -33,7 +33,14 @@ exactly one new byte (operand caching). Pass 1 leaves its column bytes on the
 stack, pass 2 adds them in.
 
 Reduction: F = F_lo + 2^128 t, t < 2^32; h = F_lo + (t & 3) 2^128 +
-5 (t >> 2), computed as (t & ~3) + (t >> 2) added into F_lo.
+5 (t >> 2), computed as c = (t & ~3) + (t >> 2) < 2^33 added into F_lo.
+Pass 2 leaves t (columns 16..19) in the dead A2 registers. c is added into bytes
+0..4 of h only: the carry k out of byte 4 is not run through bytes 5..15
+(11 loads and stores) but kept in bit 7 of h[16] (t & 3 uses bits 0..1), so
+the stored h means h[0..15] + k 2^40 + (h[16] & 0x7f) 2^128 < 5 2^128. The
+next block adds k at byte 5 of A = h + m in registers (a second adc chain,
+12 cycles), the final before its reduction. The deferred form is private to
+poly1305.S: init stores h = 0, nothing else reads h.
 """
 
 out = []
@@ -107,6 +114,10 @@ def gen_pass(rows, second):
             emit('adc %s, %s' % (acc[2], ZERO))
         if second and p < 16:
             emit('std Z+%d, %s' % (H_OFF + p, acc[0]))
+        elif second:
+            # t = F >> 128 stays in registers for the fold: byte jp of
+            # A2 was last used in column jp + 15
+            emit('mov %s, %s' % (AREG[p - 16], acc[0]))
         else:
             emit('std Y+%d, %s' % (F_P + p, acc[0]))
         acc = acc[1:] + acc[:1]
@@ -127,7 +138,8 @@ def gen_blocks():
  * for nblocks >= 1 blocks of 16 bytes. Constant time: the only branch is
  * the loop over the public block count; every load address is fixed or
  * steps over the message; products are MUL (fixed two cycles); carries run
- * through adc, never a branch. The 40-byte frame (S, A2 A3, pass-1 columns:
+ * through adc, never a branch (the deferred fold carry k too: lsl, adc,
+ * ror). The 40-byte frame (S, A2 A3, pass-1 columns:
  * key- and message-derived) is zeroed before return.
  */
 	.global dmd_avr_poly1305_blocks
@@ -168,24 +180,30 @@ dmd_avr_poly1305_blocks:''')
             emit('std Y+%d, r%d' % (F_S + 4 * (k - 1) + b, 10 + b))
     out.append('1:')
     emit('; A = h + m + hibit 2^128: A0 A1 to registers, A2 A3 to the frame')
+    A = AREG + WIN
     for i in range(16):
-        dst = AREG[i] if i < 8 else 'r10'
-        emit('ldd %s, Z+%d' % (dst, H_OFF + i))
-        emit('ld r11, X+')
-        emit('%s %s, r11' % ('add' if i == 0 else 'adc', dst))
-        if i >= 8:
-            emit('std Y+%d, r10' % (F_AHI + i - 8))
+        emit('ldd %s, Z+%d' % (A[i], H_OFF + i))
+        emit('ld r0, X+')
+        emit('%s %s, r0' % ('add' if i == 0 else 'adc', A[i]))
+    # ldd, mov and andi leave the carry alone
     emit('ldd %s, Z+%d' % (A16, H_OFF + 16))
+    emit('mov r19, %s' % A16)
+    emit('andi %s, 0x7f' % A16)
     emit('adc %s, %s' % (A16, HIBIT))
+    emit('; the fold carry k of the last block (bit 7 of h16) at 2^40')
+    emit('lsl r19')
+    for i in range(5, 16):
+        emit('adc %s, %s' % (A[i], ZERO))
+    emit('adc %s, %s' % (A16, ZERO))
+    for i in range(8, 16):
+        emit('std Y+%d, %s' % (F_AHI + i - 8, A[i]))
     emit('; pass 1: A0 A1')
     gen_pass([0, 1], False)
     emit('; pass 2: A2 A3 and a16')
     for i in range(8):
         emit('ldd %s, Y+%d' % (AREG[i], F_AHI + i))
     gen_pass([2, 3], True)
-    emit('; fold: h = F_lo + (t & 3) 2^128 + (t & ~3) + (t >> 2)')
-    for b in range(4):
-        emit('ldd r%d, Y+%d' % (2 + b, F_P + 16 + b))
+    emit('; fold: h = F_lo + (t & 3) 2^128 + (t & ~3) + (t >> 2), t in r2..r5')
     emit('mov %s, r2' % 'r18')
     emit('andi r18, 3')
     emit('movw r6, r2')
@@ -203,14 +221,14 @@ dmd_avr_poly1305_blocks:''')
     emit('adc r5, r9')
     emit('adc r10, %s' % ZERO)
     c = ['r2', 'r3', 'r4', 'r5', 'r10']
-    for i in range(16):
+    for i in range(5):
         emit('ldd r11, Z+%d' % (H_OFF + i))
-        if i < 5:
-            emit('%s r11, %s' % ('add' if i == 0 else 'adc', c[i]))
-        else:
-            emit('adc r11, %s' % ZERO)
+        emit('%s r11, %s' % ('add' if i == 0 else 'adc', c[i]))
         emit('std Z+%d, r11' % (H_OFF + i))
-    emit('adc r18, %s' % ZERO)
+    emit('; the carry k out of byte 4 is not propagated: it goes to bit 7 of h16')
+    emit('clr r19			; eor: the carry stays')
+    emit('ror r19')
+    emit('or r18, r19')
     emit('std Z+%d, r18' % (H_OFF + 16))
     emit('sbiw r24, 1')
     emit('breq 2f')
@@ -239,7 +257,8 @@ def gen_finish():
  * void dmd_avr_poly1305_finish(struct dmd_poly1305 *ctx, uint8_t tag[16]);
  *
  * tag = (h mod p + s) mod 2^128, then all 66 bytes of ctx are zeroed.
- * h < 5 2^128 on entry: folding (h16 >> 2) 5 back in leaves h < 2^130 + 5
+ * h < 5 2^128 on entry (after adding the deferred fold carry, bit 7 of h16,
+ * at byte 5): folding (h16 >> 2) 5 back in leaves h < 2^130 + 5
  * < 2p, so one conditional subtraction of p suffices; it is h + 5 - 2^130,
  * whose low 128 bits are those of h + 5. The choice is a mask from bit 130
  * of h + 5 (lsr, neg), not a branch. Constant time: straight-line code.
@@ -255,6 +274,12 @@ dmd_avr_poly1305_finish:''')
     H = ['r%d' % i for i in range(2, 18)] + ['r18']
     for i in range(17):
         emit('ldd %s, Z+%d' % (H[i], H_OFF + i))
+    # the deferred fold carry k (bit 7 of h16) at 2^40
+    emit('mov r19, r18')
+    emit('andi r18, 0x7f')
+    emit('lsl r19')
+    for i in range(5, 17):
+        emit('adc %s, r1' % H[i])
     # c = (h16 >> 2) * 5, h16 &= 3
     emit('mov r19, r18')
     emit('lsr r19')

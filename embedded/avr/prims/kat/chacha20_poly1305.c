@@ -280,6 +280,17 @@ static void test_poly1305(void)
 	poly_case(PSTR("9d4d184b8b8356f3944bf55ad1216b68d090a4895e7724289861907af532f722"),
 		  PSTR("9b1759d2e4a900611b5390ea9d8a2453a1e0e490606d6efa397e4a7af8b56162f6dae928989842bdfb4d7f406a0551f1fb4e7ded49247a061fa89ff5713e4b0ac822d364037a888f463eef79c8093e7d44d827b8fd494b7e9bfe7984a5dd9ae1bee51e04c2204c4888b5569d4bbb870676595caebed097210900408d74afea"),
 		  PSTR("4dda1c2bd87e22acf07374cd9fcf6fd9"));
+	/*
+	 * The block fold's carry out of byte 4 (kept in bit 7 of h[16]) is
+	 * set after the last block, and after both blocks (big-integer
+	 * reference tags).
+	 */
+	poly_case(PSTR("a8edf079fbbfda2b314081b0969698fba195ba1d223b6def7556079a30981ccc"),
+		  PSTR("7b6101fa75d6716d25b78878012907b6"),
+		  PSTR("b1c91625222c3fe04b007256ac76355e"));
+	poly_case(PSTR("fa41d7076f2baa1bb1b6b5af0b83519783c67887bfa46b8363432e50fc5344f3"),
+		  PSTR("e99d249a5f23ae7cf4134ce2a7da085b9ed8df2905d366aff748093dff335018"),
+		  PSTR("90025089bf898cd541ef101f6682acdd"));
 
 	/* Incremental = one-shot for every 2-way split of 150 bytes. */
 	for (s = 0; s < 32; s++)
