@@ -70,8 +70,12 @@ BENCH_FW_SRC     := $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_PORT)
 .SECONDEXPANSION:
 $(BENCH_OUT)/avr/libbench.a: $(BENCH_PORT) $(BENCH_HDRS) $$(AVR_SRC) $$(AVR_CORE_SRCS)
 	@rm -rf $(@D)/obj && mkdir -p $(@D)/obj
+	mkdir -p $(@D)/obj/asm
 	cd $(@D)/obj && avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -c \
-		$(BENCH_PORT) $(AVR_SRC) $(AVR_CORE_SRCS)
+		$(BENCH_PORT) $(AVR_SRC) $(filter %.c,$(AVR_CORE_SRCS))
+	cd $(@D)/obj/asm && avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -c \
+		$(filter %.S,$(AVR_CORE_SRCS))
+	for f in $(@D)/obj/asm/*.o; do mv $$f $(@D)/obj/$$(basename $$f .o)_S.o; done
 	avr-ar rcs $@ $(@D)/obj/*.o
 
 $(BENCH_OUT)/m4/libbench.a: $(BENCH_PORT) $(BENCH_HDRS) $$(M4_SRC) $(BENCH_CORE)
