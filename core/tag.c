@@ -14,12 +14,12 @@
 #include "poly1305.h"
 #include "util.h"
 
-static void length_block(uint8_t lb[16], uint64_t epoch, uint32_t index_field,
+static void header_block(uint8_t hb[16], uint64_t epoch, uint32_t index_field,
 			 size_t len)
 {
-	dmd_store64_le(lb, epoch);
-	dmd_store32_le(lb + 8, index_field);
-	dmd_store32_le(lb + 12, (uint32_t)len);
+	dmd_store64_le(hb, epoch);
+	dmd_store32_le(hb + 8, index_field);
+	dmd_store32_le(hb + 12, (uint32_t)len);
 }
 
 static void ghash_tag(const uint8_t hp[32], const uint8_t hdr[16],
@@ -60,7 +60,7 @@ void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,
 		poly1305_tag(hp, NULL, data, len, tag);
 		return;
 	}
-	length_block(hdr, epoch, index_field, len);
+	header_block(hdr, epoch, index_field, len);
 	if (suite == DMD_SUITE_AES_GHASH)
 		ghash_tag(hp, hdr, data, len, tag);
 	else
