@@ -78,7 +78,7 @@ struct diamond_tfm_ctx {
 	struct skcipher_request *sreq;
 	struct ahash_request *hreq;
 	u32 chacha[CHACHA_STATE_WORDS];	/* suite 2: the last slot's state */
-	u32 chacha_key[CHACHA_KEY_SIZE / sizeof(u32)];
+	const u8 *zero;			/* suite 2: the zero page, G's input */
 	u8 *sbuf;			/* DMD_STREAM_BUF, kmalloc'd */
 	unsigned int sbuf_used;		/* bytes of sbuf to erase */
 	u8 *hbuf;			/* DMD_HASH_BUF + IV + tag, kmalloc'd */

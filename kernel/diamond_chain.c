@@ -107,17 +107,27 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 			  bool epoch_domain, u8 *dst, unsigned int len)
 {
-	const u8 *zero = page_address(ZERO_PAGE(0));
-	u8 iv[CHACHA_IV_SIZE] = { [4] = epoch_domain };
-	unsigned int i, part;
+	u32 *x = ctx->chacha;
+	unsigned int part;
 
-	for (i = 0; i < ARRAY_SIZE(ctx->chacha_key); i++)
-		ctx->chacha_key[i] = get_unaligned_le32(key + 4 * i);
-	chacha_init(ctx->chacha, ctx->chacha_key, iv);
+	/* chacha_init() without the key round trip through a u32 array. */
+	chacha_init_consts(x);
+	x[4] = get_unaligned_le32(key);
+	x[5] = get_unaligned_le32(key + 4);
+	x[6] = get_unaligned_le32(key + 8);
+	x[7] = get_unaligned_le32(key + 12);
+	x[8] = get_unaligned_le32(key + 16);
+	x[9] = get_unaligned_le32(key + 20);
+	x[10] = get_unaligned_le32(key + 24);
+	x[11] = get_unaligned_le32(key + 28);
+	x[12] = 0;
+	x[13] = epoch_domain;
+	x[14] = 0;
+	x[15] = 0;
 	/* Whole pages but the last: the counter runs on across calls. */
 	do {
 		part = min_t(unsigned int, len, PAGE_SIZE);
-		chacha_crypt(ctx->chacha, dst, zero, part, 20);
+		chacha_crypt(x, dst, ctx->zero, part, 20);
 		dst += part;
 		len -= part;
 	} while (len);
@@ -360,10 +370,8 @@ void diamond_children_wipe(struct diamond_tfm_ctx *ctx)
 	if (ctx->ghash &&
 	    crypto_ahash_setkey(ctx->ghash, zero_key, DMD_TAG_SIZE))
 		pr_debug("diamond: could not rekey the ghash child\n");
-	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
+	if (ctx->suite == DMD_SUITE_CHACHA_POLY)
 		memzero_explicit(ctx->chacha, sizeof(ctx->chacha));
-		memzero_explicit(ctx->chacha_key, sizeof(ctx->chacha_key));
-	}
 	memzero_explicit(ctx->sbuf, ctx->sbuf_used);
 	ctx->sbuf_used = 0;
 	memzero_explicit(ctx->digest, DMD_TAG_SIZE);

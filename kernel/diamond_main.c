@@ -31,6 +31,7 @@
 #include <linux/err.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -244,6 +245,7 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 		goto err_free_bufs;
 	ctx->iv = ctx->hbuf + DMD_HASH_BUF;
 	ctx->digest = ctx->iv + 16;
+	ctx->zero = page_address(ZERO_PAGE(0));
 	/* Suite 2 runs on lib/crypto: no children. */
 	if (ctx->suite != DMD_SUITE_AES_GHASH)
 		return 0;
@@ -299,7 +301,6 @@ static void diamond_exit_tfm(struct crypto_aead *tfm)
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
 	ctx->keyed = false;
 	memzero_explicit(ctx->chacha, sizeof(ctx->chacha));
-	memzero_explicit(ctx->chacha_key, sizeof(ctx->chacha_key));
 
 	if (ctx->ghash) {
 		kfree_sensitive(ctx->hreq);
