@@ -4,7 +4,7 @@
 # test suites. The Diamond construction files are appended to the core by
 # their own fragment; this one names only the primitives.
 
-CORE_PRIM_SRCS := core/util.c core/aes128.c core/chacha20.c core/ghash.c core/poly1305.c core/sha256.c
+CORE_PRIM_SRCS := core/util.c core/aes128.c core/chacha20.c core/ghash.c core/ghash_mul.c core/poly1305.c core/sha256.c
 
 PRIMS_SRCS    := $(addprefix $(TOP)/,$(CORE_PRIM_SRCS))
 PRIMS_DEPS    := $(PRIMS_SRCS) $(PRIMS_SRCS:.c=.h) $(TOP)/selftests/tap.h
