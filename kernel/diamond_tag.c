@@ -16,7 +16,7 @@
  * Aggregation: XOR, addition mod 2^128 of little-endian integers, or the
  * SHA-256 accumulator A = SHA-256(A || sigma)[0:16] (lib/crypto sha256()).
  *
- * Poly1305 is our own radix-2^44 code where the compiler has 128-bit
+ * Poly1305 is our own radix-2^64 code where the compiler has 128-bit
  * integers (every 64-bit kernel), the lib/crypto descriptor API elsewhere.
  */
 #include <crypto/algapi.h>
@@ -70,49 +70,53 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 
 #ifdef CONFIG_ARCH_SUPPORTS_INT128
 /*
- * Poly1305 (RFC 8439) in radix 2^44, as poly1305-donna-64: the one-time key
- * r || s = H || P, the accumulator in three limbs, 64 x 64 -> 128-bit
- * products, no data-dependent branch. For 16-byte records this is one
- * block; inlined here it costs far fewer instructions than the lib/crypto
- * descriptor API (three calls, key table setup, descriptor wipe).
+ * Poly1305 (RFC 8439) in radix 2^64: r in two limbs, the accumulator in
+ * two limbs and a few bits, 64 x 64 -> 128-bit products, no data-dependent
+ * branch (the reduction of OpenSSL's 64-bit C code). For 16-byte records
+ * this is one block; inlined here it costs far fewer instructions than the
+ * lib/crypto descriptor API (three calls, key table setup, descriptor wipe).
  */
 struct dmd_poly {
-	u64 r0, r1, r2, s1, s2, h0, h1, h2;
+	u64 r0, r1, s1, h0, h1, h2;
 };
 
-#define DMD_M44 0xfffffffffffULL
-#define DMD_M42 0x3ffffffffffULL
+/* Carry of a sum @a = x + @b, without a branch: (@a < @b) as 0 or 1. */
+static __always_inline u64 dmd_carry(u64 a, u64 b)
+{
+	return (a ^ ((a ^ b) | ((a - b) ^ b))) >> 63;
+}
 
 static __always_inline void dmd_poly_block(struct dmd_poly *p, const u8 *m,
-					   u64 hibit)
+					   u64 padbit)
 {
-	unsigned __int128 d0, d1, d2;
-	u64 t0 = get_unaligned_le64(m), t1 = get_unaligned_le64(m + 8);
-	u64 h0 = p->h0, h1 = p->h1, h2 = p->h2, c;
+	unsigned __int128 d0, d1;
+	u64 h0, h1, h2, c;
 
-	h0 += t0 & DMD_M44;
-	h1 += ((t0 >> 44) | (t1 << 20)) & DMD_M44;
-	h2 += ((t1 >> 24) & DMD_M42) | hibit;
+	d0 = (unsigned __int128)p->h0 + get_unaligned_le64(m);
+	d1 = (unsigned __int128)p->h1 + (u64)(d0 >> 64) +
+	     get_unaligned_le64(m + 8);
+	h0 = (u64)d0;
+	h1 = (u64)d1;
+	h2 = p->h2 + (u64)(d1 >> 64) + padbit;
 
-	d0 = (unsigned __int128)h0 * p->r0 + (unsigned __int128)h1 * p->s2 +
-	     (unsigned __int128)h2 * p->s1;
+	/* h *= r mod 2^130 - 5, s1 = 5 r1 / 4 (r1 is a multiple of 4). */
+	d0 = (unsigned __int128)h0 * p->r0 + (unsigned __int128)h1 * p->s1;
 	d1 = (unsigned __int128)h0 * p->r1 + (unsigned __int128)h1 * p->r0 +
-	     (unsigned __int128)h2 * p->s2;
-	d2 = (unsigned __int128)h0 * p->r2 + (unsigned __int128)h1 * p->r1 +
-	     (unsigned __int128)h2 * p->r0;
+	     h2 * p->s1;
+	h2 = h2 * p->r0;
 
-	c = (u64)(d0 >> 44);
-	h0 = (u64)d0 & DMD_M44;
-	d1 += c;
-	c = (u64)(d1 >> 44);
-	h1 = (u64)d1 & DMD_M44;
-	d2 += c;
-	c = (u64)(d2 >> 42);
-	h2 = (u64)d2 & DMD_M42;
-	h0 += c * 5;
-	c = h0 >> 44;
-	h0 &= DMD_M44;
+	h0 = (u64)d0;
+	d1 += (u64)(d0 >> 64);
+	h1 = (u64)d1;
+	h2 += (u64)(d1 >> 64);
+
+	c = (h2 >> 2) + (h2 & ~3ULL);
+	h2 &= 3;
+	h0 += c;
+	c = dmd_carry(h0, c);
 	h1 += c;
+	c = dmd_carry(h1, c);
+	h2 += c;
 	p->h0 = h0;
 	p->h1 = h1;
 	p->h2 = h2;
@@ -121,26 +125,24 @@ static __always_inline void dmd_poly_block(struct dmd_poly *p, const u8 *m,
 static void poly_tag(const u8 *hp, const u8 *hb, const u8 *data,
 		     unsigned int len, u8 *tag)
 {
+	unsigned __int128 t;
 	struct dmd_poly p;
-	u64 t0 = get_unaligned_le64(hp), t1 = get_unaligned_le64(hp + 8);
-	u64 h0, h1, h2, g0, g1, g2, c;
+	u64 h0, h1, g0, g1, g2, mask;
 	u8 blk[POLY1305_BLOCK_SIZE];
 	unsigned int rem;
 
-	/* r clamped (RFC 8439 section 2.5), s1 and s2 = 20 r1, 20 r2. */
-	p.r0 = t0 & 0xffc0fffffffULL;
-	p.r1 = ((t0 >> 44) | (t1 << 20)) & 0xfffffc0ffffULL;
-	p.r2 = (t1 >> 24) & 0x00ffffffc0fULL;
-	p.s1 = p.r1 * (5 << 2);
-	p.s2 = p.r2 * (5 << 2);
+	/* r clamped (RFC 8439 section 2.5). */
+	p.r0 = get_unaligned_le64(hp) & 0x0ffffffc0fffffffULL;
+	p.r1 = get_unaligned_le64(hp + 8) & 0x0ffffffc0ffffffcULL;
+	p.s1 = p.r1 + (p.r1 >> 2);
 	p.h0 = 0;
 	p.h1 = 0;
 	p.h2 = 0;
 
 	if (hb)
-		dmd_poly_block(&p, hb, 1ULL << 40);
+		dmd_poly_block(&p, hb, 1);
 	for (; len >= POLY1305_BLOCK_SIZE; len -= POLY1305_BLOCK_SIZE) {
-		dmd_poly_block(&p, data, 1ULL << 40);
+		dmd_poly_block(&p, data, 1);
 		data += POLY1305_BLOCK_SIZE;
 	}
 	if (len) {
@@ -152,59 +154,22 @@ static void poly_tag(const u8 *hp, const u8 *hb, const u8 *data,
 		dmd_poly_block(&p, blk, 0);
 	}
 
-	/* Full carry, then h mod 2^130 - 5, then + s mod 2^128. */
-	h0 = p.h0;
-	h1 = p.h1;
-	h2 = p.h2;
-	c = h1 >> 44;
-	h1 &= DMD_M44;
-	h2 += c;
-	c = h2 >> 42;
-	h2 &= DMD_M42;
-	h0 += c * 5;
-	c = h0 >> 44;
-	h0 &= DMD_M44;
-	h1 += c;
-	c = h1 >> 44;
-	h1 &= DMD_M44;
-	h2 += c;
-	c = h2 >> 42;
-	h2 &= DMD_M42;
-	h0 += c * 5;
-	c = h0 >> 44;
-	h0 &= DMD_M44;
-	h1 += c;
+	/* h mod 2^130 - 5: h + 5 carries into bit 130 iff h >= p. */
+	t = (unsigned __int128)p.h0 + 5;
+	g0 = (u64)t;
+	t = (unsigned __int128)p.h1 + (u64)(t >> 64);
+	g1 = (u64)t;
+	g2 = p.h2 + (u64)(t >> 64);
+	mask = 0 - (g2 >> 2);
+	h0 = (p.h0 & ~mask) | (g0 & mask);
+	h1 = (p.h1 & ~mask) | (g1 & mask);
 
-	g0 = h0 + 5;
-	c = g0 >> 44;
-	g0 &= DMD_M44;
-	g1 = h1 + c;
-	c = g1 >> 44;
-	g1 &= DMD_M44;
-	g2 = h2 + c - (1ULL << 42);
-
-	c = (g2 >> 63) - 1;	/* all ones when h >= p */
-	g0 &= c;
-	g1 &= c;
-	g2 &= c;
-	c = ~c;
-	h0 = (h0 & c) | g0;
-	h1 = (h1 & c) | g1;
-	h2 = (h2 & c) | g2;
-
-	t0 = get_unaligned_le64(hp + 16);
-	t1 = get_unaligned_le64(hp + 24);
-	h0 += t0 & DMD_M44;
-	c = h0 >> 44;
-	h0 &= DMD_M44;
-	h1 += (((t0 >> 44) | (t1 << 20)) & DMD_M44) + c;
-	c = h1 >> 44;
-	h1 &= DMD_M44;
-	h2 += ((t1 >> 24) & DMD_M42) + c;
-	h2 &= DMD_M42;
-
-	put_unaligned_le64(h0 | (h1 << 44), tag);
-	put_unaligned_le64((h1 >> 20) | (h2 << 24), tag + 8);
+	/* + s mod 2^128 */
+	t = (unsigned __int128)h0 + get_unaligned_le64(hp + 16);
+	h0 = (u64)t;
+	h1 += (u64)(t >> 64) + get_unaligned_le64(hp + 24);
+	put_unaligned_le64(h0, tag);
+	put_unaligned_le64(h1, tag + 8);
 	memzero_explicit(&p, sizeof(p));
 }
 #else
