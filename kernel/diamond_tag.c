@@ -5,7 +5,7 @@
  * hash key, and their aggregation into the epoch tag.
  *
  *	sigma = GHASH_H(HB || pad16(X)) xor P		suite 1 (ghash spawn)
- *	sigma = Poly1305_{H || P}(X)			suite 2 record
+ *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto)
  *	tau   = Poly1305_{H || P}(HB || X)		suite 2 trailer
  *	HB    = le64(e) || le32(index field) || le32(|X|)
  *
@@ -15,9 +15,6 @@
  *
  * Aggregation: XOR, addition mod 2^128 of little-endian integers, or the
  * SHA-256 accumulator A = SHA-256(A || sigma)[0:16] (lib/crypto sha256()).
- *
- * Poly1305 is our own radix-2^64 code where the compiler has 128-bit
- * integers (every 64-bit kernel), the lib/crypto descriptor API elsewhere.
  */
 #include <crypto/algapi.h>
 #include <crypto/poly1305.h>
@@ -68,111 +65,6 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 	return err;
 }
 
-#ifdef CONFIG_ARCH_SUPPORTS_INT128
-/*
- * Poly1305 (RFC 8439) in radix 2^64: r in two limbs, the accumulator in
- * two limbs and a few bits, 64 x 64 -> 128-bit products, no data-dependent
- * branch (the reduction of OpenSSL's 64-bit C code). For 16-byte records
- * this is one block; inlined here it costs far fewer instructions than the
- * lib/crypto descriptor API (three calls, key table setup, descriptor wipe).
- */
-struct dmd_poly {
-	u64 r0, r1, s1, h0, h1, h2;
-};
-
-/* Carry of a sum @a = x + @b, without a branch: (@a < @b) as 0 or 1. */
-static __always_inline u64 dmd_carry(u64 a, u64 b)
-{
-	return (a ^ ((a ^ b) | ((a - b) ^ b))) >> 63;
-}
-
-static __always_inline void dmd_poly_block(struct dmd_poly *p, const u8 *m,
-					   u64 padbit)
-{
-	unsigned __int128 d0, d1;
-	u64 h0, h1, h2, c;
-
-	d0 = (unsigned __int128)p->h0 + get_unaligned_le64(m);
-	d1 = (unsigned __int128)p->h1 + (u64)(d0 >> 64) +
-	     get_unaligned_le64(m + 8);
-	h0 = (u64)d0;
-	h1 = (u64)d1;
-	h2 = p->h2 + (u64)(d1 >> 64) + padbit;
-
-	/* h *= r mod 2^130 - 5, s1 = 5 r1 / 4 (r1 is a multiple of 4). */
-	d0 = (unsigned __int128)h0 * p->r0 + (unsigned __int128)h1 * p->s1;
-	d1 = (unsigned __int128)h0 * p->r1 + (unsigned __int128)h1 * p->r0 +
-	     h2 * p->s1;
-	h2 = h2 * p->r0;
-
-	h0 = (u64)d0;
-	d1 += (u64)(d0 >> 64);
-	h1 = (u64)d1;
-	h2 += (u64)(d1 >> 64);
-
-	c = (h2 >> 2) + (h2 & ~3ULL);
-	h2 &= 3;
-	h0 += c;
-	c = dmd_carry(h0, c);
-	h1 += c;
-	c = dmd_carry(h1, c);
-	h2 += c;
-	p->h0 = h0;
-	p->h1 = h1;
-	p->h2 = h2;
-}
-
-static void poly_tag(const u8 *hp, const u8 *hb, const u8 *data,
-		     unsigned int len, u8 *tag)
-{
-	unsigned __int128 t;
-	struct dmd_poly p;
-	u64 h0, h1, g0, g1, g2, mask;
-	u8 blk[POLY1305_BLOCK_SIZE];
-	unsigned int rem;
-
-	/* r clamped (RFC 8439 section 2.5). */
-	p.r0 = get_unaligned_le64(hp) & 0x0ffffffc0fffffffULL;
-	p.r1 = get_unaligned_le64(hp + 8) & 0x0ffffffc0ffffffcULL;
-	p.s1 = p.r1 + (p.r1 >> 2);
-	p.h0 = 0;
-	p.h1 = 0;
-	p.h2 = 0;
-
-	if (hb)
-		dmd_poly_block(&p, hb, 1);
-	for (; len >= POLY1305_BLOCK_SIZE; len -= POLY1305_BLOCK_SIZE) {
-		dmd_poly_block(&p, data, 1);
-		data += POLY1305_BLOCK_SIZE;
-	}
-	if (len) {
-		/* Public input (ciphertext or AD): blk needs no wipe. */
-		rem = len;
-		memcpy(blk, data, rem);
-		blk[rem] = 1;
-		memset(blk + rem + 1, 0, POLY1305_BLOCK_SIZE - rem - 1);
-		dmd_poly_block(&p, blk, 0);
-	}
-
-	/* h mod 2^130 - 5: h + 5 carries into bit 130 iff h >= p. */
-	t = (unsigned __int128)p.h0 + 5;
-	g0 = (u64)t;
-	t = (unsigned __int128)p.h1 + (u64)(t >> 64);
-	g1 = (u64)t;
-	g2 = p.h2 + (u64)(t >> 64);
-	mask = 0 - (g2 >> 2);
-	h0 = (p.h0 & ~mask) | (g0 & mask);
-	h1 = (p.h1 & ~mask) | (g1 & mask);
-
-	/* + s mod 2^128 */
-	t = (unsigned __int128)h0 + get_unaligned_le64(hp + 16);
-	h0 = (u64)t;
-	h1 += (u64)(t >> 64) + get_unaligned_le64(hp + 24);
-	put_unaligned_le64(h0, tag);
-	put_unaligned_le64(h1, tag + 8);
-	memzero_explicit(&p, sizeof(p));
-}
-#else
 /*
  * lib/crypto Poly1305 (the arch code where there is one) with the one-time
  * key r || s = H || P, straight over the record where it lies; a trailer
@@ -191,7 +83,6 @@ static void poly_tag(const u8 *hp, const u8 *hb, const u8 *data,
 		poly1305_update(&desc, data, len);
 	poly1305_final(&desc, tag);
 }
-#endif
 
 /* The tag of one slot over @data (a ciphertext record or the AD). */
 int diamond_uh_tag(struct diamond_tfm_ctx *ctx, const u8 hp[32],
