@@ -68,17 +68,6 @@ static void gf128_mul(uint32_t y[4], const uint32_t h[4])
 	y[3] = z3;
 }
 
-void dmd_ghash_blocks(struct dmd_ghash *ctx, const uint8_t *b, size_t n)
-{
-	unsigned int i;
-
-	for (; n; n--, b += 16) {
-		for (i = 0; i < 4; i++)
-			ctx->y[i] ^= dmd_load32_be(b + 4 * i);
-		gf128_mul(ctx->y, ctx->h);
-	}
-}
-
 #elif DMD_GHASH_MUL == 32
 
 static inline uint64_t mul32(uint32_t a, uint32_t b)
@@ -161,17 +150,6 @@ static void gf128_mul(uint32_t y[4], const uint32_t h[4])
 	y[1] = z[6];
 	y[2] = z[5];
 	y[3] = z[4];
-}
-
-void dmd_ghash_blocks(struct dmd_ghash *ctx, const uint8_t *b, size_t n)
-{
-	unsigned int i;
-
-	for (; n; n--, b += 16) {
-		for (i = 0; i < 4; i++)
-			ctx->y[i] ^= dmd_load32_be(b + 4 * i);
-		gf128_mul(ctx->y, ctx->h);
-	}
 }
 
 #elif DMD_GHASH_MUL == 64
@@ -281,6 +259,20 @@ void dmd_ghash_blocks(struct dmd_ghash *ctx, const uint8_t *b, size_t n)
 
 #else
 #error "DMD_GHASH_MUL must be 1, 32 or 64"
+#endif
+
+#if DMD_GHASH_MUL == 1 || DMD_GHASH_MUL == 32
+/* Both 32-bit forms multiply in place on the context's big-endian words. */
+void dmd_ghash_blocks(struct dmd_ghash *ctx, const uint8_t *b, size_t n)
+{
+	unsigned int i;
+
+	for (; n; n--, b += 16) {
+		for (i = 0; i < 4; i++)
+			ctx->y[i] ^= dmd_load32_be(b + 4 * i);
+		gf128_mul(ctx->y, ctx->h);
+	}
+}
 #endif
 
 /* The portable multipliers keep nothing outside the context. */
