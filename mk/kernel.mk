@@ -140,15 +140,21 @@ check-vectors-kat: $(VEC2C)
 		echo "not ok 1 kernel/diamond_kat.h is stale: make kernel-kat-header"; \
 	  fi; } | tee $(TAPDIR)/vectors-kat.tap | grep -q '^ok'
 
-$(KAT_PROBE): $(TOP)/tools/kernel/kat-probe.c $(TOP)/tools/kernel/afalg.h \
+# The guest programs share the selftests' raw AF_ALG calls.
+KAFALG := $(TOP)/selftests/diamond/afalg.c $(TOP)/selftests/diamond/afalg.h \
+	  $(TOP)/tools/kernel/afalg.h
+
+$(KAT_PROBE): $(TOP)/tools/kernel/kat-probe.c $(KAFALG) \
 	      $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/tap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c
+	$(CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+		$(TOP)/selftests/diamond/afalg.c
 
-$(KBENCH): $(TOP)/tools/bench/kernel-bench.c $(TOP)/tools/kernel/afalg.h \
+$(KBENCH): $(TOP)/tools/bench/kernel-bench.c $(KAFALG) \
 	   $(TOP)/selftests/lib/vecfile.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c
+	$(CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+		$(TOP)/selftests/diamond/afalg.c
 
 check-kernel-kat: $(KMOD_KO) $(KAT_PROBE)
 	@mkdir -p $(TAPDIR)

@@ -20,9 +20,13 @@
  *   1024 x rfc7539(chacha20,poly1305) 16 B, 1 x rfc7539 16 KiB.
  * Each figure is the median of REPS (default 5) runs, in guest ns.
  */
+#define _GNU_SOURCE
 #include "../kernel/afalg.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "../../selftests/lib/vecfile.h"
@@ -113,7 +117,7 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 	size_t inlen = s->ad.len + s->ct.len;
 	size_t outlen = s->ad.len + s->ct.len - 16;
 	uint8_t *in = malloc(inlen), *out = malloc(inlen), iv[8] = { 0 };
-	struct afalg a;
+	struct afalg_conn a;
 	unsigned int r;
 	char label[96];
 	ssize_t n;
@@ -123,7 +127,7 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 		goto out;
 	memcpy(in, s->ad.p, s->ad.len);
 	memcpy(in + s->ad.len, s->ct.p, s->ct.len);
-	if (afalg_open(&a, names[suite], v->key.p, v->key.len, 16)) {
+	if (afalg_conn_open(&a, names[suite], v->key.p, v->key.len, 16)) {
 		printf("# cannot open %s\n", names[suite]);
 		goto out;
 	}
@@ -132,9 +136,9 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 	param_write("precompute_kib", 0);
 	for (r = 0; r < reps; r++) {
 		t0 = now_ns();
-		if (afalg_rekey(&a, v->key.p, v->key.len))
+		if (afalg_conn_rekey(&a, v->key.p, v->key.len))
 			goto out_close;
-		n = afalg_op(&a, 0, iv, 8, s->ad.len, in, inlen, out, outlen);
+		n = afalg_conn_op(&a, 0, iv, 8, s->ad.len, in, inlen, out, outlen);
 		total[r] = now_ns() - t0;
 		if (n != (ssize_t)outlen ||
 		    memcmp(out + s->ad.len, s->pt.p, s->pt.len)) {
@@ -147,12 +151,12 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 	param_write("precompute_kib", 256);
 	for (r = 0; r < reps; r++) {
 		param_write("last_precompute_ns", 0);	/* read-only: no-op */
-		if (afalg_rekey(&a, v->key.p, v->key.len))
+		if (afalg_conn_rekey(&a, v->key.p, v->key.len))
 			goto out_close;
 		sleep_ms(300);
 		offline[r] = param_read("last_precompute_ns");
 		t0 = now_ns();
-		n = afalg_op(&a, 0, iv, 8, s->ad.len, in, inlen, out, outlen);
+		n = afalg_conn_op(&a, 0, iv, 8, s->ad.len, in, inlen, out, outlen);
 		online[r] = now_ns() - t0;
 		if (n != (ssize_t)outlen) {
 			printf("# %s: decrypt failed (%zd)\n", names[suite], n);
@@ -174,7 +178,7 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 	report(label, median(online, reps), NMSG);
 	err = 0;
 out_close:
-	afalg_close(&a);
+	afalg_conn_close(&a);
 out:
 	free(in);
 	free(out);
@@ -192,22 +196,22 @@ static int bench_aead(const char *name, size_t keylen, size_t len,
 	uint8_t *ct = malloc(len + 16), *out = malloc(len + 16);
 	uint64_t t[MAXREPS], t0;
 	unsigned int r, i;
-	struct afalg a;
+	struct afalg_conn a;
 	char label[96];
 	int err = -1;
 
 	memset(key, 0x42, sizeof(key));
-	if (!pt || !ct || !out || afalg_open(&a, name, key, keylen, 16)) {
+	if (!pt || !ct || !out || afalg_conn_open(&a, name, key, keylen, 16)) {
 		printf("# cannot open %s\n", name);
 		goto out;
 	}
-	if (afalg_op(&a, 1, iv, 12, 0, pt, len, ct, len + 16) !=
+	if (afalg_conn_op(&a, 1, iv, 12, 0, pt, len, ct, len + 16) !=
 	    (ssize_t)(len + 16))
 		goto out_close;
 	for (r = 0; r < reps; r++) {
 		t0 = now_ns();
 		for (i = 0; i < count; i++)
-			if (afalg_op(&a, 0, iv, 12, 0, ct, len + 16, out,
+			if (afalg_conn_op(&a, 0, iv, 12, 0, ct, len + 16, out,
 				     len) != (ssize_t)len)
 				goto out_close;
 		t[r] = now_ns() - t0;
@@ -216,7 +220,7 @@ static int bench_aead(const char *name, size_t keylen, size_t len,
 	report(label, median(t, reps), count);
 	err = 0;
 out_close:
-	afalg_close(&a);
+	afalg_conn_close(&a);
 out:
 	free(pt);
 	free(ct);

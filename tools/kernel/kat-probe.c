@@ -12,9 +12,13 @@
  *  - every vector of VECFILE opens through AF_ALG with the expected errno
  *    and plaintext, and every positive step seals back to its ciphertext.
  */
+#define _GNU_SOURCE
 #include "afalg.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/klog.h>
 
 #include "../../include/diamond/spec.h"
@@ -80,19 +84,19 @@ static void proc_driver(const char *name, char *out, size_t outlen)
 
 static void check_instance(unsigned int suite, const char *want)
 {
-	struct afalg a;
+	struct afalg_conn a;
 	char driver[160];
-	int err = afalg_open(&a, names[suite], NULL, 0, DMD_TAG_SIZE);
+	int err = afalg_conn_open(&a, names[suite], NULL, 0, DMD_TAG_SIZE);
 
 	tap_result(!err, "AF_ALG binds %s (%s)", names[suite],
 		   err ? strerror(-err) : "ok");
-	afalg_close(&a);
+	afalg_conn_close(&a);
 	proc_driver(names[suite], driver, sizeof(driver));
 	tap_result(!strcmp(driver, want), "/proc/crypto: %s driver %s",
 		   names[suite], driver[0] ? driver : "(missing)");
 }
 
-static int run_step(struct afalg *open, struct afalg *seal,
+static int run_step(struct afalg_conn *open, struct afalg_conn *seal,
 		    const struct vec_step *s, char *why, size_t whylen)
 {
 	size_t body = s->ct.len > DMD_TAG_SIZE ? s->ct.len - DMD_TAG_SIZE : 0;
@@ -108,7 +112,7 @@ static int run_step(struct afalg *open, struct afalg *seal,
 		goto out;
 	memcpy(in, s->ad.p, s->ad.len);
 	memcpy(in + s->ad.len, s->ct.p, s->ct.len);
-	n = afalg_op(open, 0, iv, 8, s->ad.len, in, s->ad.len + s->ct.len,
+	n = afalg_conn_op(open, 0, iv, 8, s->ad.len, in, s->ad.len + s->ct.len,
 		     out, s->ad.len + body);
 	if ((want ? n : (n >= 0 ? 0 : n)) != want) {
 		snprintf(why, whylen, "open: got %zd want %d", n, want);
@@ -124,7 +128,7 @@ static int run_step(struct afalg *open, struct afalg *seal,
 		goto out;
 	}
 	memcpy(in + s->ad.len, s->pt.p, s->pt.len);
-	n = afalg_op(seal, 1, iv, 8, s->ad.len, in, s->ad.len + s->pt.len,
+	n = afalg_conn_op(seal, 1, iv, 8, s->ad.len, in, s->ad.len + s->pt.len,
 		     out, s->ad.len + s->ct.len);
 	if (n != (ssize_t)(s->ad.len + s->ct.len) ||
 	    memcmp(out + s->ad.len, s->ct.p, s->ct.len)) {
@@ -141,15 +145,15 @@ out:
 static void check_vector(const struct vec *v)
 {
 	unsigned int suite = v->key.len > 5 ? v->key.p[5] : 0, i;
-	struct afalg open = { -1, -1 }, seal = { -1, -1 };
+	struct afalg_conn open = { -1, -1 }, seal = { -1, -1 };
 	char why[128] = "";
 	int err = -EINVAL;
 
 	if (suite == DMD_SUITE_AES_GHASH || suite == DMD_SUITE_CHACHA_POLY)
-		err = afalg_open(&open, names[suite], v->key.p, v->key.len,
+		err = afalg_conn_open(&open, names[suite], v->key.p, v->key.len,
 				 DMD_TAG_SIZE);
 	if (!err)
-		err = afalg_open(&seal, names[suite], v->key.p, v->key.len,
+		err = afalg_conn_open(&seal, names[suite], v->key.p, v->key.len,
 				 DMD_TAG_SIZE);
 	if (err)
 		snprintf(why, sizeof(why), "setup: %s", strerror(-err));
@@ -157,8 +161,8 @@ static void check_vector(const struct vec *v)
 		if (run_step(&open, &seal, &v->step[i], why, sizeof(why)))
 			err = 1;
 	tap_result(!err, "vector %s%s%s", v->name, err ? ": " : "", why);
-	afalg_close(&open);
-	afalg_close(&seal);
+	afalg_conn_close(&open);
+	afalg_conn_close(&seal);
 }
 
 int main(int argc, char **argv)
