@@ -340,19 +340,13 @@ int main(void)
 	struct dmd_rng r = { dmd_seed() };
 	unsigned int suite, agg, any = 0;
 	struct epoch e;
-	int err, fd;
+	int err;
 
 	tap_header();
 	tap_diag("seed %llu (set DMD_SEED to repeat)", (unsigned long long)r.s);
 	for (suite = 1; suite <= 2; suite++) {
-		fd = afalg_bind(dmd_alg_name(suite));
-		if (fd < 0) {
-			tap_diag("bind %s: %s", dmd_alg_name(suite),
-				 dmd_errname(fd));
-			tap_skip("algorithm not available", dmd_alg_name(suite));
+		if (!dmd_suite_available(suite))
 			continue;
-		}
-		afalg_close(fd);
 		any = 1;
 		for (agg = 0; agg < 3; agg++) {
 			err = setup(&e, &r, suite, agg);

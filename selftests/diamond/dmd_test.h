@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "../../include/diamond/core.h"
+#include "../tap.h"
+#include "afalg.h"
 
 /* Largest epoch body a test builds: b = 16 records of 4096 bytes. */
 #define DMD_T_MAX_BODY	(16 * (DMD_BODY_LEN_SIZE + DMD_MAX_RECORD))
@@ -71,5 +73,23 @@ size_t dmd_rand_body(struct dmd_rng *r, uint8_t *pt, unsigned int nrec,
 
 /* Vectors file: argv[1], else $DMD_VECTORS, else the usual places. */
 const char *dmd_vectors_path(int argc, char **argv);
+
+/*
+ * 1 if @suite's algorithm binds; otherwise report it as a TAP skip and
+ * return 0. Inline so the skip counts in the calling program's TAP stream
+ * (tap.h keeps its counters per translation unit).
+ */
+static inline int dmd_suite_available(unsigned int suite)
+{
+	int fd = afalg_bind(dmd_alg_name(suite));
+
+	if (fd < 0) {
+		tap_diag("bind %s: %s", dmd_alg_name(suite), dmd_errname(fd));
+		tap_skip("algorithm not available", dmd_alg_name(suite));
+		return 0;
+	}
+	afalg_close(fd);
+	return 1;
+}
 
 #endif
