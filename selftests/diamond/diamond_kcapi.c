@@ -105,7 +105,7 @@ static void vector(const struct vec *v, unsigned int suite)
 		const struct vec_step *s = &v->step[i];
 		uint8_t *buf = malloc(s->ct.len + 1);
 
-		want = dmd_expect_errno(s->expect);
+		want = vec_expect_errno(s->expect);
 		err = k_open(hd, s, buf, access_mode[i % 2]);
 		if (err != want ||
 		    (!want && memcmp(buf, s->pt.p, s->pt.len))) {

@@ -24,6 +24,7 @@
 #include "../tap.h"
 #include "afalg.h"
 #include "dmd_test.h"
+#include "../lib/vecfile.h"
 
 static const size_t rec_len[4] = { 5, 0, 9, 3 };
 static const char *const agg_name[3] = { "xor", "add", "hash" };
@@ -57,7 +58,7 @@ static int core_verdict(const struct epoch *e, uint64_t epoch,
 	rc = dmd_open(&st, epoch, ad, adlen, ct, ctlen, pt,
 		      DMD_DEFAULT_MAX_SKIP);
 	free(pt);
-	return dmd_code_errno(rc);
+	return vec_code_errno(rc);
 }
 
 /*

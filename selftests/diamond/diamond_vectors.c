@@ -60,7 +60,7 @@ static void open_steps(const struct vec *v, unsigned int suite)
 	for (i = 0; i < v->nsteps; i++) {
 		const struct vec_step *s = &v->step[i];
 		const struct vec_buf *g = genuine_pt(v, i);
-		int want = dmd_expect_errno(s->expect), err, leak = 0, ok;
+		int want = vec_expect_errno(s->expect), err, leak = 0, ok;
 		uint8_t *pt = malloc(s->ct.len + 1);
 
 		err = dmd_kopen(tfm, 1, s->epoch, s->ad.p, s->ad.len, s->ct.p,

@@ -45,45 +45,6 @@ const char *dmd_errname(int err)
 	return buf;
 }
 
-int dmd_code_errno(int code)
-{
-	switch (code) {
-	case DMD_OK:
-		return 0;
-	case DMD_ESIZE:
-		return -EMSGSIZE;
-	case DMD_EFULL:
-		return -ENOSPC;
-	case DMD_EBADMSG:
-		return -EBADMSG;
-	case DMD_EEXPIRED:
-		return -EKEYEXPIRED;
-	case DMD_ESKIP:
-		return -ERANGE;
-	default:		/* EINVAL, EKEY, EFORMAT, ESPACE */
-		return -EINVAL;
-	}
-}
-
-int dmd_expect_errno(const char *expect)
-{
-	static const struct {
-		const char *name;
-		int e;
-	} map[] = {
-		{ "ok", 0 },		      { "EBADMSG", -EBADMSG },
-		{ "EKEYEXPIRED", -EKEYEXPIRED }, { "ESKIP", -ERANGE },
-		{ "EFORMAT", -EINVAL },	      { "ESIZE", -EMSGSIZE },
-		{ "EFULL", -ENOSPC },	      { "EKEY", -EINVAL },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(map[i].name, expect))
-			return map[i].e;
-	return 1;
-}
-
 int dmd_rekey(int tfm, const uint8_t *blob, size_t len)
 {
 	int err = afalg_setkey(tfm, blob, len);

@@ -22,10 +22,6 @@
 const char *dmd_alg_name(unsigned int suite);
 /* "EBADMSG" for -EBADMSG, "ok" for 0, "E<n>" otherwise (static buffer). */
 const char *dmd_errname(int err);
-/* Vector "expect" (ok, EBADMSG, ...) to the kernel's 0 / -errno; 1 if unknown. */
-int dmd_expect_errno(const char *expect);
-/* Core DMD_E* code to the kernel's 0 / -errno (spec section 12). */
-int dmd_code_errno(int code);
 
 /* Bound tfm for @suite with @blob set and authsize 16; fd or -errno. */
 int dmd_tfm(unsigned int suite, const uint8_t *blob, size_t len);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "vecfile.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,4 +188,31 @@ int vec_expect_code(const char *expect)
 		if (!strcmp(map[i].name, expect))
 			return map[i].code;
 	return 1;
+}
+
+int vec_code_errno(int code)
+{
+	switch (code) {
+	case DMD_OK:
+		return 0;
+	case DMD_ESIZE:
+		return -EMSGSIZE;
+	case DMD_EFULL:
+		return -ENOSPC;
+	case DMD_EBADMSG:
+		return -EBADMSG;
+	case DMD_EEXPIRED:
+		return -EKEYEXPIRED;
+	case DMD_ESKIP:
+		return -ERANGE;
+	default:		/* EINVAL, EKEY, EFORMAT, ESPACE */
+		return -EINVAL;
+	}
+}
+
+int vec_expect_errno(const char *expect)
+{
+	int code = vec_expect_code(expect);
+
+	return code == 1 ? 1 : vec_code_errno(code);
 }

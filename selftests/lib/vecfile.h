@@ -39,5 +39,9 @@ void vec_close(struct vec_file *f);
 
 /* Map an expect string to a DMD_E* code; 1 for an unknown name. */
 int vec_expect_code(const char *expect);
+/* The kernel's 0 / -errno for a core DMD_E* code (spec section 12). */
+int vec_code_errno(int code);
+/* The kernel's 0 / -errno for an expect string; 1 for an unknown name. */
+int vec_expect_errno(const char *expect);
 
 #endif

@@ -17,22 +17,6 @@
 #include "../lib/vecfile.h"
 #include "../tap.h"
 
-static int expect_errno(const char *e)
-{
-	static const struct { const char *name; int err; } map[] = {
-		{ "ok", 0 }, { "EBADMSG", -EBADMSG },
-		{ "EKEYEXPIRED", -EKEYEXPIRED }, { "ESKIP", -ERANGE },
-		{ "EFORMAT", -EINVAL }, { "ESIZE", -EMSGSIZE },
-		{ "EFULL", -ENOSPC }, { "EKEY", -EINVAL },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(e, map[i].name))
-			return map[i].err;
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : "vectors/diamond.txt";
@@ -90,7 +74,7 @@ int main(int argc, char **argv)
 			body.adlen = s->ad.len;
 			body.ct = buf + s->ad.len;
 			body.ct_len = s->ct.len;
-			want = expect_errno(s->expect);
+			want = vec_expect_errno(s->expect);
 			rc = s->ct.len >= DIAMOND_TAG_SIZE ?
 			     diamond_gw_open_epoch(gw, &body, pt) : -EINVAL;
 			if (rc != want) {

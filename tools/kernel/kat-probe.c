@@ -30,23 +30,6 @@ static const char *const names[] = {
 	[DMD_SUITE_CHACHA_POLY] = "diamond(chacha20,poly1305)",
 };
 
-static int expect_errno(const char *expect)
-{
-	if (!strcmp(expect, "ok"))
-		return 0;
-	if (!strcmp(expect, "EBADMSG"))
-		return -EBADMSG;
-	if (!strcmp(expect, "EKEYEXPIRED"))
-		return -EKEYEXPIRED;
-	if (!strcmp(expect, "ESKIP"))
-		return -ERANGE;
-	if (!strcmp(expect, "EFORMAT"))
-		return -EINVAL;
-	if (!strcmp(expect, "ESIZE"))
-		return -EMSGSIZE;
-	return 1;
-}
-
 static void check_log(void)
 {
 	int len = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
@@ -102,7 +85,7 @@ static int run_step(struct afalg_conn *open, struct afalg_conn *seal,
 	size_t body = s->ct.len > DMD_TAG_SIZE ? s->ct.len - DMD_TAG_SIZE : 0;
 	size_t in_max = s->ad.len + s->ct.len + s->pt.len;
 	uint8_t iv[8], *in = malloc(in_max + 1), *out = malloc(in_max + 17);
-	int want = expect_errno(s->expect), rc = -1;
+	int want = vec_expect_errno(s->expect), rc = -1;
 	ssize_t n;
 	size_t i;
 
