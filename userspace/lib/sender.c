@@ -94,10 +94,26 @@ static int begin(struct diamond_sender *s)
 	return rc;
 }
 
+/* Frame the payload the core just wrote after the header in @frame. */
+static int write_frame(const struct diamond_sender *s, uint8_t type,
+		       uint32_t index, size_t len, uint8_t *frame, size_t cap)
+{
+	struct diamond_frame f = {
+		.type = type,
+		.suite = s->core.st.suite,
+		.device_id = s->core.st.device_id,
+		.epoch = s->core.epoch,
+		.index = (uint16_t)index,
+		.len = (uint16_t)len,
+		.payload = frame + DIAMOND_FRAME_HDR,
+	};
+
+	return diamond_frame_write(frame, cap, &f);
+}
+
 int diamond_sender_seal(struct diamond_sender *s, const uint8_t *data,
 			size_t len, uint8_t *frame, int *full)
 {
-	struct diamond_frame f;
 	uint32_t j;
 	int rc;
 
@@ -114,22 +130,15 @@ int diamond_sender_seal(struct diamond_sender *s, const uint8_t *data,
 						 frame + DIAMOND_FRAME_HDR, &j));
 	if (rc)
 		return rc;
-	f.type = DIAMOND_FRAME_RECORD;
-	f.suite = s->core.st.suite;
-	f.device_id = s->core.st.device_id;
-	f.epoch = s->core.epoch;
-	f.index = (uint16_t)j;
-	f.len = (uint16_t)len;
-	f.payload = frame + DIAMOND_FRAME_HDR;
 	if (full)
 		*full = s->core.index >= s->core.st.b;
-	return diamond_frame_write(frame, DIAMOND_FRAME_MAX, &f);
+	return write_frame(s, DIAMOND_FRAME_RECORD, j, len, frame,
+			   DIAMOND_FRAME_MAX);
 }
 
 int diamond_sender_close_epoch(struct diamond_sender *s, const uint8_t *ad,
 			       size_t adlen, uint8_t *frame)
 {
-	struct diamond_frame f;
 	uint32_t n;
 	int rc;
 
@@ -145,13 +154,7 @@ int diamond_sender_close_epoch(struct diamond_sender *s, const uint8_t *ad,
 			frame + DIAMOND_FRAME_HDR + adlen, &n));
 	if (rc)
 		return rc;
-	f.type = DIAMOND_FRAME_TAG;
-	f.suite = s->core.st.suite;
-	f.device_id = s->core.st.device_id;
-	f.epoch = s->core.epoch;
-	f.index = (uint16_t)n;
-	f.len = (uint16_t)(adlen + DIAMOND_TAG_SIZE);
-	f.payload = frame + DIAMOND_FRAME_HDR;
-	return diamond_frame_write(frame, DIAMOND_FRAME_HDR + DIAMOND_MAX_AD +
-				   DIAMOND_TAG_SIZE, &f);
+	return write_frame(s, DIAMOND_FRAME_TAG, n, adlen + DIAMOND_TAG_SIZE,
+			   frame, DIAMOND_FRAME_HDR + DIAMOND_MAX_AD +
+			   DIAMOND_TAG_SIZE);
 }
