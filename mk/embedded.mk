@@ -66,8 +66,10 @@ FW_SUITES := 1 2
 FW_AVR_SENDER := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/sender-d$(s).elf)
 FW_M4_SENDER  := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/sender-d$(s).elf)
 FW_AVR_KAT    := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/kat-d$(s).elf)
-# RFC 8439 answers for the AVR ChaCha20 / Poly1305 (embedded/avr/prims/kat/)
-FW_AVR_KAT_PRIMS := $(EMB_BUILD)/avr/kat-chacha20-poly1305.elf
+# RFC 8439 answers for the AVR ChaCha20 / Poly1305, FIPS-197 and SP 800-38A
+# answers for the AVR AES-128 (embedded/avr/prims/kat/)
+FW_AVR_KAT_PRIMS := $(EMB_BUILD)/avr/kat-chacha20-poly1305.elf \
+		    $(EMB_BUILD)/avr/kat-aes128.elf
 FW_M4_KAT     := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/kat-d$(s).elf)
 FW_BENCH_LENS := 16 128
 FW_AVR_BENCH  := $(foreach s,$(FW_SUITES),$(foreach l,$(FW_BENCH_LENS),$(EMB_BUILD)/avr/bench-d$(s)-$(l).elf))
@@ -116,6 +118,10 @@ $(EMB_BUILD)/m4/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/m4/kat-d%/kat-
 		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(EMB_CORE_SRCS) -lgcc
 
 $(EMB_BUILD)/avr/kat-chacha20-poly1305.elf: $(EMB)/avr/prims/kat/chacha20_poly1305.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) $(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
+
+$(EMB_BUILD)/avr/kat-aes128.elf: $(EMB)/avr/prims/kat/aes128.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) $(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
 
