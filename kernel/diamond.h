@@ -13,8 +13,10 @@
 #define _DIAMOND_H
 
 #include <crypto/aead.h>
+#include <crypto/algapi.h>
 #include <crypto/chacha.h>
 #include <crypto/hash.h>
+#include <crypto/internal/poly1305.h>
 #include <crypto/skcipher.h>
 #include <linux/atomic.h>
 #include <linux/mutex.h>
@@ -47,6 +49,7 @@ extern unsigned int diamond_max_epoch_bytes;
 struct diamond_pre {
 	u8 *slots;		/* kvmalloc'd, @alloc bytes */
 	size_t alloc;
+	struct poly1305_core_key *rkeys;	/* suite 2: r of each slot's H */
 	u32 cap;		/* slots that fit in @alloc */
 	u32 ready;		/* slots computed, 0 when !@valid */
 	u32 ks_len;		/* keystream bytes stored per slot */
@@ -58,9 +61,11 @@ struct diamond_pre {
 
 /*
  * Suite 1 runs on its spawns (the ctr(aes) skcipher and the ghash ahash).
- * Suite 2 calls the kernel's ChaCha20 and Poly1305 library code directly
- * (<crypto/chacha.h>, <crypto/poly1305.h>; the arch SIMD code where there
- * is one): no per-record setkey, request or scatterlist.
+ * Suite 2 calls the kernel's ChaCha20 and Poly1305 library code directly:
+ * chacha_crypt() (<crypto/chacha.h>, the arch SIMD code where there is one)
+ * and the Poly1305 core of lib/crypto (<crypto/internal/poly1305.h>), whose
+ * expanded key the offline phase computes per slot: no per-record setkey,
+ * request, scatterlist or descriptor.
  */
 struct diamond_tfm_ctx {
 	struct crypto_skcipher *stream;	/* suite 1: ctr(aes) */
@@ -78,6 +83,7 @@ struct diamond_tfm_ctx {
 	struct skcipher_request *sreq;
 	struct ahash_request *hreq;
 	u32 chacha[CHACHA_STATE_WORDS];	/* suite 2: the last slot's state */
+	struct poly1305_core_key rkey;	/* suite 2: a slot opened online */
 	const u8 *zero;			/* suite 2: the zero page, G's input */
 	u8 *sbuf;			/* DMD_STREAM_BUF, kmalloc'd */
 	unsigned int sbuf_used;		/* bytes of sbuf to erase */
@@ -104,8 +110,15 @@ struct diamond_cursor {
 	u32 next;			/* index of the next slot */
 	u32 ready;
 	const struct diamond_pre *pre;	/* NULL when nothing precomputed */
-	u8 r[DMD_KEY_MAX];		/* R_{e,next} once next >= ready */
+	const u8 *r;			/* R_{e,next} once next >= ready */
+	u8 r0[DMD_KEY_MAX];		/* where @r starts without a table */
 	u8 e_next[DMD_KEY_MAX];		/* E_{e+1} */
+};
+
+/* A slot's tag key: H || P, and for suite 2 the expanded r = H. */
+struct diamond_slot {
+	const u8 *hp;
+	const struct poly1305_core_key *rkey;
 };
 
 struct diamond_agg {
@@ -121,16 +134,29 @@ int __must_check diamond_precompute(struct diamond_tfm_ctx *ctx);
 int __must_check diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 				     struct diamond_cursor *cur, u64 epoch);
 int __must_check diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
-				     struct diamond_cursor *cur, const u8 **hp,
-				     u8 *ks, unsigned int len);
+				     struct diamond_cursor *cur,
+				     struct diamond_slot *slot, u8 *ks,
+				     unsigned int len);
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx);
 
 /* diamond_tag.c: UH tags and their aggregation. */
-int __must_check diamond_uh_tag(struct diamond_tfm_ctx *ctx, const u8 hp[32],
+int __must_check diamond_uh_tag(struct diamond_tfm_ctx *ctx,
+				const struct diamond_slot *slot,
 				const u8 *data, unsigned int len, u64 epoch,
 				u32 index_field, u8 tag[DMD_TAG_SIZE]);
 void diamond_agg_init(struct diamond_agg *a, u8 mode);
-void diamond_agg_add(struct diamond_agg *a, const u8 tag[DMD_TAG_SIZE]);
+void diamond_agg_fold(struct diamond_agg *a, const u8 tag[DMD_TAG_SIZE]);
+
+/* Aggregate one tag; XOR, the default, inline as it runs per record. */
+static inline void diamond_agg_add(struct diamond_agg *a,
+				   const u8 tag[DMD_TAG_SIZE])
+{
+	if (likely(a->mode == DMD_AGG_XOR))
+		crypto_xor(a->acc, tag, DMD_TAG_SIZE);
+	else
+		diamond_agg_fold(a, tag);
+}
+
 void diamond_agg_final(struct diamond_agg *a, const u8 tau[DMD_TAG_SIZE],
 		       u8 out[DMD_TAG_SIZE]);
 
@@ -142,6 +168,9 @@ void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,
 				 unsigned long delay);
 void diamond_wait_precompute(struct crypto_aead *tfm);
 int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len);
+
+/* diamond_wipe.c: memzero_explicit() for the large buffers. */
+void diamond_wipe(void *buf, size_t len);
 
 /* diamond_selftest.c */
 int __must_check diamond_selftest(void);

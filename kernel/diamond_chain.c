@@ -166,13 +166,24 @@ static int __must_check epoch_update(struct diamond_tfm_ctx *ctx, u8 *e,
 	return err;
 }
 
+/* Suite 2: the slot's Poly1305 r = H, expanded (ctx->rkey for online). */
+static const struct poly1305_core_key *
+rkey_of(struct diamond_tfm_ctx *ctx, const u8 *hp)
+{
+	if (ctx->suite != DMD_SUITE_CHACHA_POLY)
+		return NULL;
+	poly1305_core_setkey(&ctx->rkey, hp);
+	return &ctx->rkey;
+}
+
 /*
  * Open slot @r online: Y = G(@r, 0)[0 : O + @len] with its head
- * R_next || H || P in ctx->sbuf (*@hp points at H || P), KS[0:@len] copied
- * to @ks.
+ * R_next || H || P in ctx->sbuf (@slot points at H || P), KS[0:@len]
+ * copied to @ks.
  */
 static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
-				 const u8 **hp, u8 *ks, unsigned int len)
+				 struct diamond_slot *slot, u8 *ks,
+				 unsigned int len)
 {
 	unsigned int o = DMD_SLOT_KS(ctx->k);
 	u8 *y = sbuf_use(ctx, o + len);
@@ -181,7 +192,8 @@ static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
 	err = stream(ctx, r, false, y, o + len);
 	if (unlikely(err))
 		return err;
-	*hp = y + DMD_SLOT_HKEY(ctx->k);
+	slot->hp = y + DMD_SLOT_HKEY(ctx->k);
+	slot->rkey = rkey_of(ctx, slot->hp);
 	if (len)
 		memcpy(ks, y + o, len);
 	return 0;
@@ -197,27 +209,32 @@ int diamond_pre_alloc(struct diamond_tfm_ctx *ctx)
 	struct diamond_pre *pre = &ctx->pre;
 	unsigned int ks_len = READ_ONCE(diamond_precompute_bytes);
 	size_t budget = (size_t)READ_ONCE(diamond_precompute_kib) * 1024;
-	size_t want, slot_size;
+	size_t rkey_size = 0, slot_size, cap;
 
 	ks_len = round_up(min_t(unsigned int, ks_len, DMD_MAX_RECORD),
 			  DMD_KS_ALIGN);
 	slot_size = DMD_SLOT_KS(ctx->k) + ks_len;
-	want = (size_t)(ctx->b + 1) * slot_size;
+	if (ctx->suite == DMD_SUITE_CHACHA_POLY)
+		rkey_size = sizeof(*pre->rkeys);
 	budget = min_t(size_t, budget, DMD_PRE_MAX_BYTES);
-	want = min(want, budget - budget % slot_size);
+	cap = min_t(size_t, ctx->b + 1, budget / (slot_size + rkey_size));
 
-	if (pre->slots && pre->alloc == want && pre->ks_len == ks_len)
+	if (pre->slots && pre->cap == cap && pre->ks_len == ks_len)
 		return 0;
 	diamond_pre_free(pre);
-	if (want) {
-		pre->slots = kvzalloc(want, GFP_KERNEL);
-		if (!pre->slots)
+	if (cap) {
+		pre->slots = kvzalloc(cap * slot_size, GFP_KERNEL);
+		if (rkey_size)
+			pre->rkeys = kvcalloc(cap, rkey_size, GFP_KERNEL);
+		if (!pre->slots || (rkey_size && !pre->rkeys)) {
+			diamond_pre_free(pre);
 			return -ENOMEM;
+		}
 	}
-	pre->alloc = want;
+	pre->alloc = cap * slot_size;
 	pre->slot_size = slot_size;
 	pre->ks_len = ks_len;
-	pre->cap = want / slot_size;
+	pre->cap = cap;
 	return 0;
 }
 
@@ -225,7 +242,9 @@ int diamond_pre_alloc(struct diamond_tfm_ctx *ctx)
 void diamond_pre_erase(struct diamond_pre *pre)
 {
 	if (pre->slots && pre->ready)
-		memzero_explicit(pre->slots, (size_t)pre->ready * pre->slot_size);
+		diamond_wipe(pre->slots, (size_t)pre->ready * pre->slot_size);
+	if (pre->rkeys && pre->ready)
+		diamond_wipe(pre->rkeys, pre->ready * sizeof(*pre->rkeys));
 	memzero_explicit(pre->e_next, sizeof(pre->e_next));
 	memzero_explicit(pre->r0, sizeof(pre->r0));
 	pre->ready = 0;
@@ -236,7 +255,9 @@ void diamond_pre_free(struct diamond_pre *pre)
 {
 	diamond_pre_erase(pre);
 	kvfree_sensitive(pre->slots, pre->alloc);
+	kvfree_sensitive(pre->rkeys, pre->cap * sizeof(*pre->rkeys));
 	pre->slots = NULL;
+	pre->rkeys = NULL;
 	pre->alloc = 0;
 	pre->cap = 0;
 }
@@ -277,6 +298,9 @@ int diamond_precompute(struct diamond_tfm_ctx *ctx)
 		}
 		err = stream(ctx, pre_key(pre, j), false, pre_slot(pre, j),
 			     pre->slot_size);
+		if (pre->rkeys)
+			poly1305_core_setkey(&pre->rkeys[j], pre_slot(pre, j) +
+					     DMD_SLOT_HKEY(ctx->k));
 		pre->ready = j + 1;
 		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
 			cond_resched();
@@ -306,14 +330,15 @@ int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 	if (!steps && pre->valid) {
 		cur->pre = pre;
 		cur->ready = pre->ready;
-		memcpy(cur->r, pre_key(pre, pre->ready), k);
+		cur->r = pre_key(pre, pre->ready);
 		memcpy(cur->e_next, pre->e_next, k);
 		return 0;
 	}
 
+	cur->r = cur->r0;
 	memcpy(cur->e_next, ctx->ekey, k);
 	for (i = 0; i <= steps; i++) {
-		err = epoch_update(ctx, cur->e_next, cur->r);
+		err = epoch_update(ctx, cur->e_next, cur->r0);
 		if (unlikely(err))
 			break;
 		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
@@ -325,13 +350,14 @@ int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 }
 
 /*
- * Next slot of the walk: *@hp at its H || P (in the table or in ctx->sbuf,
- * valid until the next call), the first @len keystream bytes into @ks. A
- * record longer than the stored keystream regenerates its slot from R_j.
+ * Next slot of the walk: @slot at its H || P and Poly1305 key (in the table
+ * or in ctx, valid until the next call), the first @len keystream bytes
+ * into @ks. A record longer than the stored keystream regenerates its slot
+ * from R_j.
  */
 int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
-			struct diamond_cursor *cur, const u8 **hp, u8 *ks,
-			unsigned int len)
+			struct diamond_cursor *cur, struct diamond_slot *slot,
+			u8 *ks, unsigned int len)
 {
 	const struct diamond_pre *pre = cur->pre;
 	unsigned int k = ctx->k;
@@ -341,17 +367,22 @@ int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 
 	if (j < cur->ready) {
 		if (len > pre->ks_len)
-			return slot_gen(ctx, pre_key(pre, j), hp, ks, len);
+			return slot_gen(ctx, pre_key(pre, j), slot, ks, len);
 		s = pre_slot(pre, j);
-		*hp = s + DMD_SLOT_HKEY(k);
+		slot->hp = s + DMD_SLOT_HKEY(k);
+		slot->rkey = pre->rkeys ? &pre->rkeys[j] : NULL;
 		if (len)
 			memcpy(ks, s + DMD_SLOT_KS(k), len);
 		return 0;
 	}
 
-	err = slot_gen(ctx, cur->r, hp, ks, len);
+	/*
+	 * G reads its key before it writes, so slot after slot runs in place
+	 * in ctx->sbuf, whose head is then R_{j+1}.
+	 */
+	err = slot_gen(ctx, cur->r, slot, ks, len);
 	if (likely(!err))
-		memcpy(cur->r, ctx->sbuf, k);	/* R_{j+1} */
+		cur->r = ctx->sbuf;
 	return err;
 }
 
@@ -370,8 +401,10 @@ void diamond_children_wipe(struct diamond_tfm_ctx *ctx)
 	if (ctx->ghash &&
 	    crypto_ahash_setkey(ctx->ghash, zero_key, DMD_TAG_SIZE))
 		pr_debug("diamond: could not rekey the ghash child\n");
-	if (ctx->suite == DMD_SUITE_CHACHA_POLY)
+	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
 		memzero_explicit(ctx->chacha, sizeof(ctx->chacha));
+		memzero_explicit(&ctx->rkey, sizeof(ctx->rkey));
+	}
 	memzero_explicit(ctx->sbuf, ctx->sbuf_used);
 	ctx->sbuf_used = 0;
 	memzero_explicit(ctx->digest, DMD_TAG_SIZE);

@@ -95,9 +95,10 @@ static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 				  struct diamond_cursor *cur,
 				  u8 sigma[DMD_TAG_SIZE], u8 tag[DMD_TAG_SIZE])
 {
+	struct diamond_slot slot;
 	struct diamond_agg agg;
 	unsigned int pos = 0, len;
-	const u8 *ct, *hp;
+	const u8 *ct;
 	u32 j;
 	int err = 0;
 
@@ -113,7 +114,7 @@ static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 		else
 			memset(ep->out + pos, 0, DMD_BODY_LEN_SIZE);
 		pos += DMD_BODY_LEN_SIZE;
-		err = diamond_cursor_slot(ctx, cur, &hp, ep->out + pos, len);
+		err = diamond_cursor_slot(ctx, cur, &slot, ep->out + pos, len);
 		if (unlikely(err))
 			goto out;
 		ct = ep->in + pos;
@@ -121,15 +122,15 @@ static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 			crypto_xor(ep->out + pos, ep->in + pos, len);
 			ct = ep->out + pos;
 		}
-		err = diamond_uh_tag(ctx, hp, ct, len, ep->epoch, j, sigma);
+		err = diamond_uh_tag(ctx, &slot, ct, len, ep->epoch, j, sigma);
 		if (unlikely(err))
 			goto out;
 		diamond_agg_add(&agg, sigma);
 		pos += len;
 	}
 
-	err = diamond_cursor_slot(ctx, cur, &hp, NULL, 0) ?:
-	      diamond_uh_tag(ctx, hp, ep->ad, ep->adlen, ep->epoch,
+	err = diamond_cursor_slot(ctx, cur, &slot, NULL, 0) ?:
+	      diamond_uh_tag(ctx, &slot, ep->ad, ep->adlen, ep->epoch,
 			     DMD_TRAILER_FLAG | ep->n, sigma);
 	if (likely(!err))
 		diamond_agg_final(&agg, sigma, tag);
@@ -175,7 +176,7 @@ static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 	diamond_pre_erase(&ctx->pre);
 out:
 	if (err)
-		memzero_explicit(ep->out, ep->body_len);
+		diamond_wipe(ep->out, ep->body_len);
 	diamond_children_wipe(ctx);
 out_wipe:
 	memzero_explicit(&cur, sizeof(cur));
@@ -212,7 +213,7 @@ static void ebuf_put(struct diamond_tfm_ctx *ctx, u8 *secret, size_t len)
 		ctx->ebuf = NULL;
 		ctx->ebuf_size = 0;
 	} else {
-		memzero_explicit(secret, len);
+		diamond_wipe(secret, len);
 	}
 }
 

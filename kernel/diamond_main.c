@@ -44,8 +44,8 @@
 #define DMD_AUTHSIZE		DMD_TAG_SIZE
 /* ctr(aes) and chacha20 both take a 16-byte counter block. */
 #define DMD_STREAM_IVSIZE	16
-/* Suite 2's driver: lib/crypto ChaCha20 and Poly1305, whatever the spawns. */
-#define DMD_SUITE2_DRIVER	"diamond(chacha20-lib,poly1305-lib)"
+/* Suite 2: lib/crypto chacha_crypt() and the generic Poly1305 core. */
+#define DMD_SUITE2_DRIVER	"diamond(chacha20-lib,poly1305-generic)"
 
 unsigned int diamond_max_skip = DMD_DEFAULT_MAX_SKIP;
 module_param_named(max_skip, diamond_max_skip, uint, 0644);

@@ -5,7 +5,7 @@
  * hash key, and their aggregation into the epoch tag.
  *
  *	sigma = GHASH_H(HB || pad16(X)) xor P		suite 1 (ghash spawn)
- *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto)
+ *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto core)
  *	tau   = Poly1305_{H || P}(HB || X)		suite 2 trailer
  *	HB    = le64(e) || le32(index field) || le32(|X|)
  *
@@ -17,7 +17,7 @@
  * SHA-256 accumulator A = SHA-256(A || sigma)[0:16] (lib/crypto sha256()).
  */
 #include <crypto/algapi.h>
-#include <crypto/poly1305.h>
+#include <crypto/internal/poly1305.h>
 #include <crypto/sha2.h>
 #include <linux/kernel.h>
 #include <linux/scatterlist.h>
@@ -66,35 +66,54 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 }
 
 /*
- * lib/crypto Poly1305 (the arch code where there is one) with the one-time
- * key r || s = H || P, straight over the record where it lies; a trailer
- * (@hb set) hashes its header block first. poly1305_final() erases the
- * descriptor.
+ * The Poly1305 core of lib/crypto with the one-time key r || s = H || P, r
+ * expanded offline (@rkey), straight over the record where it lies; a
+ * trailer (@hb set) hashes its header block first. The last partial block
+ * is padded as RFC 8439 section 2.5 says (public data: not wiped).
  */
-static void poly_tag(const u8 *hp, const u8 *hb, const u8 *data,
-		     unsigned int len, u8 *tag)
+static void poly_tag(const struct poly1305_core_key *rkey, const u8 *s,
+		     const u8 *hb, const u8 *data, unsigned int len, u8 *tag)
 {
-	struct poly1305_desc_ctx desc;
+	unsigned int full = len / POLY1305_BLOCK_SIZE;
+	unsigned int rest = len % POLY1305_BLOCK_SIZE;
+	u8 last[POLY1305_BLOCK_SIZE] = { };
+	struct poly1305_state h;
+	u32 nonce[4];
 
-	poly1305_init(&desc, hp);
+	poly1305_core_init(&h);
 	if (hb)
-		poly1305_update(&desc, hb, 16);
-	if (len)
-		poly1305_update(&desc, data, len);
-	poly1305_final(&desc, tag);
+		poly1305_core_blocks(&h, rkey, hb, 1, 1);
+	if (full)
+		poly1305_core_blocks(&h, rkey, data, full, 1);
+	if (rest) {
+		memcpy(last, data + len - rest, rest);
+		last[rest] = 1;
+		poly1305_core_blocks(&h, rkey, last, 1, 0);
+	}
+	nonce[0] = get_unaligned_le32(s);
+	nonce[1] = get_unaligned_le32(s + 4);
+	nonce[2] = get_unaligned_le32(s + 8);
+	nonce[3] = get_unaligned_le32(s + 12);
+	poly1305_core_emit(&h, nonce, tag);
+	memzero_explicit(&h, sizeof(h));
+	memzero_explicit(nonce, sizeof(nonce));
 }
 
 /* The tag of one slot over @data (a ciphertext record or the AD). */
-int diamond_uh_tag(struct diamond_tfm_ctx *ctx, const u8 hp[32],
-		   const u8 *data, unsigned int len, u64 epoch, u32 index_field,
+int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
+		   const struct diamond_slot *slot, const u8 *data,
+		   unsigned int len, u64 epoch, u32 index_field,
 		   u8 tag[DMD_TAG_SIZE])
 {
+	bool trailer = index_field & DMD_TRAILER_FLAG;
 	u8 hb[16];
 
-	header_block(hb, epoch, index_field, len);
+	/* Suite 2 records go without HB: see the top of this file. */
+	if (ctx->suite == DMD_SUITE_AES_GHASH || trailer)
+		header_block(hb, epoch, index_field, len);
 	if (ctx->suite == DMD_SUITE_AES_GHASH)
-		return ghash_tag(ctx, hp, data, len, hb, tag);
-	poly_tag(hp, index_field & DMD_TRAILER_FLAG ? hb : NULL, data, len,
+		return ghash_tag(ctx, slot->hp, data, len, hb, tag);
+	poly_tag(slot->rkey, slot->hp + 16, trailer ? hb : NULL, data, len,
 		 tag);
 	return 0;
 }
@@ -130,7 +149,8 @@ static void hash_chain(u8 acc[16], const u8 t[16])
 	memzero_explicit(out, sizeof(out));
 }
 
-void diamond_agg_add(struct diamond_agg *a, const u8 tag[DMD_TAG_SIZE])
+/* The aggregation step of @a's mode (diamond_agg_add() inlines XOR). */
+void diamond_agg_fold(struct diamond_agg *a, const u8 tag[DMD_TAG_SIZE])
 {
 	switch (a->mode) {
 	case DMD_AGG_ADD:
