@@ -11,6 +11,7 @@
 #                         line, /proc/crypto drivers and every vector via AF_ALG
 #   make check-vectors-kat  kernel/diamond_kat.h is what vec2c generates
 #   make bench-kernel     the AF_ALG benchmark in the VM under -icount
+#   make profile-kernel   instructions per kernel function of one bench phase
 #
 # The kernel is Debian's amd64 build whose headers are installed: the newest
 # /lib/modules/V/build, resolved when make runs (never `uname -r`, the host
@@ -173,3 +174,10 @@ bench-kernel: $(KMOD_KO) $(KBENCH)
 		--module $(KMOD_KO) --file $(KBENCH):/bin/kernel-bench \
 		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
 		'$(KVM_LOAD); kernel-bench /diamond.txt'
+
+# Per-function instruction profile of one kernel-bench phase (development
+# tool): make profile-kernel PROFILE=d2-online (or d2-total, d1-online, ...)
+PROFILE ?= d2-online
+.PHONY: profile-kernel
+profile-kernel: $(KMOD_KO) $(KBENCH) $(BUILD)/tools/pc-histogram.so
+	@BUILD=$(BUILD) $(TOP)/tools/bench/kernel-profile.sh $(PROFILE)

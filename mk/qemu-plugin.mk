@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# insn-count.so: QEMU TCG plugin counting executed guest instructions, and
+# insn-count.so: QEMU TCG plugin counting executed guest instructions,
+# pc-histogram.so: per-address counts for tools/bench/kernel-profile.sh, and
 # the Cortex-M4 (mps2-an386) self-test firmware that tools/m4-run runs.
 
 INSN_COUNT_SO := $(BUILD)/tools/insn-count.so
+PC_HIST_SO    := $(BUILD)/tools/pc-histogram.so
 QPLUGIN_SRC   := $(TOP)/tools/qemu-plugin
 GLIB_CFLAGS   := $(shell pkg-config --cflags glib-2.0 2>/dev/null)
 
@@ -15,9 +17,9 @@ M4_SELFTEST_ELF := $(BUILD)/tools/m4-selftest.elf
 
 .PHONY: qemu-plugin
 all: qemu-plugin
-qemu-plugin: $(INSN_COUNT_SO)
+qemu-plugin: $(INSN_COUNT_SO) $(PC_HIST_SO)
 
-$(INSN_COUNT_SO): $(QPLUGIN_SRC)/insn-count.c $(QPLUGIN_SRC)/qemu-plugin-api.h
+$(BUILD)/tools/%.so: $(QPLUGIN_SRC)/%.c $(QPLUGIN_SRC)/qemu-plugin-api.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -shared -fPIC -fvisibility=hidden $(GLIB_CFLAGS) -o $@ $<
 

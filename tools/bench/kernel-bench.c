@@ -5,7 +5,11 @@
  * shift=0 guest nanoseconds are executed instructions, so the figures are
  * deterministic up to scheduling.
  *
- *   kernel-bench VECFILE [REPS]
+ *   kernel-bench VECFILE [REPS [WHAT]]
+ *
+ * WHAT (default all) narrows the run for tools/bench/kernel-profile.sh:
+ * d1 or d2 (that suite only), d1-total, d1-online, d2-total, d2-online
+ * (that phase only; online includes the untimed precompute before it).
  *
  * For each suite, on the vector d<suite>-xor-b1024-len16 (one epoch of 1024
  * 16-byte records, b = 1024):
@@ -38,6 +42,21 @@
 #define MAXREPS 32
 
 static unsigned int reps = 5;
+static const char *what = "all";
+
+/* Does WHAT select suite @suite's @phase ("total"/"online"), or all? */
+static int selected(unsigned int suite, const char *phase)
+{
+	char want[16];
+
+	if (!strcmp(what, "all"))
+		return 1;
+	snprintf(want, sizeof(want), "d%u", suite);
+	if (!strcmp(what, want))
+		return 1;
+	snprintf(want, sizeof(want), "d%u-%s", suite, phase);
+	return !strcmp(what, want);
+}
 
 static uint64_t now_ns(void)
 {
@@ -113,7 +132,8 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 		"", "diamond(ctr(aes),ghash)", "diamond(chacha20,poly1305)",
 	};
 	const struct vec_step *s = &v->step[0];
-	uint64_t total[MAXREPS], online[MAXREPS], offline[MAXREPS], t0;
+	uint64_t total[MAXREPS] = { 0 }, online[MAXREPS] = { 0 };
+	uint64_t offline[MAXREPS] = { 0 }, t0;
 	size_t inlen = s->ad.len + s->ct.len;
 	size_t outlen = s->ad.len + s->ct.len - 16;
 	uint8_t *in = malloc(inlen), *out = malloc(inlen), iv[8] = { 0 };
@@ -123,6 +143,10 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 	ssize_t n;
 	int err = -1;
 
+	if (!selected(suite, "total") && !selected(suite, "online")) {
+		err = 0;
+		goto out;
+	}
 	if (!in || !out)
 		goto out;
 	memcpy(in, s->ad.p, s->ad.len);
@@ -134,7 +158,7 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 
 	/* total: precompute off, setkey + the whole epoch in the request */
 	param_write("precompute_kib", 0);
-	for (r = 0; r < reps; r++) {
+	for (r = 0; r < (selected(suite, "total") ? reps : 0); r++) {
 		t0 = now_ns();
 		if (afalg_conn_rekey(&a, v->key.p, v->key.len))
 			goto out_close;
@@ -149,7 +173,7 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 
 	/* offline and online: precompute on, let the work item finish */
 	param_write("precompute_kib", 256);
-	for (r = 0; r < reps; r++) {
+	for (r = 0; r < (selected(suite, "online") ? reps : 0); r++) {
 		param_write("last_precompute_ns", 0);	/* read-only: no-op */
 		if (afalg_conn_rekey(&a, v->key.p, v->key.len))
 			goto out_close;
@@ -169,13 +193,19 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 		sleep_ms(300);	/* the next epoch's precompute, untimed */
 	}
 
-	snprintf(label, sizeof(label), "%s total (setkey+epoch)", names[suite]);
-	report(label, median(total, reps), NMSG);
-	snprintf(label, sizeof(label), "%s offline (precompute)", names[suite]);
-	report(label, median(offline, reps), NMSG);
-	snprintf(label, sizeof(label), "%s online (precompute ready)",
-		 names[suite]);
-	report(label, median(online, reps), NMSG);
+	if (selected(suite, "total")) {
+		snprintf(label, sizeof(label), "%s total (setkey+epoch)",
+			 names[suite]);
+		report(label, median(total, reps), NMSG);
+	}
+	if (selected(suite, "online")) {
+		snprintf(label, sizeof(label), "%s offline (precompute)",
+			 names[suite]);
+		report(label, median(offline, reps), NMSG);
+		snprintf(label, sizeof(label), "%s online (precompute ready)",
+			 names[suite]);
+		report(label, median(online, reps), NMSG);
+	}
 	err = 0;
 out_close:
 	afalg_conn_close(&a);
@@ -236,20 +266,24 @@ int main(int argc, char **argv)
 	int rc = 0, found = 0;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: kernel-bench VECFILE [REPS]\n");
+		fprintf(stderr, "usage: kernel-bench VECFILE [REPS [WHAT]]\n");
 		return 2;
 	}
 	if (argc > 2)
 		reps = (unsigned int)atoi(argv[2]);
+	if (argc > 3)
+		what = argv[3];
 	if (reps < 1 || reps > MAXREPS)
 		reps = 5;
 	printf("# guest ns (instructions under -icount shift=0), median of %u\n",
 	       reps);
 
-	rc |= bench_aead("gcm(aes)", 16, SMALL, NMSG);
-	rc |= bench_aead("gcm(aes)", 16, BIG, 1);
-	rc |= bench_aead("rfc7539(chacha20,poly1305)", 32, SMALL, NMSG);
-	rc |= bench_aead("rfc7539(chacha20,poly1305)", 32, BIG, 1);
+	if (!strcmp(what, "all")) {
+		rc |= bench_aead("gcm(aes)", 16, SMALL, NMSG);
+		rc |= bench_aead("gcm(aes)", 16, BIG, 1);
+		rc |= bench_aead("rfc7539(chacha20,poly1305)", 32, SMALL, NMSG);
+		rc |= bench_aead("rfc7539(chacha20,poly1305)", 32, BIG, 1);
+	}
 
 	old_kib = param_read("precompute_kib");
 	vf = vec_open(argv[1]);

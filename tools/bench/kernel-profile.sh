@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# kernel-profile.sh [WHAT [TOP]]: where the guest instructions of one
+# kernel-bench phase go, per kernel function (make profile-kernel; a
+# development tool, not a test).
+#
+# Boots the run-vm guest twice under the pc-histogram plugin (nokaslr, so
+# addresses repeat), running `kernel-bench VEC 21 WHAT` and then
+# `kernel-bench VEC 1 WHAT`; the difference of the two histograms is 20
+# repetitions of WHAT (default d2-online; see kernel-bench.c) without the
+# boot. Addresses are named from the guest's /proc/kallsyms. Prints the TOP
+# (default 30) functions, instructions per repetition.
+set -euo pipefail
+
+TOP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${BUILD:-$TOP_DIR/build}
+WHAT=${1:-d2-online}
+SHOW=${2:-30}
+MODS="aesni_intel ghash_clmulni_intel chacha_x86_64 poly1305_x86_64"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+run() {	# run REPS OUT: histogram of one boot; kallsyms on the console
+	BUILD=$BUILD/vm "$TOP_DIR/tools/vm/run-vm" --icount --timeout 1200 \
+		--plugin "$BUILD/tools/pc-histogram.so,out=$2" \
+		--module "$BUILD/kernel/diamond.ko" \
+		--file "$BUILD/kernel/kernel-bench:/bin/kernel-bench" \
+		--file "$TOP_DIR/vectors/diamond.txt:/diamond.txt" -- \
+		"for m in $MODS; do modprobe \$m 2>/dev/null; done; modprobe diamond;
+		 kernel-bench /diamond.txt $1 $WHAT >/dev/null;
+		 grep -i ' t ' /proc/kallsyms | sed 's/^/SYM /'"
+}
+
+echo "kernel-profile: $WHAT, 21 and 1 repetitions (two boots)" >&2
+run 21 "$tmp/a" | sed -n 's/^SYM //p' >"$tmp/syms"
+run 1 "$tmp/b" >/dev/null
+[ -s "$tmp/syms" ] || { echo "kernel-profile: no symbols from the guest" >&2; exit 1; }
+
+python3 - "$tmp/a" "$tmp/b" "$tmp/syms" "$SHOW" <<'PY'
+import bisect, collections, sys
+a_path, b_path, sym_path, show = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+
+def hist(path):
+    h = collections.Counter()
+    for line in open(path):
+        pc, n = line.split()
+        h[int(pc, 16)] += int(n)
+    return h
+
+syms = sorted((int(p[0], 16), p[2] + (' ' + p[3] if len(p) > 3 else ''))
+              for p in (l.split() for l in open(sym_path)) if len(p) >= 3)
+starts = [s for s, _ in syms]
+a, b = hist(a_path), hist(b_path)
+per_fn = collections.Counter()
+for pc in a:
+    d = a[pc] - b.get(pc, 0)
+    if d > 0:
+        i = bisect.bisect_right(starts, pc) - 1
+        per_fn[syms[i][1] if i >= 0 else '?'] += d
+total = sum(per_fn.values())
+print('instructions per repetition (20 repetitions): %d' % (total // 20))
+for name, n in per_fn.most_common(show):
+    print('%10d  %5.1f%%  %s' % (n // 20, 100.0 * n / total, name))
+PY
