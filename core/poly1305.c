@@ -432,3 +432,13 @@ void dmd_poly1305_final(struct dmd_poly1305 *ctx, uint8_t tag[16])
 	poly1305_finish(ctx, tag);
 	dmd_wipe(ctx, sizeof(*ctx));
 }
+
+void dmd_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
+		  uint8_t tag[16])
+{
+	struct dmd_poly1305 ctx;
+
+	dmd_poly1305_init(&ctx, key);
+	dmd_poly1305_update(&ctx, m, len);
+	dmd_poly1305_final(&ctx, tag);
+}

@@ -67,4 +67,12 @@ void dmd_poly1305_update(struct dmd_poly1305 *ctx, const uint8_t *m,
 /* Write the tag and wipe ctx. */
 void dmd_poly1305_final(struct dmd_poly1305 *ctx, uint8_t tag[16]);
 
+/*
+ * The tag of @m in one call: the same as init, update(m, len), final, but
+ * @key stays the caller's (the AVR assembly reads r and s from it and keeps
+ * no context).
+ */
+void dmd_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
+		  uint8_t tag[16]);
+
 #endif

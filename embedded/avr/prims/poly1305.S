@@ -112,17 +112,181 @@ dmd_poly1305_init:
 	.size dmd_poly1305_init, .-dmd_poly1305_init
 
 /*
+ * void dmd_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
+ *                   uint8_t tag[16]);
  * void dmd_avr_poly1305_blocks(struct dmd_poly1305 *ctx, const uint8_t *m,
  *                              size_t nblocks, uint8_t hibit);
  *
- * h = (h + m_j + hibit 2^128) r mod 2^130 - 5 (partly reduced: h < 5 2^128)
- * for nblocks >= 1 blocks of 16 bytes. Constant time: the only branch is
- * the loop over the public block count; every load address is fixed or
- * steps over the message; products are MUL (fixed two cycles); carries run
- * through adc, never a branch (the deferred fold carry k too: lsl, adc,
- * ror). The 40-byte frame (S, A2 A3, pass-1 columns:
- * key- and message-derived) is zeroed before return.
+ * One block body serves both. dmd_poly1305 (T flag set) reads r (clamping
+ * it) and s from the key, runs the full blocks, then the last partial block
+ * padded with 0x01 and zeros on the frame, and writes the tag.
+ * dmd_avr_poly1305_blocks (T clear) runs nblocks >= 1 blocks on ctx: h is
+ * copied to the frame and back, r read from ctx (already clamped; clamping
+ * again changes nothing).
+ *
+ * Block: h = (h + m_j + hibit 2^128) r mod 2^130 - 5 (partly reduced:
+ * h < 5 2^128). Constant time: the branches are the loops over the public
+ * block count and the public length of the last block; every load address
+ * is fixed or steps over the message; products are MUL (fixed two cycles);
+ * carries run through adc, never a branch (the deferred fold carry k too:
+ * lsl, adc, ror). The frame bytes 1..48 (S, A2 A3 and the padded block, h
+ * and the pass-1 columns: key- and message-derived) are zeroed before
+ * return.
  */
+	.global dmd_poly1305
+	.type dmd_poly1305, @function
+dmd_poly1305:
+	push r2
+	push r3
+	push r4
+	push r5
+	push r6
+	push r7
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	push r16
+	push r17
+	push r28
+	push r29
+	in r28, 0x3d
+	in r29, 0x3e
+	sbiw r28, 51
+	in r0, 0x3f
+	cli
+	out 0x3e, r29
+	out 0x3f, r0
+	out 0x3d, r28
+	set			; T: one-call MAC
+	std Y+49, r18		; tag
+	std Y+50, r19
+	mov r16, r20
+	andi r16, 15
+	std Y+51, r16		; len % 16
+	movw r30, r24		; Z = key
+	movw r26, r22		; X = m
+	movw r24, r20
+	lsr r25
+	ror r24
+	lsr r25
+	ror r24
+	lsr r25
+	ror r24
+	lsr r25
+	ror r24
+	clr r14
+	clr r15
+	inc r15
+	ldd r16, Z+4
+	andi r16, 252
+	ldd r17, Z+5
+	ldd r18, Z+6
+	ldd r19, Z+7
+	andi r19, 15
+	movw r20, r16
+	movw r22, r18
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	add r16, r20
+	adc r17, r21
+	adc r18, r22
+	adc r19, r23
+	std Y+1, r16
+	std Y+2, r17
+	std Y+3, r18
+	std Y+4, r19
+	ldd r16, Z+8
+	andi r16, 252
+	ldd r17, Z+9
+	ldd r18, Z+10
+	ldd r19, Z+11
+	andi r19, 15
+	movw r20, r16
+	movw r22, r18
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	add r16, r20
+	adc r17, r21
+	adc r18, r22
+	adc r19, r23
+	std Y+5, r16
+	std Y+6, r17
+	std Y+7, r18
+	std Y+8, r19
+	ldd r16, Z+12
+	andi r16, 252
+	ldd r17, Z+13
+	ldd r18, Z+14
+	ldd r19, Z+15
+	andi r19, 15
+	movw r20, r16
+	movw r22, r18
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	add r16, r20
+	adc r17, r21
+	adc r18, r22
+	adc r19, r23
+	std Y+9, r16
+	std Y+10, r17
+	std Y+11, r18
+	std Y+12, r19
+	sbiw r24, 1		; blocks after this one
+	brcc 1f
+	rjmp .Lp_empty
+1:
+	; A = m + hibit 2^128 (h = 0): A0 A1 to registers, A2 A3 to the frame
+	ld r2, X+
+	ld r3, X+
+	ld r4, X+
+	ld r5, X+
+	ld r6, X+
+	ld r7, X+
+	ld r8, X+
+	ld r9, X+
+	ld r16, X+
+	ld r10, X+
+	ld r11, X+
+	ld r17, X+
+	ld r18, X+
+	ld r12, X+
+	ld r13, X+
+	ld r19, X+
+	mov r23, r15
+	std Y+13, r16
+	std Y+14, r10
+	std Y+15, r11
+	std Y+16, r17
+	std Y+17, r18
+	std Y+18, r12
+	std Y+19, r13
+	std Y+20, r19
+	rjmp .Lp_body
+	.size dmd_poly1305, .-dmd_poly1305
+
 	.global dmd_avr_poly1305_blocks
 	.type dmd_avr_poly1305_blocks, @function
 dmd_avr_poly1305_blocks:
@@ -146,752 +310,805 @@ dmd_avr_poly1305_blocks:
 	push r29
 	in r28, 0x3d
 	in r29, 0x3e
-	sbiw r28, 40
+	sbiw r28, 51
 	in r0, 0x3f
 	cli
 	out 0x3e, r29
 	out 0x3f, r0
 	out 0x3d, r28
+	clt			; T clear: context blocks
 	movw r30, r24		; Z = ctx
 	movw r26, r22		; X = m
 	movw r24, r20		; nblocks
-	mov r23, r18
-	clr r21
-	ldd r10, Z+4
-	ldd r11, Z+5
-	ldd r12, Z+6
-	ldd r13, Z+7
-	movw r14, r10
-	movw r16, r12
-	lsr r17
-	ror r16
-	ror r15
-	ror r14
-	lsr r17
-	ror r16
-	ror r15
-	ror r14
-	add r10, r14
-	adc r11, r15
-	adc r12, r16
-	adc r13, r17
-	std Y+1, r10
-	std Y+2, r11
-	std Y+3, r12
-	std Y+4, r13
-	ldd r10, Z+8
-	ldd r11, Z+9
-	ldd r12, Z+10
-	ldd r13, Z+11
-	movw r14, r10
-	movw r16, r12
-	lsr r17
-	ror r16
-	ror r15
-	ror r14
-	lsr r17
-	ror r16
-	ror r15
-	ror r14
-	add r10, r14
-	adc r11, r15
-	adc r12, r16
-	adc r13, r17
-	std Y+5, r10
-	std Y+6, r11
-	std Y+7, r12
-	std Y+8, r13
-	ldd r10, Z+12
-	ldd r11, Z+13
-	ldd r12, Z+14
-	ldd r13, Z+15
-	movw r14, r10
-	movw r16, r12
-	lsr r17
-	ror r16
-	ror r15
-	ror r14
-	lsr r17
-	ror r16
-	ror r15
-	ror r14
-	add r10, r14
-	adc r11, r15
-	adc r12, r16
-	adc r13, r17
-	std Y+9, r10
-	std Y+10, r11
-	std Y+11, r12
-	std Y+12, r13
+	mov r15, r18
+	clr r14
+	ldd r16, Z+4
+	andi r16, 252
+	ldd r17, Z+5
+	ldd r18, Z+6
+	ldd r19, Z+7
+	andi r19, 15
+	movw r20, r16
+	movw r22, r18
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	add r16, r20
+	adc r17, r21
+	adc r18, r22
+	adc r19, r23
+	std Y+1, r16
+	std Y+2, r17
+	std Y+3, r18
+	std Y+4, r19
+	ldd r16, Z+8
+	andi r16, 252
+	ldd r17, Z+9
+	ldd r18, Z+10
+	ldd r19, Z+11
+	andi r19, 15
+	movw r20, r16
+	movw r22, r18
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	add r16, r20
+	adc r17, r21
+	adc r18, r22
+	adc r19, r23
+	std Y+5, r16
+	std Y+6, r17
+	std Y+7, r18
+	std Y+8, r19
+	ldd r16, Z+12
+	andi r16, 252
+	ldd r17, Z+13
+	ldd r18, Z+14
+	ldd r19, Z+15
+	andi r19, 15
+	movw r20, r16
+	movw r22, r18
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	lsr r23
+	ror r22
+	ror r21
+	ror r20
+	add r16, r20
+	adc r17, r21
+	adc r18, r22
+	adc r19, r23
+	std Y+9, r16
+	std Y+10, r17
+	std Y+11, r18
+	std Y+12, r19
+	ldd r16, Z+32
+	std Y+29, r16
+	ldd r16, Z+33
+	std Y+30, r16
+	ldd r16, Z+34
+	std Y+31, r16
+	ldd r16, Z+35
+	std Y+32, r16
+	ldd r16, Z+36
+	std Y+33, r16
+	ldd r16, Z+37
+	std Y+34, r16
+	ldd r16, Z+38
+	std Y+35, r16
+	ldd r16, Z+39
+	std Y+36, r16
+	ldd r16, Z+40
+	std Y+37, r16
+	ldd r16, Z+41
+	std Y+38, r16
+	ldd r16, Z+42
+	std Y+39, r16
+	ldd r16, Z+43
+	std Y+40, r16
+	ldd r16, Z+44
+	std Y+41, r16
+	ldd r16, Z+45
+	std Y+42, r16
+	ldd r16, Z+46
+	std Y+43, r16
+	ldd r16, Z+47
+	std Y+44, r16
+	ldd r16, Z+48
+	std Y+45, r16
+.Lp_next:
+	sbiw r24, 1
+	brcc 1f
+	rjmp .Lp_done
 1:
 	; A = h + m + hibit 2^128: A0 A1 to registers, A2 A3 to the frame
-	ldd r2, Z+32
+	ldd r2, Y+29
 	ld r0, X+
 	add r2, r0
-	ldd r3, Z+33
+	ldd r3, Y+30
 	ld r0, X+
 	adc r3, r0
-	ldd r4, Z+34
+	ldd r4, Y+31
 	ld r0, X+
 	adc r4, r0
-	ldd r5, Z+35
+	ldd r5, Y+32
 	ld r0, X+
 	adc r5, r0
-	ldd r6, Z+36
+	ldd r6, Y+33
 	ld r0, X+
 	adc r6, r0
-	ldd r7, Z+37
+	ldd r7, Y+34
 	ld r0, X+
 	adc r7, r0
-	ldd r8, Z+38
+	ldd r8, Y+35
 	ld r0, X+
 	adc r8, r0
-	ldd r9, Z+39
+	ldd r9, Y+36
 	ld r0, X+
 	adc r9, r0
-	ldd r10, Z+40
-	ld r0, X+
-	adc r10, r0
-	ldd r11, Z+41
-	ld r0, X+
-	adc r11, r0
-	ldd r12, Z+42
-	ld r0, X+
-	adc r12, r0
-	ldd r13, Z+43
-	ld r0, X+
-	adc r13, r0
-	ldd r14, Z+44
-	ld r0, X+
-	adc r14, r0
-	ldd r15, Z+45
-	ld r0, X+
-	adc r15, r0
-	ldd r16, Z+46
+	ldd r16, Y+37
 	ld r0, X+
 	adc r16, r0
-	ldd r17, Z+47
+	ldd r10, Y+38
+	ld r0, X+
+	adc r10, r0
+	ldd r11, Y+39
+	ld r0, X+
+	adc r11, r0
+	ldd r17, Y+40
 	ld r0, X+
 	adc r17, r0
-	ldd r22, Z+48
-	mov r19, r22
-	andi r22, 0x7f
-	adc r22, r23
+	ldd r18, Y+41
+	ld r0, X+
+	adc r18, r0
+	ldd r12, Y+42
+	ld r0, X+
+	adc r12, r0
+	ldd r13, Y+43
+	ld r0, X+
+	adc r13, r0
+	ldd r19, Y+44
+	ld r0, X+
+	adc r19, r0
+	ldd r23, Y+45
+	mov r20, r23
+	andi r23, 0x7f
+	adc r23, r15
 	; the fold carry k of the last block (bit 7 of h16) at 2^40
-	lsl r19
-	adc r7, r21
-	adc r8, r21
-	adc r9, r21
-	adc r10, r21
-	adc r11, r21
-	adc r12, r21
-	adc r13, r21
-	adc r14, r21
-	adc r15, r21
-	adc r16, r21
-	adc r17, r21
-	adc r22, r21
-	std Y+13, r10
-	std Y+14, r11
-	std Y+15, r12
-	std Y+16, r13
-	std Y+17, r14
-	std Y+18, r15
-	std Y+19, r16
-	std Y+20, r17
+	lsl r20
+	adc r7, r14
+	adc r8, r14
+	adc r9, r14
+	adc r16, r14
+	adc r10, r14
+	adc r11, r14
+	adc r17, r14
+	adc r18, r14
+	adc r12, r14
+	adc r13, r14
+	adc r19, r14
+	adc r23, r14
+	std Y+13, r16
+	std Y+14, r10
+	std Y+15, r11
+	std Y+16, r17
+	std Y+17, r18
+	std Y+18, r12
+	std Y+19, r13
+	std Y+20, r19
+.Lp_body:
 	; pass 1: A0 A1
-	clr r18
-	clr r19
 	clr r20
+	clr r21
+	clr r22
 	; column 0
-	ldd r10, Y+9
-	ldd r14, Z+0
-	mul r2, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r6, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Y+21, r18
-	clr r18
-	; column 1
-	ldd r11, Y+10
-	ldd r15, Z+1
-	mul r2, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r3, r14
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r6, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r7, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Y+22, r19
-	clr r19
-	; column 2
-	ldd r12, Y+11
-	ldd r16, Z+2
-	mul r2, r16
+	ldd r16, Y+9
+	ldd r18, Z+0
+	mul r2, r18
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r3, r15
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r14
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r6, r12
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r7, r11
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r10
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	std Y+23, r20
-	clr r20
-	; column 3
-	ldd r13, Y+12
-	ldd r17, Z+3
-	mul r2, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r3, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r4, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r5, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r6, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r7, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r8, r11
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r9, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Y+24, r18
-	clr r18
-	; column 4
-	ldd r10, Z+4
-	mul r2, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r3, r17
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r4, r16
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r5, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r6, r14
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r7, r13
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r8, r12
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r9, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Y+25, r19
-	clr r19
-	; column 5
-	ldd r11, Z+5
-	mul r2, r11
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r3, r10
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r17
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r5, r16
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r6, r15
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r7, r14
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r13
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r9, r12
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	std Y+26, r20
-	clr r20
-	; column 6
-	ldd r12, Z+6
-	mul r2, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r3, r11
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r4, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r5, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
+	adc r21, r1
+	adc r22, r14
 	mul r6, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r7, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r8, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r9, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Y+27, r18
-	clr r18
-	; column 7
-	ldd r13, Z+7
-	mul r2, r13
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r3, r12
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r4, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r5, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r6, r17
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r7, r16
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r8, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r9, r14
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Y+28, r19
-	clr r19
-	; column 8
-	ldd r14, Z+8
-	mul r2, r14
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r3, r13
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r12
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r5, r11
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r6, r10
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r7, r17
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r16
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r9, r15
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
+	adc r21, r1
+	adc r22, r14
 	std Y+29, r20
 	clr r20
-	; column 9
-	ldd r15, Z+9
-	mul r2, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r3, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r4, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r5, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
+	; column 1
+	ldd r10, Y+10
+	ldd r12, Z+1
+	mul r2, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+30, r21
+	clr r21
+	; column 2
+	ldd r11, Y+11
+	ldd r13, Z+2
+	mul r2, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
 	mul r6, r11
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
 	mul r7, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r8, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r9, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Y+30, r18
-	clr r18
-	; column 10
-	ldd r16, Z+10
-	mul r2, r16
-	add r19, r0
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
-	mul r3, r15
-	add r19, r0
+	adc r21, r14
+	mul r8, r16
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
-	mul r4, r14
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r5, r13
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r6, r12
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
+	adc r21, r14
+	std Y+31, r22
+	clr r22
+	; column 3
+	ldd r17, Y+12
+	ldd r19, Z+3
+	andi r19, 15
+	mul r2, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
 	mul r7, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
 	mul r8, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r9, r17
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Y+31, r19
-	clr r19
-	; column 11
-	ldd r17, Z+11
-	mul r2, r17
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r3, r16
+	adc r21, r1
+	adc r22, r14
+	mul r9, r16
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r15
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r5, r14
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r6, r13
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r7, r12
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r11
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r9, r10
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
+	adc r21, r1
+	adc r22, r14
 	std Y+32, r20
 	clr r20
-	; column 12
-	ldd r10, Z+12
+	; column 4
+	ldd r16, Z+4
+	andi r16, 252
+	mul r2, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+33, r21
+	clr r21
+	; column 5
+	ldd r10, Z+5
 	mul r2, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r3, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r4, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r5, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r6, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r7, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r8, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
 	mul r9, r11
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Y+33, r18
-	clr r18
-	; column 13
-	ldd r11, Z+13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+34, r22
+	clr r22
+	; column 6
+	ldd r11, Z+6
 	mul r2, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
 	mul r3, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r4, r17
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r5, r16
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r6, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r7, r14
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r8, r13
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r9, r12
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Y+34, r19
-	clr r19
-	; column 14
-	ldd r12, Z+14
-	mul r2, r12
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r3, r11
+	adc r21, r1
+	adc r22, r14
+	mul r4, r16
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r10
+	adc r21, r1
+	adc r22, r14
+	mul r5, r19
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r5, r17
+	adc r21, r1
+	adc r22, r14
+	mul r6, r13
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r6, r16
+	adc r21, r1
+	adc r22, r14
+	mul r7, r12
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r7, r15
+	adc r21, r1
+	adc r22, r14
+	mul r8, r18
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r14
+	adc r21, r1
+	adc r22, r14
+	mul r9, r17
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r9, r13
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
+	adc r21, r1
+	adc r22, r14
 	std Y+35, r20
 	clr r20
-	; column 15
-	ldd r13, Z+15
-	mul r2, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r3, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
+	; column 7
+	ldd r17, Z+7
+	andi r17, 15
+	mul r2, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+36, r21
+	clr r21
+	; column 8
+	ldd r18, Z+8
+	andi r18, 252
+	mul r2, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
 	mul r4, r11
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
 	mul r5, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r6, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r7, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r8, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r9, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Y+36, r18
-	clr r18
-	; column 16
-	mul r3, r13
-	add r19, r0
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
-	mul r4, r12
-	add r19, r0
+	adc r21, r14
+	mul r6, r16
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
+	adc r21, r14
+	mul r7, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+37, r22
+	clr r22
+	; column 9
+	ldd r12, Z+9
+	mul r2, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
 	mul r5, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r7, r17
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r8, r16
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r9, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Y+37, r19
-	clr r19
-	; column 17
-	mul r4, r13
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r5, r12
+	adc r21, r1
+	adc r22, r14
+	mul r6, r10
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r17
+	adc r21, r1
+	adc r22, r14
+	mul r7, r16
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r9, r16
+	adc r21, r1
+	adc r22, r14
+	mul r8, r19
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
+	adc r21, r1
+	adc r22, r14
+	mul r9, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
 	std Y+38, r20
 	clr r20
-	; column 18
+	; column 10
+	ldd r13, Z+10
+	mul r2, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+39, r21
+	clr r21
+	; column 11
+	ldd r19, Z+11
+	andi r19, 15
+	mul r2, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+40, r22
+	clr r22
+	; column 12
+	ldd r16, Z+12
+	andi r16, 252
+	mul r2, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+41, r20
+	clr r20
+	; column 13
+	ldd r10, Z+13
+	mul r2, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
 	mul r5, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+42, r21
+	clr r21
+	; column 14
+	ldd r11, Z+14
+	mul r2, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
 	mul r9, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Y+39, r18
-	std Y+40, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+43, r22
+	clr r22
+	; column 15
+	ldd r17, Z+15
+	andi r17, 15
+	mul r2, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+44, r20
+	clr r20
+	; column 16
+	mul r3, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+45, r21
+	clr r21
+	; column 17
+	mul r4, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+46, r22
+	clr r22
+	; column 18
+	mul r5, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+47, r20
+	std Y+48, r21
 	; pass 2: A2 A3 and a16
 	ldd r2, Y+13
 	ldd r3, Y+14
@@ -901,727 +1118,730 @@ dmd_avr_poly1305_blocks:
 	ldd r7, Y+18
 	ldd r8, Y+19
 	ldd r9, Y+20
-	clr r18
-	clr r19
 	clr r20
+	clr r21
+	clr r22
 	; column 0
-	ldd r0, Y+21
-	add r18, r0
-	adc r19, r21
-	ldd r10, Y+1
-	ldd r14, Y+5
-	mul r2, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r6, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Z+32, r18
-	clr r18
-	; column 1
-	ldd r0, Y+22
-	add r19, r0
-	adc r20, r21
-	ldd r11, Y+2
-	ldd r15, Y+6
-	mul r2, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r3, r14
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r6, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r7, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Z+33, r19
-	clr r19
-	; column 2
-	ldd r0, Y+23
-	add r20, r0
-	adc r18, r21
-	ldd r12, Y+3
-	ldd r16, Y+7
-	mul r2, r16
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r3, r15
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r14
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r6, r12
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r7, r11
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r10
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	std Z+34, r20
-	clr r20
-	; column 3
-	ldd r0, Y+24
-	add r18, r0
-	adc r19, r21
-	ldd r13, Y+4
-	ldd r17, Y+8
-	mul r2, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r3, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r4, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r5, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r6, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r7, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r8, r11
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r9, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Z+35, r18
-	clr r18
-	; column 4
-	ldd r0, Y+25
-	add r19, r0
-	adc r20, r21
-	mul r22, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	ldd r10, Y+9
-	mul r2, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r3, r17
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r4, r16
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r5, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r6, r14
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r7, r13
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r8, r12
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r9, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Z+36, r19
-	clr r19
-	; column 5
-	ldd r0, Y+26
-	add r20, r0
-	adc r18, r21
-	mul r22, r11
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	ldd r11, Y+10
-	mul r2, r11
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r3, r10
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r17
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r5, r16
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r6, r15
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r7, r14
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r13
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r9, r12
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	std Z+37, r20
-	clr r20
-	; column 6
-	ldd r0, Y+27
-	add r18, r0
-	adc r19, r21
-	mul r22, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	ldd r12, Y+11
-	mul r2, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r3, r11
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r4, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r5, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r6, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r7, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r8, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r9, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Z+38, r18
-	clr r18
-	; column 7
-	ldd r0, Y+28
-	add r19, r0
-	adc r20, r21
-	mul r22, r13
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	ldd r13, Y+12
-	mul r2, r13
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r3, r12
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r4, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r5, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r6, r17
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r7, r16
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r8, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r9, r14
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Z+39, r19
-	clr r19
-	; column 8
 	ldd r0, Y+29
 	add r20, r0
-	adc r18, r21
-	mul r22, r14
+	adc r21, r14
+	ldd r16, Y+1
+	ldd r18, Y+5
+	mul r2, r18
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	ldd r14, Z+0
-	mul r2, r14
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r3, r13
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r12
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r5, r11
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r6, r10
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r7, r17
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r16
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r9, r15
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	std Z+40, r20
-	clr r20
-	; column 9
-	ldd r0, Y+30
-	add r18, r0
-	adc r19, r21
-	mul r22, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	ldd r15, Z+1
-	mul r2, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r3, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r4, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r5, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r6, r11
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r7, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r8, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r9, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Z+41, r18
-	clr r18
-	; column 10
-	ldd r0, Y+31
-	add r19, r0
-	adc r20, r21
-	mul r22, r16
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	ldd r16, Z+2
-	mul r2, r16
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r3, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r4, r14
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r5, r13
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r6, r12
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r7, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r8, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r9, r17
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Z+42, r19
-	clr r19
-	; column 11
-	ldd r0, Y+32
-	add r20, r0
-	adc r18, r21
-	mul r22, r17
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	ldd r17, Z+3
-	mul r2, r17
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r3, r16
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r15
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r5, r14
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r6, r13
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r7, r12
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r11
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r9, r10
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	std Z+43, r20
-	clr r20
-	; column 12
-	ldd r0, Y+33
-	add r18, r0
-	adc r19, r21
-	mul r22, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	ldd r10, Z+4
-	mul r2, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r3, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r4, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r5, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r6, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r7, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r8, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r9, r11
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Z+44, r18
-	clr r18
-	; column 13
-	ldd r0, Y+34
-	add r19, r0
-	adc r20, r21
-	mul r22, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	ldd r11, Z+5
-	mul r2, r11
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r3, r10
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r4, r17
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r5, r16
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r6, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r7, r14
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r8, r13
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mul r9, r12
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	std Z+45, r19
-	clr r19
-	; column 14
-	ldd r0, Y+35
-	add r20, r0
-	adc r18, r21
-	mul r22, r12
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	ldd r12, Z+6
-	mul r2, r12
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r3, r11
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r10
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r5, r17
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
+	adc r21, r1
+	adc r22, r14
 	mul r6, r16
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r7, r15
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r14
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r9, r13
-	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	std Z+46, r20
+	adc r21, r1
+	adc r22, r14
+	std Y+29, r20
 	clr r20
-	; column 15
-	ldd r0, Y+36
-	add r18, r0
-	adc r19, r21
-	mul r22, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	ldd r13, Z+7
-	mul r2, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r3, r12
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r4, r11
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r5, r10
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r6, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
+	; column 1
+	ldd r0, Y+30
+	add r21, r0
+	adc r22, r14
+	ldd r10, Y+2
+	ldd r12, Y+6
+	mul r2, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
 	mul r7, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r8, r15
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r9, r14
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	std Z+47, r18
-	clr r18
-	; column 16
-	ldd r0, Y+37
-	add r19, r0
-	adc r20, r21
-	mul r22, r14
-	add r19, r0
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+30, r21
+	clr r21
+	; column 2
+	ldd r0, Y+31
+	add r22, r0
+	adc r20, r14
+	ldd r11, Y+3
+	ldd r13, Y+7
+	mul r2, r13
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
-	mul r3, r13
-	add r19, r0
+	adc r21, r14
+	mul r3, r12
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
-	mul r4, r12
-	add r19, r0
+	adc r21, r14
+	mul r4, r18
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
-	mul r5, r11
-	add r19, r0
+	adc r21, r14
+	mul r6, r11
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
-	mul r7, r17
-	add r19, r0
+	adc r21, r14
+	mul r7, r10
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
+	adc r21, r14
 	mul r8, r16
-	add r19, r0
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
-	mul r9, r15
-	add r19, r0
-	adc r20, r1
-	adc r18, r21
-	mov r2, r19
-	clr r19
-	; column 17
-	ldd r0, Y+38
+	adc r21, r14
+	std Y+31, r22
+	clr r22
+	; column 3
+	ldd r0, Y+32
 	add r20, r0
-	adc r18, r21
-	mul r22, r15
+	adc r21, r14
+	ldd r17, Y+4
+	ldd r19, Y+8
+	mul r2, r19
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r4, r13
+	adc r21, r1
+	adc r22, r14
+	mul r3, r13
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r5, r12
+	adc r21, r1
+	adc r22, r14
+	mul r4, r12
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mul r8, r17
+	adc r21, r1
+	adc r22, r14
+	mul r5, r18
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
+	adc r21, r1
+	adc r22, r14
+	mul r6, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
 	mul r9, r16
 	add r20, r0
-	adc r18, r1
-	adc r19, r21
-	mov r3, r20
+	adc r21, r1
+	adc r22, r14
+	std Y+32, r20
 	clr r20
-	; column 18
-	ldd r0, Y+39
-	add r18, r0
-	adc r19, r21
-	mul r22, r16
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r5, r13
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mul r9, r17
-	add r18, r0
-	adc r19, r1
-	adc r20, r21
-	mov r4, r18
-	clr r18
-	; column 19
-	ldd r0, Y+40
-	add r19, r0
-	adc r20, r21
-	mul r22, r17
-	add r19, r0
+	; column 4
+	ldd r0, Y+33
+	add r21, r0
+	adc r22, r14
+	mul r23, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	ldd r16, Y+9
+	mul r2, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+33, r21
+	clr r21
+	; column 5
+	ldd r0, Y+34
+	add r22, r0
+	adc r20, r14
+	mul r23, r10
+	add r22, r0
 	adc r20, r1
-	adc r18, r21
-	mov r5, r19
+	adc r21, r14
+	ldd r10, Y+10
+	mul r2, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+34, r22
+	clr r22
+	; column 6
+	ldd r0, Y+35
+	add r20, r0
+	adc r21, r14
+	mul r23, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	ldd r11, Y+11
+	mul r2, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+35, r20
+	clr r20
+	; column 7
+	ldd r0, Y+36
+	add r21, r0
+	adc r22, r14
+	mul r23, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	ldd r17, Y+12
+	mul r2, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+36, r21
+	clr r21
+	; column 8
+	ldd r0, Y+37
+	add r22, r0
+	adc r20, r14
+	mul r23, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	ldd r18, Z+0
+	mul r2, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+37, r22
+	clr r22
+	; column 9
+	ldd r0, Y+38
+	add r20, r0
+	adc r21, r14
+	mul r23, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	ldd r12, Z+1
+	mul r2, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+38, r20
+	clr r20
+	; column 10
+	ldd r0, Y+39
+	add r21, r0
+	adc r22, r14
+	mul r23, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	ldd r13, Z+2
+	mul r2, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+39, r21
+	clr r21
+	; column 11
+	ldd r0, Y+40
+	add r22, r0
+	adc r20, r14
+	mul r23, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	ldd r19, Z+3
+	andi r19, 15
+	mul r2, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+40, r22
+	clr r22
+	; column 12
+	ldd r0, Y+41
+	add r20, r0
+	adc r21, r14
+	mul r23, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	ldd r16, Z+4
+	andi r16, 252
+	mul r2, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+41, r20
+	clr r20
+	; column 13
+	ldd r0, Y+42
+	add r21, r0
+	adc r22, r14
+	mul r23, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	ldd r10, Z+5
+	mul r2, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+42, r21
+	clr r21
+	; column 14
+	ldd r0, Y+43
+	add r22, r0
+	adc r20, r14
+	mul r23, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	ldd r11, Z+6
+	mul r2, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+43, r22
+	clr r22
+	; column 15
+	ldd r0, Y+44
+	add r20, r0
+	adc r21, r14
+	mul r23, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	ldd r17, Z+7
+	andi r17, 15
+	mul r2, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+44, r20
+	clr r20
+	; column 16
+	ldd r0, Y+45
+	add r21, r0
+	adc r22, r14
+	mul r23, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mov r2, r21
+	clr r21
+	; column 17
+	ldd r0, Y+46
+	add r22, r0
+	adc r20, r14
+	mul r23, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mov r3, r22
+	clr r22
+	; column 18
+	ldd r0, Y+47
+	add r20, r0
+	adc r21, r14
+	mul r23, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mov r4, r20
+	clr r20
+	; column 19
+	ldd r0, Y+48
+	add r21, r0
+	adc r22, r14
+	mul r23, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mov r5, r21
 	; fold: h = F_lo + (t & 3) 2^128 + (t & ~3) + (t >> 2), t in r2..r5
-	mov r18, r2
-	andi r18, 3
+	mov r16, r2
+	andi r16, 3
 	movw r6, r2
 	movw r8, r4
 	lsr r9
@@ -1632,78 +1852,337 @@ dmd_avr_poly1305_blocks:
 	ror r8
 	ror r7
 	ror r6
-	sub r2, r18
-	clr r10
+	sub r2, r16
+	clr r17
 	add r2, r6
 	adc r3, r7
 	adc r4, r8
 	adc r5, r9
-	adc r10, r21
-	ldd r11, Z+32
-	add r11, r2
-	std Z+32, r11
-	ldd r11, Z+33
-	adc r11, r3
-	std Z+33, r11
-	ldd r11, Z+34
-	adc r11, r4
-	std Z+34, r11
-	ldd r11, Z+35
-	adc r11, r5
-	std Z+35, r11
-	ldd r11, Z+36
-	adc r11, r10
-	std Z+36, r11
+	adc r17, r14
+	ldd r18, Y+29
+	add r18, r2
+	std Y+29, r18
+	ldd r18, Y+30
+	adc r18, r3
+	std Y+30, r18
+	ldd r18, Y+31
+	adc r18, r4
+	std Y+31, r18
+	ldd r18, Y+32
+	adc r18, r5
+	std Y+32, r18
+	ldd r18, Y+33
+	adc r18, r17
+	std Y+33, r18
 	; the carry k out of byte 4 is not propagated: it goes to bit 7 of h16
 	clr r19			; eor: the carry stays
 	ror r19
-	or r18, r19
-	std Z+48, r18
-	sbiw r24, 1
-	breq 2f
-	rjmp 1b
+	or r16, r19
+	std Y+45, r16
+	rjmp .Lp_next
+.Lp_done:
+	brts .Lp_tail
+	ldd r16, Y+29
+	std Z+32, r16
+	ldd r16, Y+30
+	std Z+33, r16
+	ldd r16, Y+31
+	std Z+34, r16
+	ldd r16, Y+32
+	std Z+35, r16
+	ldd r16, Y+33
+	std Z+36, r16
+	ldd r16, Y+34
+	std Z+37, r16
+	ldd r16, Y+35
+	std Z+38, r16
+	ldd r16, Y+36
+	std Z+39, r16
+	ldd r16, Y+37
+	std Z+40, r16
+	ldd r16, Y+38
+	std Z+41, r16
+	ldd r16, Y+39
+	std Z+42, r16
+	ldd r16, Y+40
+	std Z+43, r16
+	ldd r16, Y+41
+	std Z+44, r16
+	ldd r16, Y+42
+	std Z+45, r16
+	ldd r16, Y+43
+	std Z+46, r16
+	ldd r16, Y+44
+	std Z+47, r16
+	ldd r16, Y+45
+	std Z+48, r16
+	rjmp .Lp_exit
+.Lp_empty:
+	; no full block: h = 0
+	std Y+29, r14
+	std Y+30, r14
+	std Y+31, r14
+	std Y+32, r14
+	std Y+33, r14
+	std Y+34, r14
+	std Y+35, r14
+	std Y+36, r14
+	std Y+37, r14
+	std Y+38, r14
+	std Y+39, r14
+	std Y+40, r14
+	std Y+41, r14
+	std Y+42, r14
+	std Y+43, r14
+	std Y+44, r14
+	std Y+45, r14
+.Lp_tail:
+	ldd r16, Y+51
+	tst r16
+	breq .Lp_final
+	std Y+51, r14		; once
+	; the last n = len % 16 bytes, 0x01, zeros: a block of hibit 0
+	movw r24, r30
+	movw r30, r28
+	adiw r30, 13
+	ldi r17, 15
+	sub r17, r16		; 15 - n zeros
 2:
-	std Y+1, r21
-	std Y+2, r21
-	std Y+3, r21
-	std Y+4, r21
-	std Y+5, r21
-	std Y+6, r21
-	std Y+7, r21
-	std Y+8, r21
-	std Y+9, r21
-	std Y+10, r21
-	std Y+11, r21
-	std Y+12, r21
-	std Y+13, r21
-	std Y+14, r21
-	std Y+15, r21
-	std Y+16, r21
-	std Y+17, r21
-	std Y+18, r21
-	std Y+19, r21
-	std Y+20, r21
-	std Y+21, r21
-	std Y+22, r21
-	std Y+23, r21
-	std Y+24, r21
-	std Y+25, r21
-	std Y+26, r21
-	std Y+27, r21
-	std Y+28, r21
-	std Y+29, r21
-	std Y+30, r21
-	std Y+31, r21
-	std Y+32, r21
-	std Y+33, r21
-	std Y+34, r21
-	std Y+35, r21
-	std Y+36, r21
-	std Y+37, r21
-	std Y+38, r21
-	std Y+39, r21
-	std Y+40, r21
-	adiw r28, 40
+	ld r0, X+
+	st Z+, r0
+	dec r16
+	brne 2b
+	ldi r16, 1
+	st Z+, r16
+	tst r17
+	breq 4f
+3:
+	st Z+, r14
+	dec r17
+	brne 3b
+4:
+	movw r30, r24		; Z = key
+	movw r26, r28
+	adiw r26, 13		; X = the padded block
+	clr r15
+	ldi r24, 1
+	clr r25
+	rjmp .Lp_next
+.Lp_final:
+	clr r1
+	ldd r26, Y+49		; X = tag
+	ldd r27, Y+50
+	ldd r2, Y+29
+	ldd r3, Y+30
+	ldd r4, Y+31
+	ldd r5, Y+32
+	ldd r6, Y+33
+	ldd r7, Y+34
+	ldd r8, Y+35
+	ldd r9, Y+36
+	ldd r10, Y+37
+	ldd r11, Y+38
+	ldd r12, Y+39
+	ldd r13, Y+40
+	ldd r14, Y+41
+	ldd r15, Y+42
+	ldd r16, Y+43
+	ldd r17, Y+44
+	ldd r18, Y+45
+	mov r19, r18
+	andi r18, 0x7f
+	lsl r19
+	adc r7, r1
+	adc r8, r1
+	adc r9, r1
+	adc r10, r1
+	adc r11, r1
+	adc r12, r1
+	adc r13, r1
+	adc r14, r1
+	adc r15, r1
+	adc r16, r1
+	adc r17, r1
+	adc r18, r1
+	mov r19, r18
+	lsr r19
+	lsr r19
+	mov r20, r19
+	lsl r19
+	lsl r19
+	add r19, r20
+	andi r18, 3
+	add r2, r19
+	adc r3, r1
+	adc r4, r1
+	adc r5, r1
+	adc r6, r1
+	adc r7, r1
+	adc r8, r1
+	adc r9, r1
+	adc r10, r1
+	adc r11, r1
+	adc r12, r1
+	adc r13, r1
+	adc r14, r1
+	adc r15, r1
+	adc r16, r1
+	adc r17, r1
+	adc r18, r1
+	ldi r20, 5
+	mov r19, r2
+	add r19, r20
+	mov r19, r3
+	adc r19, r1
+	mov r19, r4
+	adc r19, r1
+	mov r19, r5
+	adc r19, r1
+	mov r19, r6
+	adc r19, r1
+	mov r19, r7
+	adc r19, r1
+	mov r19, r8
+	adc r19, r1
+	mov r19, r9
+	adc r19, r1
+	mov r19, r10
+	adc r19, r1
+	mov r19, r11
+	adc r19, r1
+	mov r19, r12
+	adc r19, r1
+	mov r19, r13
+	adc r19, r1
+	mov r19, r14
+	adc r19, r1
+	mov r19, r15
+	adc r19, r1
+	mov r19, r16
+	adc r19, r1
+	mov r19, r17
+	adc r19, r1
+	mov r19, r18
+	adc r19, r1
+	lsr r19
+	lsr r19
+	neg r19			; 0xff when h >= p
+	and r20, r19
+	add r2, r20
+	adc r3, r1
+	adc r4, r1
+	adc r5, r1
+	adc r6, r1
+	adc r7, r1
+	adc r8, r1
+	adc r9, r1
+	adc r10, r1
+	adc r11, r1
+	adc r12, r1
+	adc r13, r1
+	adc r14, r1
+	adc r15, r1
+	adc r16, r1
+	adc r17, r1
+	ldd r19, Z+16
+	add r2, r19
+	ldd r19, Z+17
+	adc r3, r19
+	ldd r19, Z+18
+	adc r4, r19
+	ldd r19, Z+19
+	adc r5, r19
+	ldd r19, Z+20
+	adc r6, r19
+	ldd r19, Z+21
+	adc r7, r19
+	ldd r19, Z+22
+	adc r8, r19
+	ldd r19, Z+23
+	adc r9, r19
+	ldd r19, Z+24
+	adc r10, r19
+	ldd r19, Z+25
+	adc r11, r19
+	ldd r19, Z+26
+	adc r12, r19
+	ldd r19, Z+27
+	adc r13, r19
+	ldd r19, Z+28
+	adc r14, r19
+	ldd r19, Z+29
+	adc r15, r19
+	ldd r19, Z+30
+	adc r16, r19
+	ldd r19, Z+31
+	adc r17, r19
+	st X+, r2
+	st X+, r3
+	st X+, r4
+	st X+, r5
+	st X+, r6
+	st X+, r7
+	st X+, r8
+	st X+, r9
+	st X+, r10
+	st X+, r11
+	st X+, r12
+	st X+, r13
+	st X+, r14
+	st X+, r15
+	st X+, r16
+	st X+, r17
+.Lp_exit:
+	clr r1
+	std Y+1, r1
+	std Y+2, r1
+	std Y+3, r1
+	std Y+4, r1
+	std Y+5, r1
+	std Y+6, r1
+	std Y+7, r1
+	std Y+8, r1
+	std Y+9, r1
+	std Y+10, r1
+	std Y+11, r1
+	std Y+12, r1
+	std Y+13, r1
+	std Y+14, r1
+	std Y+15, r1
+	std Y+16, r1
+	std Y+17, r1
+	std Y+18, r1
+	std Y+19, r1
+	std Y+20, r1
+	std Y+21, r1
+	std Y+22, r1
+	std Y+23, r1
+	std Y+24, r1
+	std Y+25, r1
+	std Y+26, r1
+	std Y+27, r1
+	std Y+28, r1
+	std Y+29, r1
+	std Y+30, r1
+	std Y+31, r1
+	std Y+32, r1
+	std Y+33, r1
+	std Y+34, r1
+	std Y+35, r1
+	std Y+36, r1
+	std Y+37, r1
+	std Y+38, r1
+	std Y+39, r1
+	std Y+40, r1
+	std Y+41, r1
+	std Y+42, r1
+	std Y+43, r1
+	std Y+44, r1
+	std Y+45, r1
+	std Y+46, r1
+	std Y+47, r1
+	std Y+48, r1
+	adiw r28, 51
 	in r0, 0x3f
 	cli
 	out 0x3e, r29
@@ -1727,7 +2206,6 @@ dmd_avr_poly1305_blocks:
 	pop r4
 	pop r3
 	pop r2
-	clr r1
 	ret
 	.size dmd_avr_poly1305_blocks, .-dmd_avr_poly1305_blocks
 
@@ -1740,6 +2218,7 @@ dmd_avr_poly1305_blocks:
  * < 2p, so one conditional subtraction of p suffices; it is h + 5 - 2^130,
  * whose low 128 bits are those of h + 5. The choice is a mask from bit 130
  * of h + 5 (lsr, neg), not a branch. Constant time: straight-line code.
+ * dmd_poly1305 ends with the same code on its frame's h.
  */
 	.global dmd_avr_poly1305_finish
 	.type dmd_avr_poly1305_finish, @function

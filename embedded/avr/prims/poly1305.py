@@ -2,11 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 """Generate embedded/avr/prims/poly1305.S (python3 poly1305.py > poly1305.S).
 
-Key setup (dmd_poly1305_init), the block loop and the final reduction; the
-buffering of partial blocks stays in poly1305.c.
-
-Poly1305 block loop and final reduction for the ATmega2560 on the radix-8
-context of core/poly1305.h (r[16] s[16] h[17] buf[16] buf_len).
+Poly1305 for the ATmega2560: the one-call MAC dmd_poly1305(), and key setup
+(dmd_poly1305_init), block loop and final reduction for the incremental API
+on the radix-8 context of core/poly1305.h (r[16] s[16] h[17] buf[16]
+buf_len), whose buffering of partial blocks stays in poly1305.c.
 
 Multiplication with the reduction folded in. Write r = R0 + R1 2^32 +
 R2 2^64 + R3 2^96 (32-bit words). The clamp makes R1, R2, R3 multiples of
@@ -30,7 +29,13 @@ passes of two row words (A0 A1, then A2 A3 and a16) held in registers. The
 z bytes a pass needs in one column are 8 consecutive bytes that slide by one
 per column, so they stay in an 8-register window and each column loads
 exactly one new byte (operand caching). Pass 1 leaves its column bytes on the
-stack, pass 2 adds them in.
+frame, pass 2 adds them in.
+
+z lives in two places: S1 S2 S3 (computed once per call) on the frame, R
+read straight from the key (or the context's r) and clamped as it is loaded
+(andi on the window registers that receive the clamped bytes, r16..r19), so
+no copy of r is made. h lives on the frame between blocks, in the 20 bytes
+that pass 1 uses for its columns (h is read into A before pass 1 writes).
 
 Reduction: F = F_lo + 2^128 t, t < 2^32; h = F_lo + (t & 3) 2^128 +
 5 (t >> 2), computed as c = (t & ~3) + (t >> 2) < 2^33 added into F_lo.
@@ -41,6 +46,10 @@ the stored h means h[0..15] + k 2^40 + (h[16] & 0x7f) 2^128 < 5 2^128. The
 next block adds k at byte 5 of A = h + m in registers (a second adc chain,
 12 cycles), the final before its reduction. The deferred form is private to
 poly1305.S: init stores h = 0, nothing else reads h.
+
+The first block of dmd_poly1305() starts from h = 0: A = m + 2^128 is
+loaded without reading h, so h needs no zeroing (only a message shorter than
+16 bytes, which has no first full block, zeroes it).
 """
 
 out = []
@@ -50,29 +59,51 @@ def emit(s):
     out.append('\t' + s)
 
 
-ZERO = 'r21'
-A16 = 'r22'
-HIBIT = 'r23'
+def label(s):
+    out.append(s + ':')
+
+
+# Registers of the block body. The window registers of slots 0, 3, 4, 7
+# receive the clamped bytes of r (z indices 15, 16, 19, 20, 23, 24, 27),
+# so they are r16..r19, where andi works.
 AREG = ['r%d' % i for i in range(2, 10)]
-WIN = ['r%d' % i for i in range(10, 18)]
+WIN = ['r16', 'r10', 'r11', 'r17', 'r18', 'r12', 'r13', 'r19']
+ACC = ['r20', 'r21', 'r22']
+A16 = 'r23'
+ZERO = 'r14'
+HIBIT = 'r15'
+# r24:r25 block counter, X message, Y frame, Z key (or context)
 
-# ctx offsets
-R_OFF, S_OFF, H_OFF = 0, 16, 32
+# key / context offsets: r (unclamped in the key) at 0, s at 16
+R_OFF, S_OFF, CTX_H = 0, 16, 32
 # frame offsets (Y + 1 is the first byte)
-F_S, F_AHI, F_P = 1, 13, 21
-FRAME = 40
+F_S = 1        # S1 S2 S3, 12 bytes
+F_AHI = 13     # A2 A3 (8 bytes); before that the padded last block (16)
+F_W = 29       # h (17 bytes) between blocks, pass-1 columns (20) in one
+F_TAG = 49     # tag pointer (dmd_poly1305)
+F_REST = 51    # len % 16 not yet hashed (dmd_poly1305)
+FRAME = 51
+WIPE = F_TAG - 1   # bytes 1..48 held key- or message-derived values
+
+CLAMP = {3: 15, 7: 15, 11: 15, 15: 15, 4: 252, 8: 252, 12: 252}
+SAVED = ['r%d' % i for i in range(2, 18)] + ['r28', 'r29']
 
 
-def zsrc(idx):
-    """Address of z[idx]: S on the frame, R in the context."""
+def zload(reg, idx):
+    """reg = z[idx]: S from the frame, R from Z, clamped."""
     if idx < 12:
-        return 'Y+%d' % (F_S + idx)
-    return 'Z+%d' % (R_OFF + idx - 12)
+        emit('ldd %s, Y+%d' % (reg, F_S + idx))
+        return
+    b = idx - 12
+    emit('ldd %s, Z+%d' % (reg, R_OFF + b))
+    if b in CLAMP:
+        assert reg in ('r16', 'r17', 'r18', 'r19'), (reg, idx)
+        emit('andi %s, %d' % (reg, CLAMP[b]))
 
 
 def gen_pass(rows, second):
     """Product scanning over the row words in @rows (a bytes in AREG)."""
-    acc = ['r18', 'r19', 'r20']
+    acc = list(ACC)
     for r in acc:
         emit('clr %s' % r)
     window = {}        # slot -> z index held
@@ -87,17 +118,14 @@ def gen_pass(rows, second):
                     terms.append((AREG[4 * k + jp], 12 - 4 * i + t))
         if second:
             # add the column byte of pass 1
-            emit('ldd r0, Y+%d' % (F_P + p))
+            emit('ldd r0, Y+%d' % (F_W + p))
             emit('add %s, r0' % acc[0])
             emit('adc %s, %s' % (acc[1], ZERO))
             # a16 (S1 2^32 + S2 2^64 + S3 2^96 + R0 2^128): z[p - 4] at
             # byte p, taken before the window slides past it
             if p >= 4:
-                if window.get((p - 4) % 8) == p - 4:
-                    emit('mul %s, %s' % (A16, WIN[(p - 4) % 8]))
-                else:
-                    emit('ldd r0, %s' % zsrc(p - 4))
-                    emit('mul %s, r0' % A16)
+                assert window.get((p - 4) % 8) == p - 4
+                emit('mul %s, %s' % (A16, WIN[(p - 4) % 8]))
                 emit('add %s, r0' % acc[0])
                 emit('adc %s, r1' % acc[1])
                 emit('adc %s, %s' % (acc[2], ZERO))
@@ -106,47 +134,48 @@ def gen_pass(rows, second):
         for z in need:
             if window.get(z % 8) != z:
                 window[z % 8] = z
-                emit('ldd %s, %s' % (WIN[z % 8], zsrc(z)))
+                zload(WIN[z % 8], z)
         for a, z in terms:
             emit('mul %s, %s' % (a, WIN[z % 8]))
             emit('add %s, r0' % acc[0])
             emit('adc %s, r1' % acc[1])
             emit('adc %s, %s' % (acc[2], ZERO))
-        if second and p < 16:
-            emit('std Z+%d, %s' % (H_OFF + p, acc[0]))
-        elif second:
+        if second and p >= 16:
             # t = F >> 128 stays in registers for the fold: byte jp of
             # A2 was last used in column jp + 15
             emit('mov %s, %s' % (AREG[p - 16], acc[0]))
         else:
-            emit('std Y+%d, %s' % (F_P + p, acc[0]))
+            emit('std Y+%d, %s' % (F_W + p, acc[0]))
         acc = acc[1:] + acc[:1]
         if p != ncols - 1:
             emit('clr %s' % acc[2])
     if not second:
         # F_pass1 < 2^158: byte 19 is the last
-        emit('std Y+%d, %s' % (F_P + 19, acc[0]))
+        emit('std Y+%d, %s' % (F_W + 19, acc[0]))
 
 
-def gen_blocks():
-    print('''
-/*
- * void dmd_avr_poly1305_blocks(struct dmd_poly1305 *ctx, const uint8_t *m,
- *                              size_t nblocks, uint8_t hibit);
- *
- * h = (h + m_j + hibit 2^128) r mod 2^130 - 5 (partly reduced: h < 5 2^128)
- * for nblocks >= 1 blocks of 16 bytes. Constant time: the only branch is
- * the loop over the public block count; every load address is fixed or
- * steps over the message; products are MUL (fixed two cycles); carries run
- * through adc, never a branch (the deferred fold carry k too: lsl, adc,
- * ror). The 40-byte frame (S, A2 A3, pass-1 columns:
- * key- and message-derived) is zeroed before return.
- */
-	.global dmd_avr_poly1305_blocks
-	.type dmd_avr_poly1305_blocks, @function
-dmd_avr_poly1305_blocks:''')
-    saved = ['r%d' % i for i in range(2, 18)] + ['r28', 'r29']
-    for r in saved:
+def gen_setup_s():
+    """S_k = R_k + (R_k >> 2), k = 1..3, from Z (clamped) to the frame."""
+    for k in range(1, 4):
+        for b in range(4):
+            zload('r%d' % (16 + b), 12 + 4 * k + b)
+        emit('movw r20, r16')
+        emit('movw r22, r18')
+        for _ in range(2):
+            emit('lsr r23')
+            emit('ror r22')
+            emit('ror r21')
+            emit('ror r20')
+        emit('add r16, r20')
+        emit('adc r17, r21')
+        emit('adc r18, r22')
+        emit('adc r19, r23')
+        for b in range(4):
+            emit('std Y+%d, r%d' % (F_S + 4 * (k - 1) + b, 16 + b))
+
+
+def gen_prologue():
+    for r in SAVED:
         emit('push %s' % r)
     emit('in r28, 0x3d')
     emit('in r29, 0x3e')
@@ -156,47 +185,40 @@ dmd_avr_poly1305_blocks:''')
     emit('out 0x3e, r29')
     emit('out 0x3f, r0')
     emit('out 0x3d, r28')
-    emit('movw r30, r24\t\t; Z = ctx')
-    emit('movw r26, r22\t\t; X = m')
-    emit('movw r24, r20\t\t; nblocks')
-    emit('mov %s, r18' % HIBIT)
-    emit('clr %s' % ZERO)
-    # S_k = R_k + (R_k >> 2), k = 1..3, to the frame
-    for k in range(1, 4):
-        for b in range(4):
-            emit('ldd r%d, Z+%d' % (10 + b, R_OFF + 4 * k + b))
-        emit('movw r14, r10')
-        emit('movw r16, r12')
-        for _ in range(2):
-            emit('lsr r17')
-            emit('ror r16')
-            emit('ror r15')
-            emit('ror r14')
-        emit('add r10, r14')
-        emit('adc r11, r15')
-        emit('adc r12, r16')
-        emit('adc r13, r17')
-        for b in range(4):
-            emit('std Y+%d, r%d' % (F_S + 4 * (k - 1) + b, 10 + b))
-    out.append('1:')
+
+
+def gen_a_first():
+    emit('; A = m + hibit 2^128 (h = 0): A0 A1 to registers, A2 A3 to the frame')
+    A = AREG + WIN
+    for i in range(16):
+        emit('ld %s, X+' % A[i])
+    emit('mov %s, %s' % (A16, HIBIT))
+    for i in range(8, 16):
+        emit('std Y+%d, %s' % (F_AHI + i - 8, A[i]))
+
+
+def gen_a_general():
     emit('; A = h + m + hibit 2^128: A0 A1 to registers, A2 A3 to the frame')
     A = AREG + WIN
     for i in range(16):
-        emit('ldd %s, Z+%d' % (A[i], H_OFF + i))
+        emit('ldd %s, Y+%d' % (A[i], F_W + i))
         emit('ld r0, X+')
         emit('%s %s, r0' % ('add' if i == 0 else 'adc', A[i]))
     # ldd, mov and andi leave the carry alone
-    emit('ldd %s, Z+%d' % (A16, H_OFF + 16))
-    emit('mov r19, %s' % A16)
+    emit('ldd %s, Y+%d' % (A16, F_W + 16))
+    emit('mov r20, %s' % A16)
     emit('andi %s, 0x7f' % A16)
     emit('adc %s, %s' % (A16, HIBIT))
     emit('; the fold carry k of the last block (bit 7 of h16) at 2^40')
-    emit('lsl r19')
+    emit('lsl r20')
     for i in range(5, 16):
         emit('adc %s, %s' % (A[i], ZERO))
     emit('adc %s, %s' % (A16, ZERO))
     for i in range(8, 16):
         emit('std Y+%d, %s' % (F_AHI + i - 8, A[i]))
+
+
+def gen_body():
     emit('; pass 1: A0 A1')
     gen_pass([0, 1], False)
     emit('; pass 2: A2 A3 and a16')
@@ -204,8 +226,8 @@ dmd_avr_poly1305_blocks:''')
         emit('ldd %s, Y+%d' % (AREG[i], F_AHI + i))
     gen_pass([2, 3], True)
     emit('; fold: h = F_lo + (t & 3) 2^128 + (t & ~3) + (t >> 2), t in r2..r5')
-    emit('mov %s, r2' % 'r18')
-    emit('andi r18, 3')
+    emit('mov r16, r2')
+    emit('andi r16, 3')
     emit('movw r6, r2')
     emit('movw r8, r4')
     for _ in range(2):
@@ -213,67 +235,33 @@ dmd_avr_poly1305_blocks:''')
         emit('ror r8')
         emit('ror r7')
         emit('ror r6')
-    emit('sub r2, r18')
-    emit('clr r10')
+    emit('sub r2, r16')
+    emit('clr r17')
     emit('add r2, r6')
     emit('adc r3, r7')
     emit('adc r4, r8')
     emit('adc r5, r9')
-    emit('adc r10, %s' % ZERO)
-    c = ['r2', 'r3', 'r4', 'r5', 'r10']
+    emit('adc r17, %s' % ZERO)
+    c = ['r2', 'r3', 'r4', 'r5', 'r17']
     for i in range(5):
-        emit('ldd r11, Z+%d' % (H_OFF + i))
-        emit('%s r11, %s' % ('add' if i == 0 else 'adc', c[i]))
-        emit('std Z+%d, r11' % (H_OFF + i))
+        emit('ldd r18, Y+%d' % (F_W + i))
+        emit('%s r18, %s' % ('add' if i == 0 else 'adc', c[i]))
+        emit('std Y+%d, r18' % (F_W + i))
     emit('; the carry k out of byte 4 is not propagated: it goes to bit 7 of h16')
     emit('clr r19			; eor: the carry stays')
     emit('ror r19')
-    emit('or r18, r19')
-    emit('std Z+%d, r18' % (H_OFF + 16))
-    emit('sbiw r24, 1')
-    emit('breq 2f')
-    emit('rjmp 1b')
-    out.append('2:')
-    for i in range(FRAME):
-        emit('std Y+%d, %s' % (1 + i, ZERO))
-    emit('adiw r28, %d' % FRAME)
-    emit('in r0, 0x3f')
-    emit('cli')
-    emit('out 0x3e, r29')
-    emit('out 0x3f, r0')
-    emit('out 0x3d, r28')
-    for r in reversed(saved):
-        emit('pop %s' % r)
-    emit('clr r1')
-    emit('ret')
-    print('\n'.join(out))
-    out.clear()
-    print('\t.size dmd_avr_poly1305_blocks, .-dmd_avr_poly1305_blocks')
+    emit('or r16, r19')
+    emit('std Y+%d, r16' % (F_W + 16))
 
 
-def gen_finish():
-    print('''
-/*
- * void dmd_avr_poly1305_finish(struct dmd_poly1305 *ctx, uint8_t tag[16]);
- *
- * tag = (h mod p + s) mod 2^128, then all 66 bytes of ctx are zeroed.
- * h < 5 2^128 on entry (after adding the deferred fold carry, bit 7 of h16,
- * at byte 5): folding (h16 >> 2) 5 back in leaves h < 2^130 + 5
- * < 2p, so one conditional subtraction of p suffices; it is h + 5 - 2^130,
- * whose low 128 bits are those of h + 5. The choice is a mask from bit 130
- * of h + 5 (lsr, neg), not a branch. Constant time: straight-line code.
- */
-	.global dmd_avr_poly1305_finish
-	.type dmd_avr_poly1305_finish, @function
-dmd_avr_poly1305_finish:''')
-    saved = ['r%d' % i for i in range(2, 18)]
-    for r in saved:
-        emit('push %s' % r)
-    emit('movw r30, r24\t\t; Z = ctx')
-    emit('movw r26, r22\t\t; X = tag')
+def gen_finish_math(hsrc):
+    """h (deferred form) from @hsrc to registers, tag = (h mod p + s) to X.
+
+    Needs r1 = 0, Z = key or context (s at Z+16), X = tag.
+    """
     H = ['r%d' % i for i in range(2, 18)] + ['r18']
     for i in range(17):
-        emit('ldd %s, Z+%d' % (H[i], H_OFF + i))
+        emit('ldd %s, %s+%d' % (H[i], hsrc[0], hsrc[1] + i))
     # the deferred fold carry k (bit 7 of h16) at 2^40
     emit('mov r19, r18')
     emit('andi r18, 0x7f')
@@ -311,14 +299,185 @@ dmd_avr_poly1305_finish:''')
         emit('%s %s, r19' % ('add' if i == 0 else 'adc', H[i]))
     for i in range(16):
         emit('st X+, %s' % H[i])
+
+
+def flush(name):
+    print('\n'.join(out))
+    out.clear()
+    print('\t.size %s, .-%s' % (name, name))
+
+
+def gen_mac():
+    print('''
+/*
+ * void dmd_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
+ *                   uint8_t tag[16]);
+ * void dmd_avr_poly1305_blocks(struct dmd_poly1305 *ctx, const uint8_t *m,
+ *                              size_t nblocks, uint8_t hibit);
+ *
+ * One block body serves both. dmd_poly1305 (T flag set) reads r (clamping
+ * it) and s from the key, runs the full blocks, then the last partial block
+ * padded with 0x01 and zeros on the frame, and writes the tag.
+ * dmd_avr_poly1305_blocks (T clear) runs nblocks >= 1 blocks on ctx: h is
+ * copied to the frame and back, r read from ctx (already clamped; clamping
+ * again changes nothing).
+ *
+ * Block: h = (h + m_j + hibit 2^128) r mod 2^130 - 5 (partly reduced:
+ * h < 5 2^128). Constant time: the branches are the loops over the public
+ * block count and the public length of the last block; every load address
+ * is fixed or steps over the message; products are MUL (fixed two cycles);
+ * carries run through adc, never a branch (the deferred fold carry k too:
+ * lsl, adc, ror). The frame bytes 1..48 (S, A2 A3 and the padded block, h
+ * and the pass-1 columns: key- and message-derived) are zeroed before
+ * return.
+ */
+	.global dmd_poly1305
+	.type dmd_poly1305, @function
+dmd_poly1305:''')
+    gen_prologue()
+    emit('set\t\t\t; T: one-call MAC')
+    emit('std Y+%d, r18\t\t; tag' % F_TAG)
+    emit('std Y+%d, r19' % (F_TAG + 1))
+    emit('mov r16, r20')
+    emit('andi r16, 15')
+    emit('std Y+%d, r16\t\t; len %% 16' % F_REST)
+    emit('movw r30, r24\t\t; Z = key')
+    emit('movw r26, r22\t\t; X = m')
+    emit('movw r24, r20')
+    for _ in range(4):
+        emit('lsr r25')
+        emit('ror r24')
+    emit('clr %s' % ZERO)
+    emit('clr %s' % HIBIT)
+    emit('inc %s' % HIBIT)
+    gen_setup_s()
+    emit('sbiw r24, 1\t\t; blocks after this one')
+    emit('brcc 1f')
+    emit('rjmp .Lp_empty')
+    label('1')
+    gen_a_first()
+    emit('rjmp .Lp_body')
+    flush('dmd_poly1305')
+
+    print('''
+	.global dmd_avr_poly1305_blocks
+	.type dmd_avr_poly1305_blocks, @function
+dmd_avr_poly1305_blocks:''')
+    gen_prologue()
+    emit('clt\t\t\t; T clear: context blocks')
+    emit('movw r30, r24\t\t; Z = ctx')
+    emit('movw r26, r22\t\t; X = m')
+    emit('movw r24, r20\t\t; nblocks')
+    emit('mov %s, r18' % HIBIT)
+    emit('clr %s' % ZERO)
+    gen_setup_s()
+    for i in range(17):
+        emit('ldd r16, Z+%d' % (CTX_H + i))
+        emit('std Y+%d, r16' % (F_W + i))
+    label('.Lp_next')
+    emit('sbiw r24, 1')
+    emit('brcc 1f')
+    emit('rjmp .Lp_done')
+    label('1')
+    gen_a_general()
+    label('.Lp_body')
+    gen_body()
+    emit('rjmp .Lp_next')
+
+    label('.Lp_done')
+    emit('brts .Lp_tail')
+    for i in range(17):
+        emit('ldd r16, Y+%d' % (F_W + i))
+        emit('std Z+%d, r16' % (CTX_H + i))
+    emit('rjmp .Lp_exit')
+
+    label('.Lp_empty')
+    emit('; no full block: h = 0')
+    for i in range(17):
+        emit('std Y+%d, %s' % (F_W + i, ZERO))
+    label('.Lp_tail')
+    emit('ldd r16, Y+%d' % F_REST)
+    emit('tst r16')
+    emit('breq .Lp_final')
+    emit('std Y+%d, %s\t\t; once' % (F_REST, ZERO))
+    emit('; the last n = len % 16 bytes, 0x01, zeros: a block of hibit 0')
+    emit('movw r24, r30')
+    emit('movw r30, r28')
+    emit('adiw r30, %d' % F_AHI)
+    emit('ldi r17, 15')
+    emit('sub r17, r16\t\t; 15 - n zeros')
+    label('2')
+    emit('ld r0, X+')
+    emit('st Z+, r0')
+    emit('dec r16')
+    emit('brne 2b')
+    emit('ldi r16, 1')
+    emit('st Z+, r16')
+    emit('tst r17')
+    emit('breq 4f')
+    label('3')
+    emit('st Z+, %s' % ZERO)
+    emit('dec r17')
+    emit('brne 3b')
+    label('4')
+    emit('movw r30, r24\t\t; Z = key')
+    emit('movw r26, r28')
+    emit('adiw r26, %d\t\t; X = the padded block' % F_AHI)
+    emit('clr %s' % HIBIT)
+    emit('ldi r24, 1')
+    emit('clr r25')
+    emit('rjmp .Lp_next')
+
+    label('.Lp_final')
+    emit('clr r1')
+    emit('ldd r26, Y+%d\t\t; X = tag' % F_TAG)
+    emit('ldd r27, Y+%d' % (F_TAG + 1))
+    gen_finish_math(('Y', F_W))
+
+    label('.Lp_exit')
+    emit('clr r1')
+    for i in range(WIPE):
+        emit('std Y+%d, r1' % (1 + i))
+    emit('adiw r28, %d' % FRAME)
+    emit('in r0, 0x3f')
+    emit('cli')
+    emit('out 0x3e, r29')
+    emit('out 0x3f, r0')
+    emit('out 0x3d, r28')
+    for r in reversed(SAVED):
+        emit('pop %s' % r)
+    emit('ret')
+    flush('dmd_avr_poly1305_blocks')
+
+
+def gen_finish():
+    print('''
+/*
+ * void dmd_avr_poly1305_finish(struct dmd_poly1305 *ctx, uint8_t tag[16]);
+ *
+ * tag = (h mod p + s) mod 2^128, then all 66 bytes of ctx are zeroed.
+ * h < 5 2^128 on entry (after adding the deferred fold carry, bit 7 of h16,
+ * at byte 5): folding (h16 >> 2) 5 back in leaves h < 2^130 + 5
+ * < 2p, so one conditional subtraction of p suffices; it is h + 5 - 2^130,
+ * whose low 128 bits are those of h + 5. The choice is a mask from bit 130
+ * of h + 5 (lsr, neg), not a branch. Constant time: straight-line code.
+ * dmd_poly1305 ends with the same code on its frame's h.
+ */
+	.global dmd_avr_poly1305_finish
+	.type dmd_avr_poly1305_finish, @function
+dmd_avr_poly1305_finish:''')
+    saved = ['r%d' % i for i in range(2, 18)]
+    for r in saved:
+        emit('push %s' % r)
+    emit('movw r30, r24\t\t; Z = ctx')
+    emit('movw r26, r22\t\t; X = tag')
+    gen_finish_math(('Z', CTX_H))
     for i in range(66):
         emit('st Z+, r1')
     for r in reversed(saved):
         emit('pop %s' % r)
     emit('ret')
-    print('\n'.join(out))
-    out.clear()
-    print('\t.size dmd_avr_poly1305_finish, .-dmd_avr_poly1305_finish')
+    flush('dmd_avr_poly1305_finish')
 
 
 def gen_init():
@@ -338,18 +497,14 @@ dmd_poly1305_init:''')
     emit('movw r26, r22\t\t; X = key')
     for i in range(32):
         emit('ld r18, X+')
-        if i in (3, 7, 11, 15):
-            emit('andi r18, 15')
-        elif i in (4, 8, 12):
-            emit('andi r18, 252')
+        if i in CLAMP:
+            emit('andi r18, %d' % CLAMP[i])
         emit('st Z+, r18')
     for i in range(17):
         emit('st Z+, r1')
     emit('std Z+%d, r1\t\t; buf_len' % 16)
     emit('ret')
-    print('\n'.join(out))
-    out.clear()
-    print('\t.size dmd_poly1305_init, .-dmd_poly1305_init')
+    flush('dmd_poly1305_init')
 
 
 print('''/* SPDX-License-Identifier: GPL-2.0 OR MIT */
@@ -360,5 +515,5 @@ print('''/* SPDX-License-Identifier: GPL-2.0 OR MIT */
  */
 	.text''')
 gen_init()
-gen_blocks()
+gen_mac()
 gen_finish()

@@ -7,7 +7,8 @@
  * stream equals the block function, incremental Poly1305 at every split
  * equals one-shot. TAP 13 on the console; plan last; exit code = failures.
  * Runner regions (not a test): 1 = one ChaCha20 block, 2 = Poly1305 of 16
- * bytes (init, one block, final), 3 = Poly1305 of 128 bytes.
+ * bytes (init, one block, final), 3 = Poly1305 of 128 bytes, 4 and 5 = the
+ * one-call dmd_poly1305 of 16 and 128 bytes.
  */
 #include <string.h>
 
@@ -89,11 +90,16 @@ static void poly_case_n(const char *name, const char *key, const uint8_t *m,
 			size_t n, const char *expect)
 {
 	uint8_t k[32], want[16], tag[16];
+	int ok;
 
 	unhex_P(k, key);
 	unhex_P(want, expect);
 	poly_tag(tag, k, m, n);
-	report(!memcmp(tag, want, 16), name);
+	ok = !memcmp(tag, want, 16);
+	/* The one-call MAC (its own assembly path) gives the same answer. */
+	memset(tag, 0, 16);
+	dmd_poly1305(k, m, n, tag);
+	report(ok && !memcmp(tag, want, 16), name);
 }
 
 #define poly_case(key, m, tag) do {					\
@@ -292,6 +298,34 @@ static void test_poly1305(void)
 		  PSTR("e99d249a5f23ae7cf4134ce2a7da085b9ed8df2905d366aff748093dff335018"),
 		  PSTR("90025089bf898cd541ef101f6682acdd"));
 
+	/*
+	 * The one-call MAC's own paths: empty message (tag = s), a short
+	 * partial block only, one 16-byte block (the h = 0 first block), 17
+	 * bytes (first block, then a padded one), two blocks; all-ones key and
+	 * block (longest carries). Tags from OpenSSL 3 (openssl mac Poly1305).
+	 */
+	poly_case(PSTR("24522f6c5b6551606eb9e3b3b98e916ce8c131cb61569f1981baa6c5208ffe03"),
+		  PSTR(""),
+		  PSTR("e8c131cb61569f1981baa6c5208ffe03"));
+	poly_case(PSTR("eb3ee87b514ec2971ee430c471a8d5a77dbce64392b299d0c88a3d924840d0ff"),
+		  PSTR("bcc1d12ac5"),
+		  PSTR("1245ba5b2bb79a2358fb1a11a57c5b23"));
+	poly_case(PSTR("90385835013560adc493346e730102bf3326188594c960ff1bc6313c77aeb219"),
+		  PSTR("f7f9f1203bde15513600e6126d618b2b"),
+		  PSTR("ef0bca115a8d82fd0c319f25b7d5b00a"));
+	poly_case(PSTR("2f530282222e78c3103ca83e9c667486119315bd49122e4f0ab0390f78f31b46"),
+		  PSTR("5cd1606e2f7dc2bf46d8ef7d0d939f82a6"),
+		  PSTR("f029f366a0b2479bd0e8b5e2026feb0a"));
+	poly_case(PSTR("e3ffd679b5b4247bc6acb75fab176ebac9896c233660df6de54a4db782f8261b"),
+		  PSTR("5a22e7e57a549821840bdd9fbae2ebb49cd88a245c47589e07c6c2963f9000a4"),
+		  PSTR("3342c7e19f6823c0d6bc24b61e675d60"));
+	poly_case(PSTR("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+		  PSTR("ffffffffffffffffffffffffffffffff"),
+		  PSTR("fbffff17faffff17faffff17faffff17"));
+	poly_case(PSTR("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+		  PSTR("ffffffffffffffffffffffffffffff"),
+		  PSTR("fbff27e6030028e6030028e6030028ee"));
+
 	/* Incremental = one-shot for every 2-way split of 150 bytes. */
 	for (s = 0; s < 32; s++)
 		k[s] = (uint8_t)(0xff - 3 * s);
@@ -308,6 +342,15 @@ static void test_poly1305(void)
 		ok &= !memcmp(tag, ref, 16);
 	}
 	report(ok, PSTR("poly1305: split at every point 0..150 = one-shot"));
+	/* dmd_poly1305 = init, update, final at every length 0..150. */
+	ok = 1;
+	for (s = 0; s <= 150; s++) {
+		poly_tag(ref, k, msg, s);
+		memset(tag, 0, 16);
+		dmd_poly1305(k, msg, s, tag);
+		ok &= !memcmp(tag, ref, 16);
+	}
+	report(ok, PSTR("poly1305: one-call MAC = init/update/final at every length 0..150"));
 	ok = 1;
 	for (s = 0; s <= 150; s += 7) {
 		for (s2 = s; s2 <= 150; s2 += 5) {
@@ -346,6 +389,12 @@ static void bench(void)
 	dmd_poly1305_update(&ctx, msg, 128);
 	dmd_poly1305_final(&ctx, tag);
 	board_mark_stop(3);
+	board_mark_start(4);
+	dmd_poly1305(k, out, 16, tag);
+	board_mark_stop(4);
+	board_mark_start(5);
+	dmd_poly1305(k, msg, 128, tag);
+	board_mark_stop(5);
 }
 
 int main(void)
