@@ -47,8 +47,23 @@ static inline uint64_t dmd_load64_le(const uint8_t *b)
 
 static inline void dmd_store64_le(uint8_t *b, uint64_t v)
 {
+#if defined(__AVR__)
+	/*
+	 * avr-gcc calls a library routine for any 64-bit shift, even by 32
+	 * (and then has to save registers around it); the 32-bit halves of a
+	 * uint64_t on this little-endian core cost nothing.
+	 */
+	union {
+		uint64_t v;
+		uint32_t w[2];
+	} u = { v };
+
+	dmd_store32_le(b, u.w[0]);
+	dmd_store32_le(b + 4, u.w[1]);
+#else
 	dmd_store32_le(b, (uint32_t)v);
 	dmd_store32_le(b + 4, (uint32_t)(v >> 32));
+#endif
 }
 
 /*
