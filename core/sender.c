@@ -120,9 +120,15 @@ static __attribute__((noinline)) void xor_bytes(uint8_t *out,
 		*out++ = *in++ ^ *ks++;
 }
 
-/* XOR keystream bytes [skip : skip + len) of slot key @r into @out. */
-static void tail_xor(unsigned int suite, const uint8_t *r, size_t skip,
-		     uint8_t *out, const uint8_t *in, size_t len)
+/*
+ * XOR keystream bytes [skip : skip + len) of slot key @r into @out. Out of
+ * line, like fresh_slot_use(): its stream state stays in its own frame,
+ * below the seal's, where the full stack wipe reaches.
+ */
+static __attribute__((noinline)) void tail_xor(unsigned int suite,
+					       const uint8_t *r, size_t skip,
+					       uint8_t *out, const uint8_t *in,
+					       size_t len)
 {
 	struct dmd_stream st;
 	uint8_t discard[16];
@@ -142,13 +148,14 @@ static void tail_xor(unsigned int suite, const uint8_t *r, size_t skip,
 /*
  * Slot from the window: XOR its precomputed keystream (and any tail beyond
  * it) over @in, tag straight from the slot's H || P, then wipe the slot.
- * Kept apart from the on-the-fly path so the online seal's stack frame
- * holds no stream state.
+ * Inlined into the seal with use_slot(): what it keeps in the seal's frame
+ * (which no stack wipe covers) is pointers and lengths; keys, keystream and
+ * tags go through the callees' frames below.
  */
-static void window_slot_use(struct dmd_sender *s, uint8_t *out,
-			    const uint8_t *in, size_t len,
-			    const uint8_t *tag_data, size_t tag_len,
-			    uint32_t index_field, uint8_t tag[16])
+static inline __attribute__((always_inline)) void
+window_slot_use(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
+		size_t len, const uint8_t *tag_data, size_t tag_len,
+		uint32_t index_field, uint8_t tag[16])
 {
 	uint8_t *slot = window_slot(s, s->win_head);
 	/* Slot layout: R (key size) || H || P (32) || keystream (pre_len). */
@@ -165,11 +172,14 @@ static void window_slot_use(struct dmd_sender *s, uint8_t *out,
 	window_advance(s);
 }
 
-/* Slot expanded now, from the frontier (no window, or the window is dry). */
-static void fresh_slot_use(struct dmd_sender *s, uint8_t *out,
-			   const uint8_t *in, size_t len,
-			   const uint8_t *tag_data, size_t tag_len,
-			   uint32_t index_field, uint8_t tag[16])
+/*
+ * Slot expanded now, from the frontier (no window, or the window is dry).
+ * Out of line so its stream state and H || P never sit in the seal's frame.
+ */
+static __attribute__((noinline)) void
+fresh_slot_use(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
+	       size_t len, const uint8_t *tag_data, size_t tag_len,
+	       uint32_t index_field, uint8_t tag[16])
 {
 	struct dmd_stream st;
 	uint8_t hp[32];
@@ -189,11 +199,13 @@ static void fresh_slot_use(struct dmd_sender *s, uint8_t *out,
  * are wiped before returning. Returns how many bytes of stack the caller
  * must wipe: a window slot runs no key schedule and no stream, so its path
  * is shallow (DMD_STACK_WIPE_WINDOW*, util.h); a fresh slot or a tail
- * beyond the precomputed bytes takes the full wipe.
+ * beyond the precomputed bytes takes the full wipe. Inlined into seal and
+ * close: one prologue and no argument shuffling on the online path.
  */
-static size_t use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
-		       size_t len, const uint8_t *tag_data, size_t tag_len,
-		       uint32_t index_field, uint8_t tag[16])
+static inline __attribute__((always_inline)) size_t
+use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in, size_t len,
+	 const uint8_t *tag_data, size_t tag_len, uint32_t index_field,
+	 uint8_t tag[16])
 {
 	if (!s->win_count) {
 		fresh_slot_use(s, out, in, len, tag_data, tag_len,

@@ -96,19 +96,20 @@ void dmd_wipe_stack_n(size_t n);
  * A seal from the window runs no key schedule and no stream: XOR with the
  * slot's keystream, one universal hash, the aggregate. It wipes only its own
  * measured depth, DMD_STACK_WIPE_WINDOW, or DMD_STACK_WIPE_WINDOW_HASH when
- * the aggregate is a SHA-256 chain (deeper). Measure with avr-gcc
- * -fstack-usage along dmd_sender_seal -> use_slot -> dmd_uh_tag ->
- * dmd_poly1305 / ghash_tag -> dmd_ghash_* (and dmd_agg_add -> dmd_sha256);
- * on the ATmega2560 its figures include the 3-byte return address, and an
- * assembly function adds its return address and pushes by hand. A frame
- * that zeroes itself before it returns needs no cover: the AVR
- * dmd_poly1305() keeps r, h and the products in one such frame
- * (poly1305.S), so its path is use_slot (49) plus its 21 bytes; the GHASH
- * path is use_slot, ghash_tag, dmd_ghash_update_padded, dmd_ghash_blocks
- * and gf128_mul_block (49 + 45 + 27 + 11 + 49). The AVR figures below were
- * also measured by painting the stack in simavr: the depth below the
- * seal's own frame of the deepest byte a seal leaves changed and non-zero,
- * any record length up to the window's.
+ * the aggregate is a SHA-256 chain (deeper). The depth counts from the
+ * seal's own frame (use_slot() is inlined into it and keeps only pointers
+ * and lengths there) down along dmd_uh_tag (6 bytes of stack arguments) ->
+ * dmd_poly1305 / ghash_tag -> dmd_ghash_* (or dmd_agg_add -> dmd_sha256).
+ * avr-gcc -fstack-usage figures include the 3-byte return address on the
+ * ATmega2560; an assembly function adds its return address and pushes by
+ * hand. A frame that zeroes itself before it returns needs no cover: the
+ * AVR dmd_poly1305() keeps r, h and the products in one such frame
+ * (poly1305.S), so its path is 6 + 21 bytes; the GHASH path is 6 +
+ * ghash_tag, dmd_ghash_update_padded, dmd_ghash_blocks, gf128_mul_block
+ * (45 + 27 + 11 + 49). The AVR figures below were also measured by painting
+ * the stack in simavr: the distance from the wipe's start down to the
+ * deepest byte a seal leaves changed and non-zero, any record length up to
+ * the window's.
  */
 #ifndef DMD_STACK_WIPE
 #if defined(__AVR__)
@@ -127,13 +128,13 @@ void dmd_wipe_stack_n(size_t n);
 #define DMD_STACK_WIPE_WINDOW_HASH 0
 #elif defined(__AVR__)
 #ifndef DMD_STACK_WIPE_WINDOW
-#define DMD_STACK_WIPE_WINDOW 80	/* Poly1305 tag: 70 static, 68 painted */
+#define DMD_STACK_WIPE_WINDOW 32	/* Poly1305 tag: 27 static, 27 painted */
 #endif
 #ifndef DMD_STACK_WIPE_WINDOW_GHASH
-#define DMD_STACK_WIPE_WINDOW_GHASH 192	/* GHASH tag: 181 static, 176 painted */
+#define DMD_STACK_WIPE_WINDOW_GHASH 144	/* GHASH tag: 138 static, 135 painted */
 #endif
 #ifndef DMD_STACK_WIPE_WINDOW_HASH
-#define DMD_STACK_WIPE_WINDOW_HASH 384	/* SHA-256 chain: 373 measured */
+#define DMD_STACK_WIPE_WINDOW_HASH 384	/* SHA-256 chain: 371 static, 370 painted */
 #endif
 #else
 #define DMD_STACK_WIPE_WINDOW DMD_STACK_WIPE
