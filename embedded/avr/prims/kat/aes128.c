@@ -18,56 +18,11 @@
 #include <avr/io.h>
 
 #include "../../../common/board.h"
+#include "kat_tap.h"
 #include "../../../../core/aes128.h"
 
 /* ../aes128.S */
 extern const uint8_t dmd_avr_aes_sbox[256] PROGMEM;
-
-static unsigned int tests, failed;
-
-static void put_uint(unsigned int v)
-{
-	char b[8], *p = b + sizeof(b) - 1;
-
-	*p = 0;
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	board_puts(p);
-}
-
-static void report(int ok, const char *name_P)
-{
-	char c;
-
-	tests++;
-	if (!ok)
-		failed++;
-	board_puts(ok ? "ok " : "not ok ");
-	put_uint(tests);
-	board_puts(" - ");
-	while ((c = (char)pgm_read_byte(name_P++)))
-		board_puts((char[]){ c, 0 });
-	board_puts("\n");
-}
-
-static size_t unhex_P(uint8_t *out, const char *s)
-{
-	size_t n = 0;
-	int hi = -1, v;
-	char ch;
-
-	while ((ch = (char)pgm_read_byte(s++))) {
-		v = ch <= '9' ? ch - '0' : ch - 'a' + 10;
-		if (hi < 0) {
-			hi = v;
-		} else {
-			out[n++] = (uint8_t)(hi << 4 | v);
-			hi = -1;
-		}
-	}
-	return n;
-}
 
 /* Byte i of the schedule dmd_aes128_init left in the context. */
 static const uint8_t *schedule(const struct dmd_aes128 *ctx)
@@ -82,15 +37,15 @@ static void block_case(const char *name, const char *key, const char *pt,
 	uint8_t k[16], p[16], want[16], c[16];
 	int ok;
 
-	unhex_P(k, key);
-	unhex_P(p, pt);
-	unhex_P(want, expect);
+	kat_unhex_P(k, key);
+	kat_unhex_P(p, pt);
+	kat_unhex_P(want, expect);
 	dmd_aes128_init(&ctx, k);
 	dmd_aes128_encrypt(&ctx, c, p);
 	ok = !memcmp(c, want, 16);
 	dmd_aes128_encrypt(&ctx, p, p);		/* in place */
 	ok &= !memcmp(p, want, 16);
-	report(ok, name);
+	kat_report(ok, name);
 }
 
 /* FIPS-197 A.1: round keys 0, 1 and 10 of key 2b7e1516... */
@@ -101,19 +56,19 @@ static void test_expansion(void)
 	size_t i;
 	int ok;
 
-	unhex_P(k, PSTR("2b7e151628aed2a6abf7158809cf4f3c"));
+	kat_unhex_P(k, PSTR("2b7e151628aed2a6abf7158809cf4f3c"));
 	dmd_aes128_init(&ctx, k);
 	ok = !memcmp(schedule(&ctx), k, 16);
-	unhex_P(want, PSTR("a0fafe1788542cb123a339392a6c7605"));
+	kat_unhex_P(want, PSTR("a0fafe1788542cb123a339392a6c7605"));
 	ok &= !memcmp(schedule(&ctx) + 16, want, 16);
-	unhex_P(want, PSTR("d014f9a8c9ee2589e13f0cc8b6630ca6"));
+	kat_unhex_P(want, PSTR("d014f9a8c9ee2589e13f0cc8b6630ca6"));
 	ok &= !memcmp(schedule(&ctx) + 160, want, 16);
-	report(ok, PSTR("aes128: FIPS-197 A.1 key expansion (round keys 0, 1, 10)"));
+	kat_report(ok, PSTR("aes128: FIPS-197 A.1 key expansion (round keys 0, 1, 10)"));
 	dmd_aes128_wipe(&ctx);
 	ok = 1;
 	for (i = 0; i < 176; i++)
 		ok &= schedule(&ctx)[i] == 0;
-	report(ok, PSTR("aes128: wipe zeroes the 176-byte schedule"));
+	kat_report(ok, PSTR("aes128: wipe zeroes the 176-byte schedule"));
 }
 
 static void test_blocks(void)
@@ -143,10 +98,10 @@ static int ctr_ok(const char *key, const char *iv, size_t len,
 	struct dmd_aes128 ctx;
 	uint8_t k[16], ctr[16], want_ctr[16], want[80], out[81];
 
-	unhex_P(k, key);
-	unhex_P(ctr, iv);
-	unhex_P(want, expect);
-	unhex_P(want_ctr, next);
+	kat_unhex_P(k, key);
+	kat_unhex_P(ctr, iv);
+	kat_unhex_P(want, expect);
+	kat_unhex_P(want_ctr, next);
 	memset(out, 0x5a, sizeof(out));
 	dmd_aes128_init(&ctx, k);
 	dmd_aes128_ctr(&ctx, ctr, out, len);
@@ -162,13 +117,13 @@ static void test_ctr_sp800_38a(void)
 	size_t i;
 
 	/* F.5.1 CTR-AES128.Encrypt: ciphertext = plaintext ^ keystream. */
-	unhex_P(k, PSTR("2b7e151628aed2a6abf7158809cf4f3c"));
-	unhex_P(ctr, PSTR("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"));
-	unhex_P(pt, PSTR("6bc1bee22e409f96e93d7e117393172a"
+	kat_unhex_P(k, PSTR("2b7e151628aed2a6abf7158809cf4f3c"));
+	kat_unhex_P(ctr, PSTR("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"));
+	kat_unhex_P(pt, PSTR("6bc1bee22e409f96e93d7e117393172a"
 			 "ae2d8a571e03ac9c9eb76fac45af8e51"
 			 "30c81c46a35ce411e5fbc1191a0a52ef"
 			 "f69f2445df4f9b17ad2b417be66c3710"));
-	unhex_P(ct, PSTR("874d6191b620e3261bef6864990db6ce"
+	kat_unhex_P(ct, PSTR("874d6191b620e3261bef6864990db6ce"
 			 "9806f66b7970fdff8617187bb9fffdff"
 			 "5ae4df3edbd5d35e5b4f09020db03eab"
 			 "1e031dda2fbe03d1792170a0f3009cee"));
@@ -177,34 +132,34 @@ static void test_ctr_sp800_38a(void)
 	dmd_aes128_wipe(&ctx);
 	for (i = 0; i < 64; i++)
 		ks[i] ^= pt[i];
-	report(!memcmp(ks, ct, 64), PSTR("aes128: SP 800-38A F.5.1 CTR-AES128.Encrypt, 4 blocks"));
-	unhex_P(ks, PSTR("f0f1f2f3f4f5f6f7f8f9fafbfcfdff03"));
-	report(!memcmp(ctr, ks, 16), PSTR("aes128: SP 800-38A F.5.1 counter left at block 5"));
+	kat_report(!memcmp(ks, ct, 64), PSTR("aes128: SP 800-38A F.5.1 CTR-AES128.Encrypt, 4 blocks"));
+	kat_unhex_P(ks, PSTR("f0f1f2f3f4f5f6f7f8f9fafbfcfdff03"));
+	kat_report(!memcmp(ctr, ks, 16), PSTR("aes128: SP 800-38A F.5.1 counter left at block 5"));
 }
 
 static void test_ctr_carry(void)
 {
 	static const char key[] PROGMEM = "2b7e151628aed2a6abf7158809cf4f3c";
 
-	report(ctr_ok(key, PSTR("000102030405060708090a0bfffffffe"), 48,
+	kat_report(ctr_ok(key, PSTR("000102030405060708090a0bfffffffe"), 48,
 		      PSTR("08ff81431e8af8811d931e7bef271fc4"
 			   "bdb7c0ef49717942fc68eeb17692fcf4"
 			   "eef89e9494c1082ab27d4d9095feff60"),
 		      PSTR("000102030405060708090a0c00000001")),
 	       PSTR("aes128: CTR carry out of the low 32 bits (openssl)"));
-	report(ctr_ok(key, PSTR("fffffffffffffffffffffffffffffffe"), 48,
+	kat_report(ctr_ok(key, PSTR("fffffffffffffffffffffffffffffffe"), 48,
 		      PSTR("d1b714b6fbf5fff1289aee2a4c4eeda3"
 			   "8af2860142f786f409307c1a3f7eaaac"
 			   "7df76b0c1ab899b33e42f047b91b546f"),
 		      PSTR("00000000000000000000000000000001")),
 	       PSTR("aes128: CTR wraps all 128 bits (openssl)"));
-	report(ctr_ok(key, PSTR("fffffffffffffffffffffffffffffffe"), 37,
+	kat_report(ctr_ok(key, PSTR("fffffffffffffffffffffffffffffffe"), 37,
 		      PSTR("d1b714b6fbf5fff1289aee2a4c4eeda3"
 			   "8af2860142f786f409307c1a3f7eaaac"
 			   "7df76b0c1a"),
 		      PSTR("00000000000000000000000000000001")),
 	       PSTR("aes128: CTR partial final block, tail discarded, counter past it"));
-	report(ctr_ok(key, PSTR("fffffffffffffffffffffffffffffffe"), 0, PSTR(""),
+	kat_report(ctr_ok(key, PSTR("fffffffffffffffffffffffffffffffe"), 0, PSTR(""),
 		      PSTR("fffffffffffffffffffffffffffffffe")),
 	       PSTR("aes128: CTR of 0 bytes writes nothing, counter unchanged"));
 }
@@ -230,7 +185,7 @@ static void test_ctr_lengths(void)
 		ok &= ctr[15] == (uint8_t)(0xff + (len + 15) / 16);
 	}
 	dmd_aes128_wipe(&ctx);
-	report(ok, PSTR("aes128: CTR of every length 0..80 is a prefix, nothing past len"));
+	kat_report(ok, PSTR("aes128: CTR of every length 0..80 is a prefix, nothing past len"));
 }
 
 static uint8_t gf_mul(uint8_t a, uint8_t b)
@@ -273,8 +228,8 @@ static void test_sbox(void)
 
 	for (x = 0; x < 256; x++)
 		ok &= pgm_read_byte(&dmd_avr_aes_sbox[x]) == sbox_ref((uint8_t)x);
-	report(ok, PSTR("aes128: S-box table = GF(2^8) inverse + affine map, all 256"));
-	report(at < 0x10000 && !(at & 0xff),
+	kat_report(ok, PSTR("aes128: S-box table = GF(2^8) inverse + affine map, all 256"));
+	kat_report(at < 0x10000 && !(at & 0xff),
 	       PSTR("aes128: S-box 256-byte aligned in the low 64 KiB (lpm, ZH fixed)"));
 }
 
@@ -322,9 +277,9 @@ static void test_timing(void)
 	}
 	TCCR1B = 0;
 	board_puts("# init + 4 blocks: ");
-	put_uint(ref);
+	kat_put_uint(ref);
 	board_puts(" cycles (with calls)\n");
-	report(ok && ref > 1000, PSTR("aes128: init, block and CTR take the same cycles for 8 keys and blocks"));
+	kat_report(ok && ref > 1000, PSTR("aes128: init, block and CTR take the same cycles for 8 keys and blocks"));
 }
 
 static void bench(void)
@@ -349,7 +304,7 @@ static void bench(void)
 int main(void)
 {
 	board_init();
-	board_puts("TAP version 13\n# AES-128 known answers on " BOARD_NAME "\n");
+	kat_begin("AES-128");
 	test_sbox();
 	test_expansion();
 	test_blocks();
@@ -358,10 +313,5 @@ int main(void)
 	test_ctr_lengths();
 	test_timing();
 	bench();
-	board_puts("1..");
-	put_uint(tests);
-	board_puts("\n# ");
-	put_uint(failed);
-	board_puts(" failed\n");
-	board_exit(failed > 100 ? 100 : (int)failed);
+	kat_end();
 }

@@ -16,67 +16,23 @@
 #include <avr/io.h>
 
 #include "../../../common/board.h"
+#include "kat_tap.h"
 #include "../../../../core/chacha20.h"
 #include "../../../../core/poly1305.h"
 
-static unsigned int tests, failed;
 static uint8_t msg[400], buf[400];
-
-static void put_uint(unsigned int v)
-{
-	char b[8], *p = b + sizeof(b) - 1;
-
-	*p = 0;
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	board_puts(p);
-}
-
-static void report(int ok, const char *name_P)
-{
-	char c;
-
-	tests++;
-	if (!ok)
-		failed++;
-	board_puts(ok ? "ok " : "not ok ");
-	put_uint(tests);
-	board_puts(" - ");
-	while ((c = (char)pgm_read_byte(name_P++)))
-		board_puts((char[]){ c, 0 });
-	board_puts("\n");
-}
-
-static size_t unhex_P(uint8_t *out, const char *s)
-{
-	size_t n = 0;
-	int hi = -1, v;
-	char ch;
-
-	while ((ch = (char)pgm_read_byte(s++))) {
-		v = ch <= '9' ? ch - '0' : ch - 'a' + 10;
-		if (hi < 0) {
-			hi = v;
-		} else {
-			out[n++] = (uint8_t)(hi << 4 | v);
-			hi = -1;
-		}
-	}
-	return n;
-}
 
 static void chacha_case(const char *name, const char *key, const char *iv,
 			const char *expect)
 {
 	uint8_t k[32], v[16], want[64], out[64], s[64];
 
-	unhex_P(k, key);
-	unhex_P(v, iv);
-	unhex_P(want, expect);
+	kat_unhex_P(k, key);
+	kat_unhex_P(v, iv);
+	kat_unhex_P(want, expect);
 	dmd_chacha20_block(out, k, v);
 	dmd_chacha20_stream(s, 64, k, v);
-	report(!memcmp(out, want, 64) && !memcmp(s, want, 64), name);
+	kat_report(!memcmp(out, want, 64) && !memcmp(s, want, 64), name);
 }
 
 static void poly_tag(uint8_t tag[16], const uint8_t key[32],
@@ -95,18 +51,18 @@ static void poly_case_n(const char *name, const char *key, const uint8_t *m,
 	uint8_t k[32], want[16], tag[16];
 	int ok;
 
-	unhex_P(k, key);
-	unhex_P(want, expect);
+	kat_unhex_P(k, key);
+	kat_unhex_P(want, expect);
 	poly_tag(tag, k, m, n);
 	ok = !memcmp(tag, want, 16);
 	/* The one-call MAC (its own assembly path) gives the same answer. */
 	memset(tag, 0, 16);
 	dmd_poly1305(k, m, n, tag);
-	report(ok && !memcmp(tag, want, 16), name);
+	kat_report(ok && !memcmp(tag, want, 16), name);
 }
 
 #define poly_case(key, m, tag) do {					\
-	size_t n_ = unhex_P(msg, m);					\
+	size_t n_ = kat_unhex_P(msg, m);					\
 	poly_case_n(PSTR("poly1305: edge or random case"), key, msg, n_, tag); \
 } while (0)
 
@@ -172,17 +128,17 @@ static void test_chacha20(void)
 			 "8a970e0e955c14f3a88e741b97c286f75f8fc299e8148362fa198a39531bed6d"));
 
 	/* RFC 8439 2.4.2: encryption with counter 1. */
-	unhex_P(k, PSTR("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"));
-	unhex_P(v, PSTR("01000000000000000000004a00000000"));
+	kat_unhex_P(k, PSTR("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"));
+	kat_unhex_P(v, PSTR("01000000000000000000004a00000000"));
 	n = text_P(msg, sunscreen);
 	dmd_chacha20_stream(buf, n, k, v);
 	for (i = 0; i < n; i++)
 		buf[i] ^= msg[i];
-	unhex_P(msg, PSTR("6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
+	kat_unhex_P(msg, PSTR("6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
 			  "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
 			  "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
 			  "5af90bbf74a35be6b40b8eedf2785e42874d"));
-	report(!memcmp(buf, msg, n), PSTR("chacha20: RFC 8439 2.4.2 encryption"));
+	kat_report(!memcmp(buf, msg, n), PSTR("chacha20: RFC 8439 2.4.2 encryption"));
 
 	/* Every length 0..200 is a prefix; nothing written past len. */
 	for (i = 0; i < 32; i++)
@@ -194,14 +150,14 @@ static void test_chacha20(void)
 		dmd_chacha20_stream(buf, len, k, v);
 		ok &= !memcmp(buf, msg, len) && buf[len] == 0x5a;
 	}
-	report(ok, PSTR("chacha20: stream of every length 0..200 is a prefix, nothing past len"));
+	kat_report(ok, PSTR("chacha20: stream of every length 0..200 is a prefix, nothing past len"));
 
 	/* The counter wraps 0xffffffff -> 0 without touching the nonce. */
 	v[0] = v[1] = v[2] = v[3] = 0xff;
 	dmd_chacha20_stream(want, 128, k, v);
 	v[0] = v[1] = v[2] = v[3] = 0;
 	dmd_chacha20_block(blk, k, v);
-	report(!memcmp(want + 64, blk, 64), PSTR("chacha20: counter wraps without touching the nonce"));
+	kat_report(!memcmp(want + 64, blk, 64), PSTR("chacha20: counter wraps without touching the nonce"));
 }
 
 static void test_poly1305(void)
@@ -344,7 +300,7 @@ static void test_poly1305(void)
 		dmd_poly1305_final(&ctx, tag);
 		ok &= !memcmp(tag, ref, 16);
 	}
-	report(ok, PSTR("poly1305: split at every point 0..150 = one-shot"));
+	kat_report(ok, PSTR("poly1305: split at every point 0..150 = one-shot"));
 	/* dmd_poly1305 = init, update, final at every length 0..150. */
 	ok = 1;
 	for (s = 0; s <= 150; s++) {
@@ -353,7 +309,7 @@ static void test_poly1305(void)
 		dmd_poly1305(k, msg, s, tag);
 		ok &= !memcmp(tag, ref, 16);
 	}
-	report(ok, PSTR("poly1305: one-call MAC = init/update/final at every length 0..150"));
+	kat_report(ok, PSTR("poly1305: one-call MAC = init/update/final at every length 0..150"));
 	ok = 1;
 	for (s = 0; s <= 150; s += 7) {
 		for (s2 = s; s2 <= 150; s2 += 5) {
@@ -365,11 +321,11 @@ static void test_poly1305(void)
 			ok &= !memcmp(tag, ref, 16);
 		}
 	}
-	report(ok, PSTR("poly1305: 3-way splits = one-shot"));
+	kat_report(ok, PSTR("poly1305: 3-way splits = one-shot"));
 	ok = 1;
 	for (s = 0; s < sizeof(ctx); s++)
 		ok &= ((uint8_t *)&ctx)[s] == 0;
-	report(ok, PSTR("poly1305: final zeroes the context"));
+	kat_report(ok, PSTR("poly1305: final zeroes the context"));
 }
 
 /*
@@ -417,13 +373,13 @@ static void test_timing(void)
 			ok &= t == ref;
 		}
 		board_puts("# dmd_poly1305 of ");
-		put_uint(lens[l]);
+		kat_put_uint(lens[l]);
 		board_puts(" bytes: ");
-		put_uint(ref);
+		kat_put_uint(ref);
 		board_puts(" cycles (with the call)\n");
 	}
 	TCCR1B = 0;
-	report(ok, PSTR("poly1305: one-call MAC takes the same cycles for 8 keys and messages (16, 17, 128 bytes)"));
+	kat_report(ok, PSTR("poly1305: one-call MAC takes the same cycles for 8 keys and messages (16, 17, 128 bytes)"));
 }
 
 static void bench(void)
@@ -457,15 +413,10 @@ static void bench(void)
 int main(void)
 {
 	board_init();
-	board_puts("TAP version 13\n# ChaCha20 and Poly1305 known answers on " BOARD_NAME "\n");
+	kat_begin("ChaCha20 and Poly1305");
 	test_chacha20();
 	test_poly1305();
 	test_timing();
 	bench();
-	board_puts("1..");
-	put_uint(tests);
-	board_puts("\n# ");
-	put_uint(failed);
-	board_puts(" failed\n");
-	board_exit(failed > 100 ? 100 : (int)failed);
+	kat_end();
 }

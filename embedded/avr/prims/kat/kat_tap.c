@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* TAP 13 for the AVR primitives' known-answer firmwares (kat_tap.h). */
+#include "kat_tap.h"
+
+#include "../../../common/board.h"
+
+static unsigned int tests, failed;
+
+void kat_begin(const char *title)
+{
+	board_puts("TAP version 13\n# ");
+	board_puts(title);
+	board_puts(" known answers on " BOARD_NAME "\n");
+}
+
+void kat_put_uint(unsigned int v)
+{
+	char b[8], *p = b + sizeof(b) - 1;
+
+	*p = 0;
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	board_puts(p);
+}
+
+void kat_report(int ok, const char *name_P)
+{
+	char c;
+
+	tests++;
+	if (!ok)
+		failed++;
+	board_puts(ok ? "ok " : "not ok ");
+	kat_put_uint(tests);
+	board_puts(" - ");
+	while ((c = (char)pgm_read_byte(name_P++)))
+		board_puts((char[]){ c, 0 });
+	board_puts("\n");
+}
+
+size_t kat_unhex_P(uint8_t *out, const char *hex_P)
+{
+	size_t n = 0;
+	int hi = -1, v;
+	char ch;
+
+	while ((ch = (char)pgm_read_byte(hex_P++))) {
+		v = ch <= '9' ? ch - '0' : ch - 'a' + 10;
+		if (hi < 0) {
+			hi = v;
+		} else {
+			out[n++] = (uint8_t)(hi << 4 | v);
+			hi = -1;
+		}
+	}
+	return n;
+}
+
+void kat_end(void)
+{
+	board_puts("1..");
+	kat_put_uint(tests);
+	board_puts("\n# ");
+	kat_put_uint(failed);
+	board_puts(" failed\n");
+	board_exit(failed > 100 ? 100 : (int)failed);
+}

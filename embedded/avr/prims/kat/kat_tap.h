@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * TAP 13 output for the AVR primitives' known-answer firmwares (names and
+ * hex answers live in flash, PROGMEM): header first, one line per check,
+ * the plan last, and the exit code is the number of failures.
+ */
+#ifndef DIAMOND_AVR_KAT_TAP_H
+#define DIAMOND_AVR_KAT_TAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <avr/pgmspace.h>
+
+void kat_begin(const char *title);
+void kat_put_uint(unsigned int v);
+/* One result line named by the flash string @name_P. */
+void kat_report(int ok, const char *name_P);
+/* Decode the lowercase hex flash string @hex_P into @out; its length. */
+size_t kat_unhex_P(uint8_t *out, const char *hex_P);
+/* Plan line and failure count, then exit with the failures (at most 100). */
+__attribute__((noreturn)) void kat_end(void);
+
+#endif
