@@ -14,6 +14,7 @@
  *   suite 1: GHASH_H(HB || pad16(data)) xor P
  *   suite 2: Poly1305_{H || P}(data), or (HB || data) for a trailer
  *            (index_field with DMD_TRAILER_FLAG).
+ * @tag must not overlap @hp or @data: it holds HB while they are read.
  */
 void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,
 		size_t len, uint64_t epoch, uint32_t index_field,
