@@ -22,8 +22,8 @@ void diamond_wipe(void *buf, size_t len)
 	u8 *p = buf;
 	u64 *w;
 
-	for (; len && !IS_ALIGNED((unsigned long)p, 8); len--)
-		WRITE_ONCE(*p++, 0);
+	for (; len && !IS_ALIGNED((unsigned long)p, 8); len--, p++)
+		WRITE_ONCE(*p, 0);
 	for (w = (u64 *)p; len >= 64; len -= 64, w += 8) {
 		WRITE_ONCE(w[0], 0);
 		WRITE_ONCE(w[1], 0);
@@ -34,7 +34,7 @@ void diamond_wipe(void *buf, size_t len)
 		WRITE_ONCE(w[6], 0);
 		WRITE_ONCE(w[7], 0);
 	}
-	for (p = (u8 *)w; len; len--)
-		WRITE_ONCE(*p++, 0);
+	for (p = (u8 *)w; len; len--, p++)
+		WRITE_ONCE(*p, 0);
 	barrier_data(buf);
 }
