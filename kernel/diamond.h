@@ -47,10 +47,9 @@ extern unsigned int diamond_max_epoch_bytes;
  * accepted epoch: future keys.
  */
 struct diamond_pre {
-	u8 *slots;		/* kvmalloc'd, @alloc bytes */
-	size_t alloc;
+	u8 *slots;		/* kvmalloc'd, @cap * @slot_size bytes */
 	struct poly1305_core_key *rkeys;	/* suite 2: r of each slot's H */
-	u32 cap;		/* slots that fit in @alloc */
+	u32 cap;		/* slots in the table */
 	u32 ready;		/* slots computed, 0 when !@valid */
 	u32 ks_len;		/* keystream bytes stored per slot */
 	u32 slot_size;

@@ -231,7 +231,6 @@ int diamond_pre_alloc(struct diamond_tfm_ctx *ctx)
 			return -ENOMEM;
 		}
 	}
-	pre->alloc = cap * slot_size;
 	pre->slot_size = slot_size;
 	pre->ks_len = ks_len;
 	pre->cap = cap;
@@ -254,11 +253,10 @@ void diamond_pre_erase(struct diamond_pre *pre)
 void diamond_pre_free(struct diamond_pre *pre)
 {
 	diamond_pre_erase(pre);
-	kvfree_sensitive(pre->slots, pre->alloc);
+	kvfree_sensitive(pre->slots, (size_t)pre->cap * pre->slot_size);
 	kvfree_sensitive(pre->rkeys, pre->cap * sizeof(*pre->rkeys));
 	pre->slots = NULL;
 	pre->rkeys = NULL;
-	pre->alloc = 0;
 	pre->cap = 0;
 }
 

@@ -149,20 +149,13 @@ static void hash_chain(u8 acc[16], const u8 t[16])
 	memzero_explicit(out, sizeof(out));
 }
 
-/* The aggregation step of @a's mode (diamond_agg_add() inlines XOR). */
+/* The ADD and HASH aggregation steps; diamond_agg_add() inlines XOR. */
 void diamond_agg_fold(struct diamond_agg *a, const u8 tag[DMD_TAG_SIZE])
 {
-	switch (a->mode) {
-	case DMD_AGG_ADD:
+	if (a->mode == DMD_AGG_ADD)
 		add_mod128(a->acc, tag);
-		break;
-	case DMD_AGG_HASH:
+	else
 		hash_chain(a->acc, tag);
-		break;
-	default:
-		crypto_xor(a->acc, tag, DMD_TAG_SIZE);
-		break;
-	}
 }
 
 /* Fold in the trailer tag @tau last, write the epoch tag, wipe @a. */
