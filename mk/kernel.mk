@@ -29,10 +29,8 @@ VEC2C       := $(BUILD)/host/vec2c
 KAT_PROBE   := $(KTOOLS)/kat-probe
 KBENCH      := $(KTOOLS)/kernel-bench
 KVM_BUILD   := $(BUILD)/vm
-# The accelerated drivers udev would load at boot on a real machine.
-KVM_MODS    := aesni_intel ghash_clmulni_intel chacha_x86_64 poly1305_x86_64
-KVM_LOAD    := for m in $(KVM_MODS); do modprobe $$m 2>/dev/null; done; \
-	       modprobe diamond || echo "\# modprobe diamond failed"
+# The guest's init has loaded the accelerated drivers (tools/vm/init).
+KVM_LOAD    := modprobe diamond || echo "\# modprobe diamond failed"
 # What /proc/crypto must name under qemu -cpu max (AES-NI, PCLMULQDQ, AVX2).
 KAT_DRIVER1 ?= diamond(ctr-aes-aesni,ghash-clmulni)
 KAT_DRIVER2 ?= diamond(chacha20-lib,poly1305-generic)

@@ -107,5 +107,5 @@ bench-userspace: $(DIAMONDCTL) $(DIAMONDCTL_STATIC)
 	@if [ -f $(US_MODULE) ]; then \
 	BUILD=$(BUILD)/vm $(TOP)/tools/vm/run-vm --timeout 3000 --module $(US_MODULE) \
 		--file $(DIAMONDCTL_STATIC):/bin/diamondctl -- \
-		'for m in aesni_intel ghash_clmulni_intel chacha_x86_64 poly1305_x86_64; do modprobe $$m; done; modprobe diamond; mkdir -p /b; diamondctl bench --devices 1 $(US_BENCH_ARGS) --dir /b; diamondctl bench --devices 10000 $(US_BENCH_ARGS) --dir /b'; \
+		'modprobe diamond; mkdir -p /b; diamondctl bench --devices 1 $(US_BENCH_ARGS) --dir /b; diamondctl bench --devices 10000 $(US_BENCH_ARGS) --dir /b'; \
 	else echo "bench-userspace: no $(US_MODULE) (make module): kernel path skipped"; fi

@@ -130,7 +130,6 @@ say "  gateway input: $(stat -c %s frames.bin) bytes from 4 devices"
 step "booting the gateway VM: diamond.ko + diamondctl open (kernel path), about 15-30 s"
 mkdir -p w && cp -r gw w/gw && cp frames.bin w/
 cat >w/guest.sh <<'SH'
-for m in aesni_intel ghash_clmulni_intel chacha_x86_64 poly1305_x86_64; do modprobe $m 2>/dev/null; done
 modprobe diamond || echo "@@err modprobe diamond failed"
 diamondctl open --state-dir /w/gw --input /w/frames.bin >/w/out.json 2>/w/err.txt
 echo "@@rc $?"

@@ -17,7 +17,6 @@ TOP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${BUILD:-$TOP_DIR/build}
 WHAT=${1:-d2-online}
 SHOW=${2:-30}
-MODS="aesni_intel ghash_clmulni_intel chacha_x86_64 poly1305_x86_64"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -27,7 +26,7 @@ run() {	# run REPS OUT: histogram of one boot; kallsyms on the console
 		--module "$BUILD/kernel/diamond.ko" \
 		--file "$BUILD/kernel/kernel-bench:/bin/kernel-bench" \
 		--file "$TOP_DIR/vectors/diamond.txt:/diamond.txt" -- \
-		"for m in $MODS; do modprobe \$m 2>/dev/null; done; modprobe diamond;
+		"modprobe diamond;
 		 kernel-bench /diamond.txt $1 $WHAT >/dev/null;
 		 grep -i ' t ' /proc/kallsyms | sed 's/^/SYM /'"
 }
