@@ -3,7 +3,7 @@
 # The Diamond construction on top of the primitives (mk/core-prims.mk), its
 # host tests, the known-answer vectors and the host benchmark.
 
-CORE_DMD_SRCS := core/stream.c core/chain.c core/tag.c core/agg.c core/blob.c \
+CORE_DMD_SRCS := core/stream.c core/chain.c core/tag.c core/agg.c core/blob.c core/crc32.c \
 		 core/body.c core/sender.c core/receiver.c core/seal_body.c
 CORE_SRCS      = $(CORE_PRIM_SRCS) $(CORE_DMD_SRCS)
 CORE_ALL_SRCS  = $(addprefix $(TOP)/,$(CORE_SRCS))
