@@ -21,7 +21,7 @@ static int params_valid(unsigned int suite, unsigned int agg, uint32_t b)
 	       b >= 1 && b <= DMD_MAX_B;
 }
 
-/* The chain of generation @gen starts at gen * 2^48 and only moves up. */
+/* The chain of generation @gen starts at gen * 2^32 and only moves up. */
 static int epoch_valid(uint64_t epoch, unsigned int gen)
 {
 	return epoch != UINT64_MAX && (epoch >> DMD_GEN_SHIFT) >= gen;

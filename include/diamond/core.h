@@ -18,7 +18,7 @@
 struct dmd_state {
 	uint8_t suite;
 	uint8_t agg;
-	uint16_t gen;		/* provisioning generation; epoch >> 48 >= gen */
+	uint16_t gen;		/* provisioning generation; epoch >> 32 >= gen */
 	uint16_t group;		/* group size g; 0 (one group per epoch) only */
 	uint32_t b;
 	uint32_t device_id;
@@ -70,7 +70,7 @@ void dmd_blob_write(uint8_t *blob, const struct dmd_state *st);
 void dmd_blob2_write(uint8_t *blob, const struct dmd_state *st);
 /*
  * Spec section 2: E_0 of generation @st->gen from a root secret and the
- * parameters in @st; sets the epoch to gen * 2^48.
+ * parameters in @st; sets the epoch to gen * 2^32.
  */
 int dmd_derive_initial(struct dmd_state *st, const uint8_t root[DMD_ROOT_SIZE]);
 /* CRC-32 (IEEE, as zlib's crc32()), without tables or data branches. */

@@ -44,8 +44,8 @@
 #define DMD_BLOB2_CRC_SIZE	4	/* le32 CRC-32 of everything before it */
 #define DMD_BLOB2_SIZE(k)	(DMD_BLOB2_OFF_KEY + (k) + DMD_BLOB2_CRC_SIZE)
 #define DMD_BLOB2_MAX		DMD_BLOB2_SIZE(DMD_KEY_MAX)
-/* Generation G provisions its device at epoch G * 2^48 (spec section 2). */
-#define DMD_GEN_SHIFT		48
+/* Generation G provisions its device at epoch G * 2^32 (spec section 2). */
+#define DMD_GEN_SHIFT		32
 #define DMD_GEN_MAX		65535
 #define DMD_BLOB_OFF_VERSION	4
 #define DMD_BLOB_OFF_SUITE	5

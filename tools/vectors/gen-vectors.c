@@ -566,7 +566,7 @@ static void initial_gen(struct state *st, const uint8_t root[32], int gen)
 	sha256(d, in, sizeof(in));
 	memset(st->key, 0, 32);
 	memcpy(st->key, d, ksize(st->suite));
-	st->epoch = (uint64_t)gen << 48;
+	st->epoch = (uint64_t)gen << 32;
 }
 
 /* Version 2: v1's 24 bytes, le16 gen, le16 group, key, le32 CRC-32. */
@@ -656,7 +656,7 @@ static void blob_negatives(const uint8_t root[32])
 	blob_vec("group-size", "group size 16 (not yet defined), CRC valid",
 		 b, n, "EKEY");
 	blob2(b, &st, 2, 0);
-	blob_vec("epoch-below-gen", "generation 2 at epoch 2^48 (CRC valid)",
+	blob_vec("epoch-below-gen", "generation 2 at epoch 2^32 (CRC valid)",
 		 b, n, "EKEY");
 	blob2(b, &st, 1, 0);
 	b[7] = 1;
