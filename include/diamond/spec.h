@@ -25,6 +25,13 @@
 #define DMD_MAX_AD		1024
 #define DMD_MAX_B		65535
 #define DMD_DEFAULT_MAX_SKIP	4096
+/*
+ * The largest epoch body a gateway opens and a sender produces: the
+ * length-prefixed ciphertext records and the tag (section 7), AD not
+ * counted. b = 65535 empty records need 131086 bytes, so every b fits;
+ * a sender closes an epoch early when its next record might not.
+ */
+#define DMD_MAX_BODY		1048576
 #define DMD_ROOT_SIZE		32
 
 /*
