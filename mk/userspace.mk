@@ -65,14 +65,15 @@ $(DIAMONDCTL_STATIC): $(US_CTL_SRCS) $(US_CTL_SRC)/diamondctl.h $(US_LIB_A)
 
 # ---- tests ---------------------------------------------------------------
 
-US_TESTS := $(US_BUILD)/test_units $(US_BUILD)/test_vectors_sw $(US_BUILD)/test_crash
+US_TESTS := $(US_BUILD)/test_units $(US_BUILD)/test_vectors_sw $(US_BUILD)/test_crash \
+	    $(US_BUILD)/test_hardening
 
 $(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
 		    $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/lib/vecfile.h
 	$(CC) $(CSTD) -I$(TOP)/include -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(US_LIB_A) $(US_KCAPI)
 
-CHECK_SUITES += userspace-host userspace-crash userspace-vm
+CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-vm
 
 .PHONY: check-userspace-host check-userspace-crash check-userspace-vm
 
@@ -82,6 +83,14 @@ check-userspace-host: $(DIAMONDCTL) $(US_TESTS) $(US_PC) $(US_LIB_SO)
 	@US_BUILD=$(US_BUILD) TOP=$(TOP) $(US_TEST_SRC)/host.sh \
 		>$(TAPDIR)/userspace-host.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-host.tap; exit $$rc
+
+# Issue 10, sender side: lock, generations, damaged blobs, limits, words.
+.PHONY: check-userspace-hardening
+check-userspace-hardening: $(DIAMONDCTL) $(US_BUILD)/test_hardening
+	@mkdir -p $(TAPDIR)
+	@US_BUILD=$(US_BUILD) TOP=$(TOP) $(US_TEST_SRC)/hardening.sh \
+		>$(TAPDIR)/userspace-hardening.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-hardening.tap; exit $$rc
 
 check-userspace-crash: $(DIAMONDCTL) $(US_BUILD)/test_crash
 	@mkdir -p $(TAPDIR)
