@@ -115,6 +115,7 @@ void diamond_sender_params(const struct diamond_sender *s,
 	p->b = s->core.st.b;
 	p->device_id = s->core.st.device_id;
 	p->epoch = s->core.open ? s->core.epoch : s->core.st.epoch;
+	p->generation = s->core.st.gen;
 }
 
 /* Spec 10.1: the blob of e + 1 is durable before any slot of e is used. */
