@@ -69,13 +69,16 @@ int dmd_blob_parse(struct dmd_state *st, const uint8_t *blob, size_t len)
 	if (blob[DMD_BLOB_OFF_VERSION] == DMD_BLOB_VERSION) {
 		rc = parse_header(&t, blob, len, 1);
 	} else if (blob[DMD_BLOB_OFF_VERSION] == DMD_BLOB2_VERSION) {
+		/* Exact length first, then the CRC: a damaged blob says
+		 * nothing else. */
 		rc = parse_header(&t, blob, len, 2);
-		/* The CRC first: a damaged blob says nothing else. */
 		if (!rc && dmd_load32_le(blob + len - DMD_BLOB2_CRC_SIZE) !=
 		    dmd_crc32(blob, len - DMD_BLOB2_CRC_SIZE))
 			rc = DMD_EKEY;
-		t.gen = dmd_load16_le(blob + DMD_BLOB2_OFF_GEN);
-		t.group = dmd_load16_le(blob + DMD_BLOB2_OFF_GROUP);
+		if (!rc) {
+			t.gen = dmd_load16_le(blob + DMD_BLOB2_OFF_GEN);
+			t.group = dmd_load16_le(blob + DMD_BLOB2_OFF_GROUP);
+		}
 		off = DMD_BLOB2_OFF_KEY;
 	} else {
 		rc = DMD_EKEY;

@@ -148,8 +148,9 @@ static void blobs_v2(void)
 	tap_result(!missed, "v2: each of %zu flipped bits -> DMD_EKEY (%u missed)",
 		   8 * n, missed);
 	tap_result(dmd_blob_parse(&back, blob, n - 1) == DMD_EKEY &&
-		   dmd_blob_parse(&back, blob, dmd_blob_size(2)) == DMD_EKEY,
-		   "v2: wrong lengths -> DMD_EKEY");
+		   dmd_blob_parse(&back, blob, dmd_blob_size(2)) == DMD_EKEY &&
+		   dmd_blob_parse(&back, blob, DMD_BLOB_HDR) == DMD_EKEY,
+		   "v2: wrong lengths, a bare header too -> DMD_EKEY");
 
 	/* Fields with a valid CRC but values a v2 blob may not hold. */
 	st.group = 16;
