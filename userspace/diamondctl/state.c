@@ -36,7 +36,7 @@ static void help(FILE *f)
 		"backup (or re-provision the device). Takes the gateway's lock.\n\n"
 		"  --state-dir DIR  the gateway's state directory\n"
 		"  --device ID      the device (decimal)\n"
-		"  --advance N      import the state N epochs further on\n"
+		"  --advance N      import the state N epochs further on (N <= 2^24)\n"
 		"  -h, --help       this text\n");
 }
 
@@ -167,8 +167,9 @@ int cmd_state(int argc, char **argv)
 			}
 			break;
 		case 'a':
-			if (parse_u64(optarg, UINT32_MAX, &advance)) {
-				err_msg("bad --advance '%s'", optarg);
+			/* Each epoch is one PRF call: 2^24 take seconds. */
+			if (parse_u64(optarg, 1u << 24, &advance)) {
+				err_msg("bad --advance '%s' (0..16777216)", optarg);
 				return EXIT_USAGE;
 			}
 			break;
