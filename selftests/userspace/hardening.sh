@@ -166,9 +166,12 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
 		(cat /dev/zero >full/fill 2>/dev/null; true) &&
 		printf 'x\n' | '$D' seal --blob full/d14.bin >/dev/null 2>e14f.txt" 2>/dev/null
 	check "disk full: 'No space left on device', not 'index space exhausted'" sh -c \
-		"grep -q 'No space left on device' e14f.txt && ! grep -q exhausted e14f.txt"
+		"grep -q 'line 1: No space left on device' e14f.txt && ! grep -q exhausted e14f.txt"
+	check "disk full: one message, no second 'Input/output error' about closing" sh -c \
+		"[ \$(wc -l <e14f.txt) -eq 1 ]"
 else
 	skip "disk full: 'No space left on device'" "needs root and unshare -m for a full tmpfs"
+	skip "disk full: one message" "needs root and unshare -m for a full tmpfs"
 fi
 
 # Item 16: a failed --header leaves no blob behind.
