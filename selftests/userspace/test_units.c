@@ -294,11 +294,11 @@ static void test_store(void)
 	rc = diamond_store_load(s, 11, b2, &l2);
 	tap_result(rc == 0 && l2 == len && !memcmp(blob, b2, len),
 		   "store: load returns the blob");
-	tap_result(diamond_store_load(s, 12, b2, &l2) == -ENOENT,
-		   "store: unknown device -> ENOENT");
+	tap_result(diamond_store_load(s, 12, b2, &l2) == -DIAMOND_ENODEVICE,
+		   "store: unknown device -> DIAMOND_ENODEVICE");
 	diamond_store_path(s, 11, path, sizeof(path));
 	n = file_bytes(path, file, sizeof(file));
-	tap_result(n == DIAMOND_STATE_FILE_SIZE(56), "store: file size %d", n);
+	tap_result(n == DIAMOND_STATE_FILE_SIZE(64), "store: file size %d", n);
 
 	/* Corruptions: every single-byte flip, truncations, extensions. */
 	{

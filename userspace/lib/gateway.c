@@ -331,13 +331,16 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 		rc = gw->be->open(d, body, pt, gw->max_skip);
 		track_tfm(gw, d, 0);
 	}
+	/* Spec section 2: generation G's epochs start at G * 2^32. */
+	if (rc == -EKEYEXPIRED && body->epoch >> DMD_GEN_SHIFT < d->st.gen)
+		rc = -DIAMOND_EOLDGEN;
 	if (rc)
 		return rc;
 
 	next = d->st;
 	_diamond_state_advance(&next, body->epoch);
-	dmd_blob_write(blob, &next);
-	rc = diamond_store_save(gw->store, blob, dmd_blob_size(next.suite));
+	dmd_blob2_write(blob, &next);
+	rc = diamond_store_save(gw->store, blob, dmd_blob2_size(next.suite));
 	dmd_wipe(blob, sizeof(blob));
 	if (rc) {
 		/* The tfm moved on but the file did not: re-key from disk. */
