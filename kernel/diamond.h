@@ -41,9 +41,10 @@
 /*
  * Everything a user's tfm allocates is charged to the caller's memcg, and
  * at the memcg limit it fails with -ENOMEM instead of calling the memcg OOM
- * killer (__GFP_RETRY_MAYFAIL), like any other refused allocation.
+ * killer (__GFP_RETRY_MAYFAIL) or logging (__GFP_NOWARN): the caller gets
+ * the errno, the log stays the user's to fill only through the caller.
  */
-#define DMD_GFP			(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
+#define DMD_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 /* Per request, from a caller that may not sleep. */
 #define DMD_GFP_ATOMIC		(GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN)
 /* The DMD_BUSY bit of diamond_tfm_ctx.busy: see Locking above. */

@@ -203,7 +203,7 @@ static u8 *ebuf_get(struct diamond_tfm_ctx *ctx, size_t size, bool may_sleep)
 		return kmalloc(size, DMD_GFP_ATOMIC);
 	kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
 	ctx->ebuf_size = 0;
-	ctx->ebuf = kvmalloc(size, DMD_GFP | __GFP_NOWARN);
+	ctx->ebuf = kvmalloc(size, DMD_GFP);
 	if (ctx->ebuf)
 		ctx->ebuf_size = size;
 	return ctx->ebuf;
