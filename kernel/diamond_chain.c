@@ -27,7 +27,6 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "diamond.h"
 
@@ -107,11 +106,11 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 			  bool epoch_domain, u8 *dst, unsigned int len)
 {
-	u32 *x = ctx->chacha;
+	u32 *x = ctx->chacha.x;
 	unsigned int part;
 
 	/* chacha_init() without the key round trip through a u32 array. */
-	chacha_init_consts(x);
+	dmd_chacha_init_consts(&ctx->chacha);
 	x[4] = get_unaligned_le32(key);
 	x[5] = get_unaligned_le32(key + 4);
 	x[6] = get_unaligned_le32(key + 8);
@@ -127,7 +126,7 @@ static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 	/* Whole pages but the last: the counter runs on across calls. */
 	do {
 		part = min_t(unsigned int, len, PAGE_SIZE);
-		chacha_crypt(x, dst, ctx->zero, part, 20);
+		dmd_chacha_crypt(&ctx->chacha, dst, ctx->zero, part, 20);
 		dst += part;
 		len -= part;
 	} while (len);
@@ -166,16 +165,6 @@ static int __must_check epoch_update(struct diamond_tfm_ctx *ctx, u8 *e,
 	return err;
 }
 
-/* Suite 2: the slot's Poly1305 r = H, expanded (ctx->rkey for online). */
-static const struct poly1305_core_key *
-rkey_of(struct diamond_tfm_ctx *ctx, const u8 *hp)
-{
-	if (ctx->suite != DMD_SUITE_CHACHA_POLY)
-		return NULL;
-	poly1305_core_setkey(&ctx->rkey, hp);
-	return &ctx->rkey;
-}
-
 /*
  * Open slot @r online: Y = G(@r, 0)[0 : O + @len] with its head
  * R_next || H || P in ctx->sbuf (@slot points at H || P), KS[0:@len]
@@ -193,7 +182,6 @@ static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
 	if (unlikely(err))
 		return err;
 	slot->hp = y + DMD_SLOT_HKEY(ctx->k);
-	slot->rkey = rkey_of(ctx, slot->hp);
 	if (len)
 		memcpy(ks, y + o, len);
 	return 0;
@@ -209,27 +197,21 @@ int diamond_pre_alloc(struct diamond_tfm_ctx *ctx)
 	struct diamond_pre *pre = &ctx->pre;
 	unsigned int ks_len = READ_ONCE(diamond_precompute_bytes);
 	size_t budget = (size_t)READ_ONCE(diamond_precompute_kib) * 1024;
-	size_t rkey_size = 0, slot_size, cap;
+	size_t slot_size, cap;
 
 	ks_len = round_up(min_t(unsigned int, ks_len, DMD_MAX_RECORD),
 			  DMD_KS_ALIGN);
 	slot_size = DMD_SLOT_KS(ctx->k) + ks_len;
-	if (ctx->suite == DMD_SUITE_CHACHA_POLY)
-		rkey_size = sizeof(*pre->rkeys);
 	budget = min_t(size_t, budget, DMD_PRE_MAX_BYTES);
-	cap = min_t(size_t, ctx->b + 1, budget / (slot_size + rkey_size));
+	cap = min_t(size_t, ctx->b + 1, budget / slot_size);
 
 	if (pre->slots && pre->cap == cap && pre->ks_len == ks_len)
 		return 0;
 	diamond_pre_free(pre);
 	if (cap) {
 		pre->slots = kvzalloc(cap * slot_size, GFP_KERNEL);
-		if (rkey_size)
-			pre->rkeys = kvcalloc(cap, rkey_size, GFP_KERNEL);
-		if (!pre->slots || (rkey_size && !pre->rkeys)) {
-			diamond_pre_free(pre);
+		if (!pre->slots)
 			return -ENOMEM;
-		}
 	}
 	pre->slot_size = slot_size;
 	pre->ks_len = ks_len;
@@ -242,8 +224,6 @@ void diamond_pre_erase(struct diamond_pre *pre)
 {
 	if (pre->slots && pre->ready)
 		diamond_wipe(pre->slots, (size_t)pre->ready * pre->slot_size);
-	if (pre->rkeys && pre->ready)
-		diamond_wipe(pre->rkeys, pre->ready * sizeof(*pre->rkeys));
 	memzero_explicit(pre->e_next, sizeof(pre->e_next));
 	memzero_explicit(pre->r0, sizeof(pre->r0));
 	pre->ready = 0;
@@ -254,9 +234,7 @@ void diamond_pre_free(struct diamond_pre *pre)
 {
 	diamond_pre_erase(pre);
 	kvfree_sensitive(pre->slots, (size_t)pre->cap * pre->slot_size);
-	kvfree_sensitive(pre->rkeys, pre->cap * sizeof(*pre->rkeys));
 	pre->slots = NULL;
-	pre->rkeys = NULL;
 	pre->cap = 0;
 }
 
@@ -296,9 +274,6 @@ int diamond_precompute(struct diamond_tfm_ctx *ctx)
 		}
 		err = stream(ctx, pre_key(pre, j), false, pre_slot(pre, j),
 			     pre->slot_size);
-		if (pre->rkeys)
-			poly1305_core_setkey(&pre->rkeys[j], pre_slot(pre, j) +
-					     DMD_SLOT_HKEY(ctx->k));
 		pre->ready = j + 1;
 		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
 			cond_resched();
@@ -368,7 +343,6 @@ int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 			return slot_gen(ctx, pre_key(pre, j), slot, ks, len);
 		s = pre_slot(pre, j);
 		slot->hp = s + DMD_SLOT_HKEY(k);
-		slot->rkey = pre->rkeys ? &pre->rkeys[j] : NULL;
 		if (len)
 			memcpy(ks, s + DMD_SLOT_KS(k), len);
 		return 0;
@@ -399,10 +373,8 @@ void diamond_children_wipe(struct diamond_tfm_ctx *ctx)
 	if (ctx->ghash &&
 	    crypto_ahash_setkey(ctx->ghash, zero_key, DMD_TAG_SIZE))
 		pr_debug("diamond: could not rekey the ghash child\n");
-	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
-		memzero_explicit(ctx->chacha, sizeof(ctx->chacha));
-		memzero_explicit(&ctx->rkey, sizeof(ctx->rkey));
-	}
+	if (ctx->suite == DMD_SUITE_CHACHA_POLY)
+		memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
 	memzero_explicit(ctx->sbuf, ctx->sbuf_used);
 	ctx->sbuf_used = 0;
 	memzero_explicit(ctx->digest, DMD_TAG_SIZE);
