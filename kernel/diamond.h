@@ -21,7 +21,7 @@
 #include <crypto/algapi.h>
 #include <crypto/chacha.h>
 #include <crypto/hash.h>
-#include <crypto/internal/poly1305.h>
+#include <crypto/poly1305.h>
 #include <crypto/skcipher.h>
 #include <linux/atomic.h>
 #include <linux/sched.h>
@@ -30,6 +30,8 @@
 #include <linux/workqueue.h>
 
 #include <diamond/spec.h>
+
+#include "diamond_compat.h"
 
 /* Offset of the keystream in a slot: O = k + 32 (spec section 3). */
 #define DMD_SLOT_OFFSET_MAX	DMD_SLOT_KS(DMD_KEY_MAX)
@@ -65,9 +67,8 @@ extern unsigned int diamond_max_epoch_bytes;
  * accepted epoch: future keys.
  */
 struct diamond_pre {
-	u8 *slots;		/* vmalloc'd: @cap slots, then the rkeys */
-	struct poly1305_core_key *rkeys;	/* suite 2: r of each slot's H */
-	size_t size;		/* bytes at @slots */
+	u8 *slots;		/* vmalloc'd, @size = @cap * @slot_size bytes */
+	size_t size;
 	u32 cap;		/* slots in the table */
 	u32 ready;		/* slots computed, 0 when !@valid */
 	u32 ks_len;		/* keystream bytes stored per slot */
@@ -80,10 +81,9 @@ struct diamond_pre {
 /*
  * Suite 1 runs on its spawns (the ctr(aes) skcipher and the ghash ahash).
  * Suite 2 calls the kernel's ChaCha20 and Poly1305 library code directly:
- * chacha_crypt() (<crypto/chacha.h>, the arch SIMD code where there is one)
- * and the Poly1305 core of lib/crypto (<crypto/internal/poly1305.h>), whose
- * expanded key the offline phase computes per slot: no per-record setkey,
- * request, scatterlist or descriptor.
+ * chacha_crypt() (<crypto/chacha.h>) and poly1305_init/update/final()
+ * (<crypto/poly1305.h>), each the arch SIMD code where there is one: no
+ * request, scatterlist or allocation per record (diamond_compat.h).
  */
 struct diamond_tfm_ctx {
 	struct crypto_skcipher *stream;	/* suite 1: ctr(aes) */
@@ -100,8 +100,7 @@ struct diamond_tfm_ctx {
 	struct crypto_wait wait;
 	struct skcipher_request *sreq;
 	struct ahash_request *hreq;
-	u32 chacha[CHACHA_STATE_WORDS];	/* suite 2: the last slot's state */
-	struct poly1305_core_key rkey;	/* suite 2: a slot opened online */
+	struct chacha_state chacha;	/* suite 2: the last slot's state */
 	const u8 *zero;			/* suite 2: the zero page, G's input */
 	u8 *sbuf;			/* DMD_STREAM_BUF, kmalloc'd */
 	unsigned int sbuf_used;		/* bytes of sbuf to erase */
@@ -133,10 +132,9 @@ struct diamond_cursor {
 	u8 e_next[DMD_KEY_MAX];		/* E_{e+1} */
 };
 
-/* A slot's tag key: H || P, and for suite 2 the expanded r = H. */
+/* A slot's tag key: H || P (suite 2: the Poly1305 key r || s). */
 struct diamond_slot {
 	const u8 *hp;
-	const struct poly1305_core_key *rkey;
 };
 
 struct diamond_agg {

@@ -36,7 +36,6 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "diamond.h"
 
@@ -44,9 +43,10 @@
 #define DMD_AUTHSIZE		DMD_TAG_SIZE
 /* ctr(aes) and chacha20 both take a 16-byte counter block. */
 #define DMD_STREAM_IVSIZE	16
-/* Suite 2: lib/crypto chacha_crypt() and the generic Poly1305 core. */
+/* Suite 2: lib/crypto chacha_crypt() and poly1305_init/update/final(). */
 #define DMD_SUITE2_STREAM	"chacha20-lib"
-#define DMD_SUITE2_DRIVER	"diamond(" DMD_SUITE2_STREAM ",poly1305-generic)"
+#define DMD_SUITE2_HASH		"poly1305-lib"
+#define DMD_SUITE2_DRIVER	"diamond(" DMD_SUITE2_STREAM "," DMD_SUITE2_HASH ")"
 /* The one GHASH whose setkey allocates (a 4 KiB table): run lib gf128mul. */
 #define DMD_GHASH_LIB_DRIVER	"ghash-generic"
 
@@ -79,7 +79,6 @@ MODULE_PARM_DESC(last_precompute_ns,
 struct diamond_instance_ctx {
 	struct crypto_skcipher_spawn stream;
 	struct crypto_ahash_spawn ghash;	/* suite 1 */
-	struct crypto_shash_spawn poly;		/* suite 2 */
 	u8 suite;
 	bool ghash_lib;		/* suite 1: GHASH on lib gf128mul_lle() */
 };
@@ -308,7 +307,7 @@ static void diamond_exit_tfm(struct crypto_aead *tfm)
 	kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
 	ctx->keyed = false;
-	memzero_explicit(ctx->chacha, sizeof(ctx->chacha));
+	memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
 
 	if (ctx->ghash) {
 		kfree_sensitive(ctx->hreq);
@@ -328,26 +327,25 @@ static void diamond_free_instance(struct aead_instance *inst)
 
 	crypto_drop_skcipher(&ictx->stream);
 	crypto_drop_ahash(&ictx->ghash);
-	crypto_drop_shash(&ictx->poly);
 	kfree(inst);
 }
 
 /* ctr(aes) as suite 1's G: a stream cipher over AES-128. */
-static bool stream_is_suite1(struct skcipher_alg *alg)
+static bool stream_is_suite1(struct skcipher_alg_common *alg)
 {
 	return !strcmp(alg->base.cra_name, "ctr(aes)") &&
 	       alg->base.cra_blocksize == 1 &&
-	       crypto_skcipher_alg_ivsize(alg) == DMD_STREAM_IVSIZE &&
-	       crypto_skcipher_alg_min_keysize(alg) <= DMD_KEY1_SIZE &&
-	       crypto_skcipher_alg_max_keysize(alg) >= DMD_KEY1_SIZE;
+	       alg->ivsize == DMD_STREAM_IVSIZE &&
+	       alg->min_keysize <= DMD_KEY1_SIZE &&
+	       alg->max_keysize >= DMD_KEY1_SIZE;
 }
 
-static bool stream_is_suite2(struct skcipher_alg *alg)
+static bool stream_is_suite2(struct skcipher_alg_common *alg)
 {
 	return !strcmp(alg->base.cra_name, "chacha20") &&
-	       crypto_skcipher_alg_ivsize(alg) == DMD_STREAM_IVSIZE &&
-	       crypto_skcipher_alg_min_keysize(alg) <= DMD_KEY2_SIZE &&
-	       crypto_skcipher_alg_max_keysize(alg) >= DMD_KEY2_SIZE;
+	       alg->ivsize == DMD_STREAM_IVSIZE &&
+	       alg->min_keysize <= DMD_KEY2_SIZE &&
+	       alg->max_keysize >= DMD_KEY2_SIZE;
 }
 
 /*
@@ -391,10 +389,11 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 {
 	struct diamond_instance_ctx *ictx;
 	struct crypto_alg *hash_base;
-	struct skcipher_alg *stream;
+	struct skcipher_alg_common *stream;
 	struct aead_instance *inst;
-	const char *hash_name;
+	const char *hash_name, *hash_cra_name;
 	unsigned int digestsize;
+	int hash_priority;
 	u32 mask;
 	int err;
 
@@ -411,7 +410,7 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 				   stream_request(tb), 0, mask);
 	if (err)
 		goto err_free_inst;
-	stream = crypto_spawn_skcipher_alg(&ictx->stream);
+	stream = crypto_spawn_skcipher_alg_common(&ictx->stream);
 
 	hash_name = crypto_attr_alg_name(tb[2]);
 	err = -ENOENT;
@@ -426,6 +425,8 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 			goto err_free_inst;
 		ghash = crypto_spawn_ahash_alg(&ictx->ghash);
 		hash_base = &ghash->base;
+		hash_cra_name = hash_base->cra_name;
+		hash_priority = hash_base->cra_priority;
 		digestsize = ghash->digestsize;
 		err = -ENOENT;
 		if (strcmp(hash_base->cra_name, "ghash"))
@@ -433,20 +434,23 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 		ictx->ghash_lib = !strcmp(hash_base->cra_driver_name,
 					  DMD_GHASH_LIB_DRIVER);
 	} else if (stream_is_suite2(stream)) {
-		struct shash_alg *poly;
-
+		/*
+		 * lib/crypto Poly1305, as rfc7539 since the "poly1305" shash
+		 * went (diamond_compat.h): the name is checked, not grabbed.
+		 */
 		ictx->suite = DMD_SUITE_CHACHA_POLY;
-		err = crypto_grab_shash(&ictx->poly,
-					aead_crypto_instance(inst),
-					hash_name, 0, mask);
+		err = PTR_ERR_OR_ZERO(hash_name);
 		if (err)
 			goto err_free_inst;
-		poly = crypto_spawn_shash_alg(&ictx->poly);
-		hash_base = &poly->base;
-		digestsize = poly->digestsize;
+		/* "poly1305", or its part of the driver name (check_request). */
 		err = -ENOENT;
-		if (strcmp(hash_base->cra_name, "poly1305"))
+		if (strcmp(hash_name, "poly1305") &&
+		    strcmp(hash_name, DMD_SUITE2_HASH))
 			goto err_free_inst;
+		hash_base = NULL;
+		hash_cra_name = "poly1305";
+		hash_priority = stream->base.cra_priority;
+		digestsize = POLY1305_DIGEST_SIZE;
 	} else {
 		goto err_free_inst;
 	}
@@ -456,7 +460,7 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 	err = -ENOENT;
 	if (snprintf(inst->alg.base.cra_name, CRYPTO_MAX_ALG_NAME,
 		     "diamond(%s,%s)", stream->base.cra_name,
-		     hash_base->cra_name) >= CRYPTO_MAX_ALG_NAME)
+		     hash_cra_name) >= CRYPTO_MAX_ALG_NAME)
 		goto err_free_inst;
 	/*
 	 * The driver name says what runs: suite 1 the spawns' drivers, suite 2
@@ -484,7 +488,7 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 					      hash_base->cra_flags)) &
 					    CRYPTO_ALG_ASYNC;
 	inst->alg.base.cra_priority = (stream->base.cra_priority +
-				       hash_base->cra_priority) / 2;
+				       hash_priority) / 2;
 	inst->alg.base.cra_blocksize = 1;
 	inst->alg.base.cra_alignmask = 0;
 	inst->alg.base.cra_ctxsize = sizeof(struct diamond_tfm_ctx);

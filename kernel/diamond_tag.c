@@ -6,7 +6,7 @@
  *
  *	sigma = GHASH_H(HB || pad16(X)) xor P		suite 1 (ghash spawn or
  *							lib gf128mul_lle())
- *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto core)
+ *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto)
  *	tau   = Poly1305_{H || P}(HB || X)		suite 2 trailer
  *	HB    = le64(e) || le32(index field) || le32(|X|)
  *
@@ -19,12 +19,11 @@
  */
 #include <crypto/algapi.h>
 #include <crypto/gf128mul.h>
-#include <crypto/internal/poly1305.h>
+#include <crypto/poly1305.h>
 #include <crypto/sha2.h>
 #include <linux/kernel.h>
 #include <linux/scatterlist.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "diamond.h"
 
@@ -102,37 +101,21 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 }
 
 /*
- * The Poly1305 core of lib/crypto with the one-time key r || s = H || P, r
- * expanded offline (@rkey), straight over the record where it lies; a
- * trailer (@hb set) hashes its header block first. The last partial block
- * is padded as RFC 8439 section 2.5 says (public data: not wiped).
+ * Poly1305 of lib/crypto (poly1305_init/update/final(), the arch code where
+ * there is one) with the one-time key r || s = H || P, straight over the
+ * record where it lies; a trailer (@hb set) hashes its header block first.
+ * poly1305_final() erases the descriptor, key included.
  */
-static void poly_tag(const struct poly1305_core_key *rkey, const u8 *s,
-		     const u8 *hb, const u8 *data, unsigned int len, u8 *tag)
+static void poly_tag(const u8 *hp, const u8 *hb, const u8 *data,
+		     unsigned int len, u8 *tag)
 {
-	unsigned int full = len / POLY1305_BLOCK_SIZE;
-	unsigned int rest = len % POLY1305_BLOCK_SIZE;
-	u8 last[POLY1305_BLOCK_SIZE] = { };
-	struct poly1305_state h;
-	u32 nonce[4];
+	struct poly1305_desc_ctx desc;
 
-	poly1305_core_init(&h);
+	poly1305_init(&desc, hp);
 	if (hb)
-		poly1305_core_blocks(&h, rkey, hb, 1, 1);
-	if (full)
-		poly1305_core_blocks(&h, rkey, data, full, 1);
-	if (rest) {
-		memcpy(last, data + len - rest, rest);
-		last[rest] = 1;
-		poly1305_core_blocks(&h, rkey, last, 1, 0);
-	}
-	nonce[0] = get_unaligned_le32(s);
-	nonce[1] = get_unaligned_le32(s + 4);
-	nonce[2] = get_unaligned_le32(s + 8);
-	nonce[3] = get_unaligned_le32(s + 12);
-	poly1305_core_emit(&h, nonce, tag);
-	memzero_explicit(&h, sizeof(h));
-	memzero_explicit(nonce, sizeof(nonce));
+		poly1305_update(&desc, hb, 16);
+	poly1305_update(&desc, data, len);
+	poly1305_final(&desc, tag);
 }
 
 /* The tag of one slot over @data (a ciphertext record or the AD). */
@@ -153,8 +136,7 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 	}
 	if (ctx->suite == DMD_SUITE_AES_GHASH)
 		return ghash_tag(ctx, slot->hp, data, len, hb, tag);
-	poly_tag(slot->rkey, slot->hp + 16, trailer ? hb : NULL, data, len,
-		 tag);
+	poly_tag(slot->hp, trailer ? hb : NULL, data, len, tag);
 	return 0;
 }
 

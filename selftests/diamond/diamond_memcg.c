@@ -58,8 +58,7 @@ static int tfms[MAX_TFMS];
 static long long formula(unsigned int suite, size_t ebuf)
 {
 	unsigned int k = suite == 1 ? 16 : 32;
-	unsigned long long slot = k + 32 + 64, rkey = suite == 1 ? 0 : 48;
-	unsigned long long table = (B + 1) * (slot + rkey);
+	unsigned long long slot = k + 32 + 64, table = (B + 1) * slot;
 	size_t kmalloc = 32;
 
 	while (kmalloc < ebuf)
