@@ -32,7 +32,10 @@
 
 /* Block of the suite's stream: one ChaCha20 block, four AES blocks. */
 #define DMD_KS_ALIGN		64
-/* A pathological precompute_kib cannot make us allocate more than this. */
+/*
+ * A pathological precompute_kib cannot make us allocate more than this per
+ * tfm (Documentation/kernel-api.rst, Module parameters).
+ */
 #define DMD_PRE_MAX_BYTES	(64u << 20)
 
 /* Pages a buffer of at most DMD_STREAM_BUF bytes can touch. */
@@ -95,7 +98,8 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 	skcipher_request_set_callback(ctx->sreq, ctx->req_flags, crypto_req_done,
 				      &ctx->wait);
 	skcipher_request_set_crypt(ctx->sreq, src, out, len, ctx->iv);
-	return crypto_wait_req(crypto_skcipher_encrypt(ctx->sreq), &ctx->wait);
+	return diamond_child_err(crypto_wait_req(crypto_skcipher_encrypt(ctx->sreq),
+						 &ctx->wait));
 }
 
 /*
@@ -191,6 +195,9 @@ static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
  * Size the table for the current parameters: b + 1 slots (b records and the
  * trailer) if they fit in precompute_kib, else as many as fit. Called with
  * the lock held from setkey, so the module parameters are read once per key.
+ * One vmalloc (slots, then suite 2's expanded keys): page granular where
+ * kvmalloc could round a table just over 128 KiB up to 256 KiB, and charged
+ * to the caller's memcg.
  */
 int diamond_pre_alloc(struct diamond_tfm_ctx *ctx)
 {
@@ -209,9 +216,12 @@ int diamond_pre_alloc(struct diamond_tfm_ctx *ctx)
 		return 0;
 	diamond_pre_free(pre);
 	if (cap) {
-		pre->slots = kvzalloc(cap * slot_size, GFP_KERNEL);
-		if (!pre->slots)
+		pre->size = cap * slot_size;
+		pre->slots = __vmalloc(pre->size, DMD_GFP | __GFP_ZERO);
+		if (!pre->slots) {
+			pre->size = 0;
 			return -ENOMEM;
+		}
 	}
 	pre->slot_size = slot_size;
 	pre->ks_len = ks_len;
@@ -233,8 +243,11 @@ void diamond_pre_erase(struct diamond_pre *pre)
 void diamond_pre_free(struct diamond_pre *pre)
 {
 	diamond_pre_erase(pre);
-	kvfree_sensitive(pre->slots, (size_t)pre->cap * pre->slot_size);
+	if (pre->slots)
+		diamond_wipe(pre->slots, pre->size);
+	vfree(pre->slots);
 	pre->slots = NULL;
+	pre->size = 0;
 	pre->cap = 0;
 }
 
@@ -366,7 +379,8 @@ int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
  */
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx)
 {
-	static const u8 zero_key[DMD_KEY_MAX];
+	/* Aligned, so no child's setkey needs an aligned copy. */
+	static const u8 zero_key[DMD_KEY_MAX] __aligned(16);
 
 	if (ctx->stream && crypto_skcipher_setkey(ctx->stream, zero_key, ctx->k))
 		pr_debug("diamond: could not rekey the stream child\n");

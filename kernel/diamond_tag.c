@@ -4,7 +4,8 @@
  * tag per record and one for the epoch trailer, each under its own slot's
  * hash key, and their aggregation into the epoch tag.
  *
- *	sigma = GHASH_H(HB || pad16(X)) xor P		suite 1 (ghash spawn)
+ *	sigma = GHASH_H(HB || pad16(X)) xor P		suite 1 (ghash spawn or
+ *							lib gf128mul_lle())
  *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto)
  *	tau   = Poly1305_{H || P}(HB || X)		suite 2 trailer
  *	HB    = le64(e) || le32(index field) || le32(|X|)
@@ -17,6 +18,7 @@
  * SHA-256 accumulator A = SHA-256(A || sigma)[0:16] (lib/crypto sha256()).
  */
 #include <crypto/algapi.h>
+#include <crypto/gf128mul.h>
 #include <crypto/poly1305.h>
 #include <crypto/sha2.h>
 #include <linux/kernel.h>
@@ -31,6 +33,47 @@ static void header_block(u8 hb[16], u64 epoch, u32 index_field,
 	put_unaligned_le64(epoch, hb);
 	put_unaligned_le32(index_field, hb + 8);
 	put_unaligned_le32(len, hb + 12);
+}
+
+/*
+ * GHASH with lib/crypto's gf128mul_lle(), for an instance whose ghash is
+ * ghash-generic. That driver's setkey allocates and fills a 4 KiB table
+ * (gf128mul_init_4k_lle(), GFP_KERNEL), which for a one-time key is both
+ * the dominant cost and a sleeping allocation on the atomic path. This is
+ * the same field arithmetic without the table: acc = (acc ^ X_i) * H in
+ * the "lle" convention ghash-generic uses, so the digest is bit-identical.
+ * The timing is gf128mul_lle()'s: time invariant since Linux 6.3, and on
+ * older kernels no weaker than ghash-generic's own table lookups.
+ */
+static void ghash_lib(const u8 *hp, const u8 *data, unsigned int len,
+		      const u8 hb[16], u8 *tag)
+{
+	be128 acc = { }, h;
+	u8 last[16] = { };
+	unsigned int rest = len % 16;
+
+	/* From 7.1 GHASH is a library function (diamond_compat.h). */
+	if (DMD_GHASH_IS_LIB) {
+		dmd_lib_ghash(hp, hb, data, len, last);
+		crypto_xor_cpy(tag, last, hp + 16, DMD_TAG_SIZE);
+		memzero_explicit(last, sizeof(last));
+		return;
+	}
+	memcpy(&h, hp, 16);
+	crypto_xor((u8 *)&acc, hb, 16);
+	gf128mul_lle(&acc, &h);
+	for (; len >= 16; len -= 16, data += 16) {
+		crypto_xor((u8 *)&acc, data, 16);
+		gf128mul_lle(&acc, &h);
+	}
+	if (rest) {
+		memcpy(last, data, rest);
+		crypto_xor((u8 *)&acc, last, 16);
+		gf128mul_lle(&acc, &h);
+	}
+	crypto_xor_cpy(tag, (u8 *)&acc, hp + 16, DMD_TAG_SIZE);
+	memzero_explicit(&acc, sizeof(acc));
+	memzero_explicit(&h, sizeof(h));
 }
 
 /*
@@ -61,7 +104,7 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 	err = crypto_wait_req(crypto_ahash_digest(ctx->hreq), &ctx->wait);
 	if (likely(!err))
 		crypto_xor_cpy(tag, ctx->digest, hp + 16, DMD_TAG_SIZE);
-	return err;
+	return diamond_child_err(err);
 }
 
 /*
@@ -94,6 +137,10 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 	/* Suite 2 records go without HB: see the top of this file. */
 	if (ctx->suite == DMD_SUITE_AES_GHASH || trailer)
 		header_block(hb, epoch, index_field, len);
+	if (ctx->suite == DMD_SUITE_AES_GHASH && !ctx->ghash) {
+		ghash_lib(slot->hp, data, len, hb, tag);
+		return 0;
+	}
 	if (ctx->suite == DMD_SUITE_AES_GHASH)
 		return ghash_tag(ctx, slot->hp, data, len, hb, tag);
 	poly_tag(slot->hp, trailer ? hb : NULL, data, len, tag);

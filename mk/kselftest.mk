@@ -31,6 +31,8 @@ KSFT_MODULE_TARGET := $(if $(wildcard $(TOP)/mk/kernel.mk),module,ksft-no-module
 kselftest-build:
 	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
 		TOP=$(TOP) CC="$(CC)"
+	@$(MAKE) --no-print-directory -C $(KDIR) M=$(KSFT_SRC)/atomic modules
+	@cp $(KSFT_SRC)/atomic/dmd_atomic.ko $(KSFT_OUT)/
 
 # kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest.
 kselftest-kcapi:
