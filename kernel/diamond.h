@@ -67,8 +67,8 @@ extern unsigned int diamond_max_epoch_bytes;
  * accepted epoch: future keys.
  */
 struct diamond_pre {
-	u8 *slots;		/* vmalloc'd, @size = @cap * @slot_size bytes */
-	size_t size;
+	u8 *slots;		/* vmalloc'd: @cap slots */
+	size_t size;		/* bytes at @slots */
 	u32 cap;		/* slots in the table */
 	u32 ready;		/* slots computed, 0 when !@valid */
 	u32 ks_len;		/* keystream bytes stored per slot */

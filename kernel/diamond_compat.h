@@ -21,6 +21,7 @@
 #include <linux/version.h>
 #include <crypto/chacha.h>
 #include <crypto/internal/skcipher.h>
+#include <linux/string.h>
 
 /*
  * 6.12, "move asm/unaligned.h to linux/unaligned.h" (5f60d5f6bbc1): the
@@ -76,6 +77,50 @@ static inline void dmd_chacha_crypt(struct chacha_state *state, u8 *dst,
 #else
 #define dmd_chacha_init_consts	chacha_init_consts
 #define dmd_chacha_crypt	chacha_crypt
+#endif
+
+/*
+ * 7.1, "lib/crypto: gf128hash: Add GHASH support" (c417e7045b70) and
+ * "crypto: ghash - Remove ghash from crypto_shash API" (662a05a24507):
+ * there is no "ghash" hash algorithm to spawn any more; GHASH is a library
+ * function (the arch PCLMULQDQ/PMULL code where there is one, any context,
+ * no allocation). Suite 1 then checks the name "ghash" and calls
+ * dmd_lib_ghash(), as gcm does since 9f4e9553a1f4. Seen in the 7.2 and
+ * 7.3 headers of trixie-backports; 7.1 is the release of that series.
+ * Before it, dmd_lib_ghash() is never called (DMD_GHASH_IS_LIB is 0).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 1, 0)
+#include <crypto/gf128hash.h>
+
+#define DMD_GHASH_IS_LIB	1
+
+/* @out = GHASH_@h(@hb || @data || zero pad), @hb one 16-byte block. */
+static inline void dmd_lib_ghash(const u8 h[GHASH_BLOCK_SIZE],
+				 const u8 hb[GHASH_BLOCK_SIZE],
+				 const u8 *data, unsigned int len,
+				 u8 out[GHASH_BLOCK_SIZE])
+{
+	struct ghash_key key;
+	struct ghash_ctx ctx;
+
+	ghash_preparekey(&key, h);
+	ghash_init(&ctx, &key);
+	ghash_update(&ctx, hb, GHASH_BLOCK_SIZE);
+	ghash_update(&ctx, data, len);
+	ghash_final(&ctx, out);		/* erases @ctx */
+	memzero_explicit(&key, sizeof(key));
+}
+#else
+#include <crypto/ghash.h>
+
+#define DMD_GHASH_IS_LIB	0
+
+static inline void dmd_lib_ghash(const u8 h[GHASH_BLOCK_SIZE],
+				 const u8 hb[GHASH_BLOCK_SIZE],
+				 const u8 *data, unsigned int len,
+				 u8 out[GHASH_BLOCK_SIZE])
+{
+}
 #endif
 
 #endif /* _DIAMOND_COMPAT_H */

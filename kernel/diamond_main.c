@@ -45,8 +45,7 @@
 #define DMD_STREAM_IVSIZE	16
 /* Suite 2: lib/crypto chacha_crypt() and poly1305_init/update/final(). */
 #define DMD_SUITE2_STREAM	"chacha20-lib"
-#define DMD_SUITE2_HASH		"poly1305-lib"
-#define DMD_SUITE2_DRIVER	"diamond(" DMD_SUITE2_STREAM "," DMD_SUITE2_HASH ")"
+#define DMD_SUITE2_DRIVER	"diamond(" DMD_SUITE2_STREAM ",poly1305-lib)"
 /* The one GHASH whose setkey allocates (a 4 KiB table): run lib gf128mul. */
 #define DMD_GHASH_LIB_DRIVER	"ghash-generic"
 
@@ -392,7 +391,7 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 	struct crypto_alg *hash_base;
 	struct skcipher_alg_common *stream;
 	struct aead_instance *inst;
-	const char *hash_name, *hash_cra_name;
+	const char *hash_name, *hash_cra_name, *hash_driver;
 	unsigned int digestsize;
 	int hash_priority;
 	u32 mask;
@@ -419,6 +418,19 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 		struct hash_alg_common *ghash;
 
 		ictx->suite = DMD_SUITE_AES_GHASH;
+		if (DMD_GHASH_IS_LIB) {
+			/* No "ghash" algorithm to spawn (diamond_compat.h). */
+			err = PTR_ERR_OR_ZERO(hash_name);
+			if (err)
+				goto err_free_inst;
+			ictx->ghash_lib = true;
+			hash_base = NULL;
+			hash_cra_name = "ghash";
+			hash_driver = "ghash-lib";
+			hash_priority = stream->base.cra_priority;
+			digestsize = GHASH_DIGEST_SIZE;
+			goto named;
+		}
 		err = crypto_grab_ahash(&ictx->ghash,
 					aead_crypto_instance(inst),
 					hash_name, 0, mask);
@@ -427,6 +439,7 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 		ghash = crypto_spawn_ahash_alg(&ictx->ghash);
 		hash_base = &ghash->base;
 		hash_cra_name = hash_base->cra_name;
+		hash_driver = hash_base->cra_driver_name;
 		hash_priority = hash_base->cra_priority;
 		digestsize = ghash->digestsize;
 		err = -ENOENT;
@@ -443,18 +456,16 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 		err = PTR_ERR_OR_ZERO(hash_name);
 		if (err)
 			goto err_free_inst;
-		/* "poly1305", or its part of the driver name (check_request). */
-		err = -ENOENT;
-		if (strcmp(hash_name, "poly1305") &&
-		    strcmp(hash_name, DMD_SUITE2_HASH))
-			goto err_free_inst;
+		/* The name itself is checked by check_request() below. */
 		hash_base = NULL;
 		hash_cra_name = "poly1305";
+		hash_driver = "poly1305-lib";
 		hash_priority = stream->base.cra_priority;
 		digestsize = POLY1305_DIGEST_SIZE;
 	} else {
 		goto err_free_inst;
 	}
+named:
 	if (digestsize != DMD_TAG_SIZE)
 		goto err_free_inst;
 
@@ -472,7 +483,7 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 			CRYPTO_MAX_ALG_NAME);
 	else if (snprintf(inst->alg.base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
 			  "diamond(%s,%s)", stream->base.cra_driver_name,
-			  hash_base->cra_driver_name) >= CRYPTO_MAX_ALG_NAME)
+			  hash_driver) >= CRYPTO_MAX_ALG_NAME)
 		goto err_free_inst;
 	err = check_request(tb, &inst->alg.base);
 	if (err)

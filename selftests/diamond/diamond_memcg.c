@@ -58,7 +58,8 @@ static int tfms[MAX_TFMS];
 static long long formula(unsigned int suite, size_t ebuf)
 {
 	unsigned int k = suite == 1 ? 16 : 32;
-	unsigned long long slot = k + 32 + 64, table = (B + 1) * slot;
+	unsigned long long slot = k + 32 + 64;
+	unsigned long long table = (B + 1) * slot;
 	size_t kmalloc = 32;
 
 	while (kmalloc < ebuf)
