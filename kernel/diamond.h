@@ -3,11 +3,16 @@
  * Diamond forward-secure aggregate AEAD (Documentation/spec.rst): the types
  * and helpers shared by the files of diamond.ko.
  *
- * Locking: everything in struct diamond_tfm_ctx below @lock (the key state,
+ * Locking: everything in struct diamond_tfm_ctx below @busy (the key state,
  * the precomputed slots, the child requests and the scratch buffers) is
- * touched only with @lock held. One tfm is one device stream, so its
- * requests are serialized anyway; holding one lock across a whole epoch is
- * what makes "each epoch is accepted at most once" hold under concurrency.
+ * touched only by the owner of the DMD_BUSY bit. One tfm is one device
+ * stream, so its requests are serialized anyway; owning the bit across a
+ * whole epoch is what makes "each epoch is accepted at most once" hold under
+ * concurrency. It is a bit lock, not a mutex, because a request without
+ * CRYPTO_TFM_REQ_MAY_SLEEP may come from softirq: there it is only tried
+ * (test_and_set_bit_lock), and releasing it (clear_and_wake_up_bit) is safe
+ * in any context, where mutex_unlock() is not. Sleepable callers wait for it
+ * with wait_on_bit_lock(), and the owner may sleep.
  */
 #ifndef _DIAMOND_H
 #define _DIAMOND_H
@@ -16,14 +21,17 @@
 #include <crypto/algapi.h>
 #include <crypto/chacha.h>
 #include <crypto/hash.h>
-#include <crypto/internal/poly1305.h>
+#include <crypto/poly1305.h>
 #include <crypto/skcipher.h>
 #include <linux/atomic.h>
-#include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/types.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 #include <diamond/spec.h>
+
+#include "diamond_compat.h"
 
 /* Offset of the keystream in a slot: O = k + 32 (spec section 3). */
 #define DMD_SLOT_OFFSET_MAX	DMD_SLOT_KS(DMD_KEY_MAX)
@@ -31,6 +39,18 @@
 #define DMD_STREAM_BUF		(DMD_SLOT_OFFSET_MAX + DMD_MAX_RECORD)
 /* GHASH input of one slot: pad16(C_j or AD) || LB. */
 #define DMD_HASH_BUF		(DMD_MAX_RECORD + 16)
+
+/*
+ * Everything a user's tfm allocates is charged to the caller's memcg, and
+ * at the memcg limit it fails with -ENOMEM instead of calling the memcg OOM
+ * killer (__GFP_RETRY_MAYFAIL) or logging (__GFP_NOWARN): the caller gets
+ * the errno, the log stays the user's to fill only through the caller.
+ */
+#define DMD_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+/* Per request, from a caller that may not sleep. */
+#define DMD_GFP_ATOMIC		(GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN)
+/* The DMD_BUSY bit of diamond_tfm_ctx.busy: see Locking above. */
+#define DMD_BUSY		0
 
 /* Module parameters (diamond_main.c). */
 extern unsigned int diamond_max_skip;
@@ -47,8 +67,8 @@ extern unsigned int diamond_max_epoch_bytes;
  * accepted epoch: future keys.
  */
 struct diamond_pre {
-	u8 *slots;		/* kvmalloc'd, @cap * @slot_size bytes */
-	struct poly1305_core_key *rkeys;	/* suite 2: r of each slot's H */
+	u8 *slots;		/* vmalloc'd: @cap slots */
+	size_t size;		/* bytes at @slots */
 	u32 cap;		/* slots in the table */
 	u32 ready;		/* slots computed, 0 when !@valid */
 	u32 ks_len;		/* keystream bytes stored per slot */
@@ -61,28 +81,26 @@ struct diamond_pre {
 /*
  * Suite 1 runs on its spawns (the ctr(aes) skcipher and the ghash ahash).
  * Suite 2 calls the kernel's ChaCha20 and Poly1305 library code directly:
- * chacha_crypt() (<crypto/chacha.h>, the arch SIMD code where there is one)
- * and the Poly1305 core of lib/crypto (<crypto/internal/poly1305.h>), whose
- * expanded key the offline phase computes per slot: no per-record setkey,
- * request, scatterlist or descriptor.
+ * chacha_crypt() (<crypto/chacha.h>) and poly1305_init/update/final()
+ * (<crypto/poly1305.h>), each the arch SIMD code where there is one: no
+ * request, scatterlist or allocation per record (diamond_compat.h).
  */
 struct diamond_tfm_ctx {
 	struct crypto_skcipher *stream;	/* suite 1: ctr(aes) */
-	struct crypto_ahash *ghash;	/* suite 1 */
+	struct crypto_ahash *ghash;	/* suite 1, NULL when lib GHASH */
 	u8 suite;
 	u8 k;				/* state size: 16 or 32 */
 	bool async_children;		/* a child may return -EINPROGRESS */
 	struct delayed_work precompute_work;
 	atomic_t setkey_pending;	/* setkeys waiting: stop precomputing */
 
-	struct mutex lock;		/* one epoch at a time, see above */
-	/* Below: only with @lock held. */
-	u32 req_flags;			/* CRYPTO_TFM_REQ_MAY_SLEEP or 0 */
+	unsigned long busy;		/* DMD_BUSY: one epoch at a time */
+	/* Below: only by the owner of DMD_BUSY. */
+	u32 req_flags;			/* MAY_SLEEP and MAY_BACKLOG or 0 */
 	struct crypto_wait wait;
 	struct skcipher_request *sreq;
 	struct ahash_request *hreq;
-	u32 chacha[CHACHA_STATE_WORDS];	/* suite 2: the last slot's state */
-	struct poly1305_core_key rkey;	/* suite 2: a slot opened online */
+	struct chacha_state chacha;	/* suite 2: the last slot's state */
 	const u8 *zero;			/* suite 2: the zero page, G's input */
 	u8 *sbuf;			/* DMD_STREAM_BUF, kmalloc'd */
 	unsigned int sbuf_used;		/* bytes of sbuf to erase */
@@ -114,16 +132,39 @@ struct diamond_cursor {
 	u8 e_next[DMD_KEY_MAX];		/* E_{e+1} */
 };
 
-/* A slot's tag key: H || P, and for suite 2 the expanded r = H. */
+/* A slot's tag key: H || P (suite 2: the Poly1305 key r || s). */
 struct diamond_slot {
 	const u8 *hp;
-	const struct poly1305_core_key *rkey;
 };
 
 struct diamond_agg {
 	u8 acc[DMD_TAG_SIZE];
 	u8 mode;
 };
+
+static inline bool diamond_trylock(struct diamond_tfm_ctx *ctx)
+{
+	return !test_and_set_bit_lock(DMD_BUSY, &ctx->busy);
+}
+
+static inline void diamond_lock(struct diamond_tfm_ctx *ctx)
+{
+	wait_on_bit_lock(&ctx->busy, DMD_BUSY, TASK_UNINTERRUPTIBLE);
+}
+
+static inline void diamond_unlock(struct diamond_tfm_ctx *ctx)
+{
+	clear_and_wake_up_bit(DMD_BUSY, &ctx->busy);
+}
+
+/*
+ * An inner -ENOSPC or -EBUSY is a full child queue (a request without
+ * MAY_BACKLOG): busy, try again, never Diamond's own -ENOSPC.
+ */
+static inline int diamond_child_err(int err)
+{
+	return err == -ENOSPC || err == -EBUSY ? -EAGAIN : err;
+}
 
 /* diamond_chain.c: the key chains and the precomputed slots. */
 int __must_check diamond_pre_alloc(struct diamond_tfm_ctx *ctx);

@@ -27,39 +27,25 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "diamond.h"
 
 /* Block of the suite's stream: one ChaCha20 block, four AES blocks. */
 #define DMD_KS_ALIGN		64
-/* A pathological precompute_kib cannot make us allocate more than this. */
+/*
+ * A pathological precompute_kib cannot make us allocate more than this per
+ * tfm (Documentation/kernel-api.rst, Module parameters).
+ */
 #define DMD_PRE_MAX_BYTES	(64u << 20)
 
-/* Pages a buffer of at most DMD_STREAM_BUF bytes can touch. */
-#define DMD_SG_MAX		3
+/* Zero pages for at most DMD_STREAM_BUF bytes of G's input. */
+#define DMD_SG_MAX		2
 
-/*
- * @buf (kmalloc'd or vmalloc'd, up to DMD_STREAM_BUF bytes) as a
- * scatterlist: one entry for linear memory, one per page for vmalloc.
- */
-static void buf_sg(struct scatterlist *sg, u8 *buf, unsigned int len)
+/* Mark the first @len bytes of ctx->sbuf for the end-of-request wipe. */
+static u8 *sbuf_use(struct diamond_tfm_ctx *ctx, unsigned int len)
 {
-	unsigned int n, i, part;
-
-	if (!is_vmalloc_addr(buf)) {
-		sg_init_one(sg, buf, len);
-		return;
-	}
-	n = DIV_ROUND_UP(offset_in_page(buf) + len, PAGE_SIZE);
-	sg_init_table(sg, n);
-	for (i = 0; i < n; i++) {
-		part = min_t(unsigned int, len, PAGE_SIZE - offset_in_page(buf));
-		sg_set_page(&sg[i], vmalloc_to_page(buf), part,
-			    offset_in_page(buf));
-		buf += part;
-		len -= part;
-	}
+	ctx->sbuf_used = max(ctx->sbuf_used, len);
+	return ctx->sbuf;
 }
 
 /* @len zero bytes from the zero page, the plaintext of G. */
@@ -79,10 +65,15 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 				   const u8 *key, bool epoch_domain, u8 *dst,
 				   unsigned int len)
 {
-	struct scatterlist src[DMD_SG_MAX], out[DMD_SG_MAX];
+	struct scatterlist src[DMD_SG_MAX], out;
+	/*
+	 * The table is vmalloc'd: a slot is generated in the linear scratch
+	 * (one scatterlist entry, no page walk) and copied there.
+	 */
+	u8 *buf = is_vmalloc_addr(dst) ? sbuf_use(ctx, len) : dst;
 	int err;
 
-	BUILD_BUG_ON(DMD_STREAM_BUF + PAGE_SIZE - 1 > DMD_SG_MAX * PAGE_SIZE);
+	BUILD_BUG_ON(DIV_ROUND_UP(DMD_STREAM_BUF, PAGE_SIZE) > DMD_SG_MAX);
 
 	err = crypto_skcipher_setkey(ctx->stream, key, ctx->k);
 	if (unlikely(err))
@@ -92,11 +83,14 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 	if (epoch_domain)
 		ctx->iv[0] = 0x80;	/* counter 2^127 */
 	zero_sg(src, len);
-	buf_sg(out, dst, len);
+	sg_init_one(&out, buf, len);
 	skcipher_request_set_callback(ctx->sreq, ctx->req_flags, crypto_req_done,
 				      &ctx->wait);
-	skcipher_request_set_crypt(ctx->sreq, src, out, len, ctx->iv);
-	return crypto_wait_req(crypto_skcipher_encrypt(ctx->sreq), &ctx->wait);
+	skcipher_request_set_crypt(ctx->sreq, src, &out, len, ctx->iv);
+	err = crypto_wait_req(crypto_skcipher_encrypt(ctx->sreq), &ctx->wait);
+	if (likely(!err) && buf != dst)
+		memcpy(dst, buf, len);
+	return diamond_child_err(err);
 }
 
 /*
@@ -107,11 +101,11 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 			  bool epoch_domain, u8 *dst, unsigned int len)
 {
-	u32 *x = ctx->chacha;
+	u32 *x = ctx->chacha.x;
 	unsigned int part;
 
 	/* chacha_init() without the key round trip through a u32 array. */
-	chacha_init_consts(x);
+	dmd_chacha_init_consts(&ctx->chacha);
 	x[4] = get_unaligned_le32(key);
 	x[5] = get_unaligned_le32(key + 4);
 	x[6] = get_unaligned_le32(key + 8);
@@ -127,7 +121,7 @@ static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 	/* Whole pages but the last: the counter runs on across calls. */
 	do {
 		part = min_t(unsigned int, len, PAGE_SIZE);
-		chacha_crypt(x, dst, ctx->zero, part, 20);
+		dmd_chacha_crypt(&ctx->chacha, dst, ctx->zero, part, 20);
 		dst += part;
 		len -= part;
 	} while (len);
@@ -141,13 +135,6 @@ static int __must_check stream(struct diamond_tfm_ctx *ctx, const u8 *key,
 		return stream_ctr(ctx, key, epoch_domain, dst, len);
 	stream_chacha(ctx, key, epoch_domain, dst, len);
 	return 0;
-}
-
-/* Mark the first @len bytes of ctx->sbuf for the end-of-request wipe. */
-static u8 *sbuf_use(struct diamond_tfm_ctx *ctx, unsigned int len)
-{
-	ctx->sbuf_used = max(ctx->sbuf_used, len);
-	return ctx->sbuf;
 }
 
 /* (E, R_0) <- G(E, IV_epoch)[0:2k]; @e is updated in place. */
@@ -164,16 +151,6 @@ static int __must_check epoch_update(struct diamond_tfm_ctx *ctx, u8 *e,
 		memcpy(r0, y + k, k);
 	}
 	return err;
-}
-
-/* Suite 2: the slot's Poly1305 r = H, expanded (ctx->rkey for online). */
-static const struct poly1305_core_key *
-rkey_of(struct diamond_tfm_ctx *ctx, const u8 *hp)
-{
-	if (ctx->suite != DMD_SUITE_CHACHA_POLY)
-		return NULL;
-	poly1305_core_setkey(&ctx->rkey, hp);
-	return &ctx->rkey;
 }
 
 /*
@@ -193,7 +170,6 @@ static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
 	if (unlikely(err))
 		return err;
 	slot->hp = y + DMD_SLOT_HKEY(ctx->k);
-	slot->rkey = rkey_of(ctx, slot->hp);
 	if (len)
 		memcpy(ks, y + o, len);
 	return 0;
@@ -203,31 +179,31 @@ static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
  * Size the table for the current parameters: b + 1 slots (b records and the
  * trailer) if they fit in precompute_kib, else as many as fit. Called with
  * the lock held from setkey, so the module parameters are read once per key.
+ * One vmalloc (slots, then suite 2's expanded keys): page granular where
+ * kvmalloc could round a table just over 128 KiB up to 256 KiB, and charged
+ * to the caller's memcg.
  */
 int diamond_pre_alloc(struct diamond_tfm_ctx *ctx)
 {
 	struct diamond_pre *pre = &ctx->pre;
 	unsigned int ks_len = READ_ONCE(diamond_precompute_bytes);
 	size_t budget = (size_t)READ_ONCE(diamond_precompute_kib) * 1024;
-	size_t rkey_size = 0, slot_size, cap;
+	size_t slot_size, cap;
 
 	ks_len = round_up(min_t(unsigned int, ks_len, DMD_MAX_RECORD),
 			  DMD_KS_ALIGN);
 	slot_size = DMD_SLOT_KS(ctx->k) + ks_len;
-	if (ctx->suite == DMD_SUITE_CHACHA_POLY)
-		rkey_size = sizeof(*pre->rkeys);
 	budget = min_t(size_t, budget, DMD_PRE_MAX_BYTES);
-	cap = min_t(size_t, ctx->b + 1, budget / (slot_size + rkey_size));
+	cap = min_t(size_t, ctx->b + 1, budget / slot_size);
 
 	if (pre->slots && pre->cap == cap && pre->ks_len == ks_len)
 		return 0;
 	diamond_pre_free(pre);
 	if (cap) {
-		pre->slots = kvzalloc(cap * slot_size, GFP_KERNEL);
-		if (rkey_size)
-			pre->rkeys = kvcalloc(cap, rkey_size, GFP_KERNEL);
-		if (!pre->slots || (rkey_size && !pre->rkeys)) {
-			diamond_pre_free(pre);
+		pre->size = cap * slot_size;
+		pre->slots = __vmalloc(pre->size, DMD_GFP | __GFP_ZERO);
+		if (!pre->slots) {
+			pre->size = 0;
 			return -ENOMEM;
 		}
 	}
@@ -242,8 +218,6 @@ void diamond_pre_erase(struct diamond_pre *pre)
 {
 	if (pre->slots && pre->ready)
 		diamond_wipe(pre->slots, (size_t)pre->ready * pre->slot_size);
-	if (pre->rkeys && pre->ready)
-		diamond_wipe(pre->rkeys, pre->ready * sizeof(*pre->rkeys));
 	memzero_explicit(pre->e_next, sizeof(pre->e_next));
 	memzero_explicit(pre->r0, sizeof(pre->r0));
 	pre->ready = 0;
@@ -253,10 +227,11 @@ void diamond_pre_erase(struct diamond_pre *pre)
 void diamond_pre_free(struct diamond_pre *pre)
 {
 	diamond_pre_erase(pre);
-	kvfree_sensitive(pre->slots, (size_t)pre->cap * pre->slot_size);
-	kvfree_sensitive(pre->rkeys, pre->cap * sizeof(*pre->rkeys));
+	if (pre->slots)
+		diamond_wipe(pre->slots, pre->size);
+	vfree(pre->slots);
 	pre->slots = NULL;
-	pre->rkeys = NULL;
+	pre->size = 0;
 	pre->cap = 0;
 }
 
@@ -296,9 +271,6 @@ int diamond_precompute(struct diamond_tfm_ctx *ctx)
 		}
 		err = stream(ctx, pre_key(pre, j), false, pre_slot(pre, j),
 			     pre->slot_size);
-		if (pre->rkeys)
-			poly1305_core_setkey(&pre->rkeys[j], pre_slot(pre, j) +
-					     DMD_SLOT_HKEY(ctx->k));
 		pre->ready = j + 1;
 		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
 			cond_resched();
@@ -368,7 +340,6 @@ int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 			return slot_gen(ctx, pre_key(pre, j), slot, ks, len);
 		s = pre_slot(pre, j);
 		slot->hp = s + DMD_SLOT_HKEY(k);
-		slot->rkey = pre->rkeys ? &pre->rkeys[j] : NULL;
 		if (len)
 			memcpy(ks, s + DMD_SLOT_KS(k), len);
 		return 0;
@@ -392,17 +363,16 @@ int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
  */
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx)
 {
-	static const u8 zero_key[DMD_KEY_MAX];
+	/* Aligned, so no child's setkey needs an aligned copy. */
+	static const u8 zero_key[DMD_KEY_MAX] __aligned(16);
 
 	if (ctx->stream && crypto_skcipher_setkey(ctx->stream, zero_key, ctx->k))
 		pr_debug("diamond: could not rekey the stream child\n");
 	if (ctx->ghash &&
 	    crypto_ahash_setkey(ctx->ghash, zero_key, DMD_TAG_SIZE))
 		pr_debug("diamond: could not rekey the ghash child\n");
-	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
-		memzero_explicit(ctx->chacha, sizeof(ctx->chacha));
-		memzero_explicit(&ctx->rkey, sizeof(ctx->rkey));
-	}
+	if (ctx->suite == DMD_SUITE_CHACHA_POLY)
+		memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
 	memzero_explicit(ctx->sbuf, ctx->sbuf_used);
 	ctx->sbuf_used = 0;
 	memzero_explicit(ctx->digest, DMD_TAG_SIZE);

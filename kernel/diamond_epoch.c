@@ -20,10 +20,10 @@
 #include <crypto/scatterwalk.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "diamond.h"
 
@@ -127,6 +127,9 @@ static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 			goto out;
 		diamond_agg_add(&agg, sigma);
 		pos += len;
+		/* Up to 65535 records: yield where the caller lets us. */
+		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
+			cond_resched();
 	}
 
 	err = diamond_cursor_slot(ctx, cur, &slot, NULL, 0) ?:
@@ -139,7 +142,7 @@ out:
 	return err;
 }
 
-/* The whole epoch, with ctx->lock held. */
+/* The whole epoch, with the tfm's DMD_BUSY bit owned. */
 static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 {
 	struct diamond_cursor cur;
@@ -186,29 +189,39 @@ out_wipe:
 }
 
 /*
- * The tfm's bounce buffer, grown to @size. Kept between requests (erased)
- * while it is small, so a steady stream of epochs allocates nothing.
+ * The request's bounce buffer: the tfm's own, grown to @size, kept between
+ * requests (erased) while it is small, so a steady stream of epochs
+ * allocates nothing. A caller that may not sleep never replaces it (that
+ * could vfree()): if it is too small, it gets a one-shot GFP_ATOMIC buffer.
  */
-static u8 *ebuf_get(struct diamond_tfm_ctx *ctx, size_t size, gfp_t gfp)
+static u8 *ebuf_get(struct diamond_tfm_ctx *ctx, size_t size, bool may_sleep)
 {
 	if (ctx->ebuf_size >= size)
 		return ctx->ebuf;
+	if (!may_sleep)
+		return kmalloc(size, DMD_GFP_ATOMIC);
 	kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
 	ctx->ebuf_size = 0;
-	ctx->ebuf = kvmalloc(size, gfp | __GFP_NOWARN);
+	ctx->ebuf = kvmalloc(size, DMD_GFP);
 	if (ctx->ebuf)
 		ctx->ebuf_size = size;
 	return ctx->ebuf;
 }
 
 /*
- * Erase what the request left, [@secret, @secret + @len): the output part
- * (keystream, plaintext), and when encrypting the input as well. A decrypt's
- * input is AD, ciphertext and tag, nothing secret. Maybe free the buffer.
+ * Erase what the request left in @buf, [@secret, @secret + @len): the output
+ * part (keystream, plaintext), and when encrypting the input as well. A
+ * decrypt's input is AD, ciphertext and tag, nothing secret. Free a one-shot
+ * buffer, and the tfm's own if it grew past DMD_EBUF_KEEP (which only a
+ * caller that may sleep can make it do).
  */
-static void ebuf_put(struct diamond_tfm_ctx *ctx, u8 *secret, size_t len)
+static void ebuf_put(struct diamond_tfm_ctx *ctx, u8 *buf, u8 *secret,
+		     size_t len)
 {
-	if (ctx->ebuf_size > DMD_EBUF_KEEP) {
+	if (buf != ctx->ebuf) {
+		diamond_wipe(secret, len);
+		kfree(buf);
+	} else if (ctx->ebuf_size > DMD_EBUF_KEEP) {
 		kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
 		ctx->ebuf = NULL;
 		ctx->ebuf_size = 0;
@@ -220,10 +233,10 @@ static void ebuf_put(struct diamond_tfm_ctx *ctx, u8 *secret, size_t len)
 static int lock_ctx(struct diamond_tfm_ctx *ctx, bool may_sleep)
 {
 	if (may_sleep) {
-		mutex_lock(&ctx->lock);
+		diamond_lock(ctx);
 		return 0;
 	}
-	return mutex_trylock(&ctx->lock) ? 0 : -EAGAIN;
+	return diamond_trylock(ctx) ? 0 : -EAGAIN;
 }
 
 int diamond_crypt(struct aead_request *req, bool enc)
@@ -259,11 +272,13 @@ int diamond_crypt(struct aead_request *req, bool enc)
 	err = lock_ctx(ctx, may_sleep);
 	if (err)
 		return err;
-	ctx->req_flags = req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP;
+	/* The children may sleep and backlog when the caller may. */
+	ctx->req_flags = req->base.flags & (CRYPTO_TFM_REQ_MAY_SLEEP |
+					    CRYPTO_TFM_REQ_MAY_BACKLOG);
 
 	/* AD || input body (|| tag) || output body (|| tag) */
 	used = (size_t)in_len + body_len + DMD_TAG_SIZE;
-	buf = ebuf_get(ctx, used, may_sleep ? GFP_KERNEL : GFP_ATOMIC);
+	buf = ebuf_get(ctx, used, may_sleep);
 	if (!buf) {
 		err = -ENOMEM;
 		goto out_unlock;
@@ -284,11 +299,11 @@ int diamond_crypt(struct aead_request *req, bool enc)
 					 out_len - ep.adlen, 1);
 	}
 	if (enc)
-		ebuf_put(ctx, buf, used);
+		ebuf_put(ctx, buf, buf, used);
 	else
-		ebuf_put(ctx, ep.out, used - in_len);
+		ebuf_put(ctx, buf, ep.out, used - in_len);
 out_unlock:
-	mutex_unlock(&ctx->lock);
+	diamond_unlock(ctx);
 	/* The next epoch's offline phase, once the caller has its result. */
 	if (!err)
 		diamond_schedule_precompute(ctx, 1);

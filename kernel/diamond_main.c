@@ -17,8 +17,8 @@
  * The key is the spec's key blob (section 2): the state at the start of an
  * epoch. A tfm is one device stream and holds only that state, advancing it
  * once per accepted epoch; keys of past epochs are erased as they are
- * consumed. Requests of one tfm are serialized by a mutex held across the
- * epoch, and child requests live in the tfm context (reqsize 0) for the
+ * consumed. Requests of one tfm are serialized by a bit lock held across the
+ * epoch (diamond.h), and child requests live in the tfm context (reqsize 0) for the
  * same reason. Suite 1 runs on its ctr(aes) and ghash spawns; suite 2
  * calls lib/crypto ChaCha20 and Poly1305 directly, which needs no request,
  * setkey or scatterlist per record, and holds its spawns only to check the
@@ -36,7 +36,6 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "diamond.h"
 
@@ -44,8 +43,11 @@
 #define DMD_AUTHSIZE		DMD_TAG_SIZE
 /* ctr(aes) and chacha20 both take a 16-byte counter block. */
 #define DMD_STREAM_IVSIZE	16
-/* Suite 2: lib/crypto chacha_crypt() and the generic Poly1305 core. */
-#define DMD_SUITE2_DRIVER	"diamond(chacha20-lib,poly1305-generic)"
+/* Suite 2: lib/crypto chacha_crypt() and poly1305_init/update/final(). */
+#define DMD_SUITE2_STREAM	"chacha20-lib"
+#define DMD_SUITE2_DRIVER	"diamond(" DMD_SUITE2_STREAM ",poly1305-lib)"
+/* The one GHASH whose setkey allocates (a 4 KiB table): run lib gf128mul. */
+#define DMD_GHASH_LIB_DRIVER	"ghash-generic"
 
 unsigned int diamond_max_skip = DMD_DEFAULT_MAX_SKIP;
 module_param_named(max_skip, diamond_max_skip, uint, 0644);
@@ -76,8 +78,8 @@ MODULE_PARM_DESC(last_precompute_ns,
 struct diamond_instance_ctx {
 	struct crypto_skcipher_spawn stream;
 	struct crypto_ahash_spawn ghash;	/* suite 1 */
-	struct crypto_shash_spawn poly;		/* suite 2 */
 	u8 suite;
+	bool ghash_lib;		/* suite 1: GHASH on lib gf128mul_lle() */
 };
 
 static void precompute_worker(struct work_struct *work)
@@ -89,17 +91,17 @@ static void precompute_worker(struct work_struct *work)
 	u64 start;
 	bool had;
 
-	mutex_lock(&ctx->lock);
+	diamond_lock(ctx);
 	start = ktime_get_ns();
 	had = ctx->pre.valid;
-	ctx->req_flags = CRYPTO_TFM_REQ_MAY_SLEEP;
+	ctx->req_flags = CRYPTO_TFM_REQ_MAY_SLEEP | CRYPTO_TFM_REQ_MAY_BACKLOG;
 	/* On failure the table stays invalid and requests go online. */
 	if (diamond_precompute(ctx))
 		pr_debug("diamond: precompute stopped\n");
 	else if (!had && ctx->pre.valid)
 		WRITE_ONCE(diamond_last_precompute_ns,
 			   (unsigned long)(ktime_get_ns() - start));
-	mutex_unlock(&ctx->lock);
+	diamond_unlock(ctx);
 }
 
 /*
@@ -149,17 +151,18 @@ static int diamond_setkey(struct crypto_aead *tfm, const u8 *key,
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 	int err;
 
-	err = parse_blob(ctx, key, keylen);
-	if (err)
-		return err;
-
 	/* Make a running precompute for the old state give up the lock. */
 	atomic_inc(&ctx->setkey_pending);
-	mutex_lock(&ctx->lock);
+	diamond_lock(ctx);
 	atomic_dec(&ctx->setkey_pending);
 
+	/* Even a refused key ends the old state: the tfm is keyless now. */
 	diamond_pre_erase(&ctx->pre);
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
+	ctx->keyed = false;
+	err = parse_blob(ctx, key, keylen);
+	if (err)
+		goto out_unlock;
 	ctx->agg = key[DMD_BLOB_OFF_AGG];
 	ctx->b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
 	ctx->device_id = get_unaligned_le32(key + DMD_BLOB_OFF_DEVICE);
@@ -169,7 +172,8 @@ static int diamond_setkey(struct crypto_aead *tfm, const u8 *key,
 	ctx->keyed = !err;
 	if (err)
 		memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
-	mutex_unlock(&ctx->lock);
+out_unlock:
+	diamond_unlock(ctx);
 
 	if (!err)
 		diamond_schedule_precompute(ctx, 0);
@@ -190,7 +194,7 @@ int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len)
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 	int err = 0;
 
-	mutex_lock(&ctx->lock);
+	diamond_lock(ctx);
 	if (!ctx->keyed) {
 		err = -ENOKEY;
 	} else if (len != DMD_BLOB_SIZE(ctx->k)) {
@@ -206,7 +210,7 @@ int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len)
 		put_unaligned_le64(ctx->epoch, blob + DMD_BLOB_OFF_EPOCH);
 		memcpy(blob + DMD_BLOB_OFF_KEY, ctx->ekey, ctx->k);
 	}
-	mutex_unlock(&ctx->lock);
+	diamond_unlock(ctx);
 	return err;
 }
 
@@ -232,15 +236,15 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 						      DMD_KEY2_SIZE;
 	ctx->async_children = crypto_aead_alg(tfm)->base.cra_flags &
 			      CRYPTO_ALG_ASYNC;
-	mutex_init(&ctx->lock);
+	ctx->busy = 0;
 	crypto_init_wait(&ctx->wait);
 	INIT_DELAYED_WORK(&ctx->precompute_work, precompute_worker);
 	atomic_set(&ctx->setkey_pending, 0);
 
 	err = -ENOMEM;
-	ctx->sbuf = kzalloc(DMD_STREAM_BUF, GFP_KERNEL);
+	ctx->sbuf = kzalloc(DMD_STREAM_BUF, DMD_GFP);
 	/* hbuf: the GHASH input, then the 16-byte IV and the digest. */
-	ctx->hbuf = kzalloc(DMD_HASH_BUF + 32, GFP_KERNEL);
+	ctx->hbuf = kzalloc(DMD_HASH_BUF + 32, DMD_GFP);
 	if (!ctx->sbuf || !ctx->hbuf)
 		goto err_free_bufs;
 	ctx->iv = ctx->hbuf + DMD_HASH_BUF;
@@ -258,10 +262,13 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 	}
 	err = -ENOMEM;
 	ctx->sreq = kzalloc(sizeof(*ctx->sreq) +
-			    crypto_skcipher_reqsize(ctx->stream), GFP_KERNEL);
+			    crypto_skcipher_reqsize(ctx->stream), DMD_GFP);
 	if (!ctx->sreq)
 		goto err_free_stream;
 	skcipher_request_set_tfm(ctx->sreq, ctx->stream);
+	/* GHASH on lib/crypto gf128mul: no child (see diamond_tag.c). */
+	if (ictx->ghash_lib)
+		return 0;
 
 	ctx->ghash = crypto_spawn_ahash(&ictx->ghash);
 	if (IS_ERR(ctx->ghash)) {
@@ -271,7 +278,7 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 	}
 	err = -ENOMEM;
 	ctx->hreq = kzalloc(sizeof(*ctx->hreq) +
-			    crypto_ahash_reqsize(ctx->ghash), GFP_KERNEL);
+			    crypto_ahash_reqsize(ctx->ghash), DMD_GFP);
 	if (!ctx->hreq)
 		goto err_free_hash;
 	ahash_request_set_tfm(ctx->hreq, ctx->ghash);
@@ -287,7 +294,6 @@ err_free_stream:
 err_free_bufs:
 	kfree(ctx->hbuf);
 	kfree(ctx->sbuf);
-	mutex_destroy(&ctx->lock);
 	return err;
 }
 
@@ -300,7 +306,7 @@ static void diamond_exit_tfm(struct crypto_aead *tfm)
 	kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
 	ctx->keyed = false;
-	memzero_explicit(ctx->chacha, sizeof(ctx->chacha));
+	memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
 
 	if (ctx->ghash) {
 		kfree_sensitive(ctx->hreq);
@@ -312,7 +318,6 @@ static void diamond_exit_tfm(struct crypto_aead *tfm)
 	}
 	kfree_sensitive(ctx->hbuf);
 	kfree_sensitive(ctx->sbuf);
-	mutex_destroy(&ctx->lock);
 }
 
 static void diamond_free_instance(struct aead_instance *inst)
@@ -321,26 +326,59 @@ static void diamond_free_instance(struct aead_instance *inst)
 
 	crypto_drop_skcipher(&ictx->stream);
 	crypto_drop_ahash(&ictx->ghash);
-	crypto_drop_shash(&ictx->poly);
 	kfree(inst);
 }
 
 /* ctr(aes) as suite 1's G: a stream cipher over AES-128. */
-static bool stream_is_suite1(struct skcipher_alg *alg)
+static bool stream_is_suite1(struct skcipher_alg_common *alg)
 {
 	return !strcmp(alg->base.cra_name, "ctr(aes)") &&
 	       alg->base.cra_blocksize == 1 &&
-	       crypto_skcipher_alg_ivsize(alg) == DMD_STREAM_IVSIZE &&
-	       crypto_skcipher_alg_min_keysize(alg) <= DMD_KEY1_SIZE &&
-	       crypto_skcipher_alg_max_keysize(alg) >= DMD_KEY1_SIZE;
+	       alg->ivsize == DMD_STREAM_IVSIZE &&
+	       alg->min_keysize <= DMD_KEY1_SIZE &&
+	       alg->max_keysize >= DMD_KEY1_SIZE;
 }
 
-static bool stream_is_suite2(struct skcipher_alg *alg)
+static bool stream_is_suite2(struct skcipher_alg_common *alg)
 {
 	return !strcmp(alg->base.cra_name, "chacha20") &&
-	       crypto_skcipher_alg_ivsize(alg) == DMD_STREAM_IVSIZE &&
-	       crypto_skcipher_alg_min_keysize(alg) <= DMD_KEY2_SIZE &&
-	       crypto_skcipher_alg_max_keysize(alg) >= DMD_KEY2_SIZE;
+	       alg->ivsize == DMD_STREAM_IVSIZE &&
+	       alg->min_keysize <= DMD_KEY2_SIZE &&
+	       alg->max_keysize >= DMD_KEY2_SIZE;
+}
+
+/*
+ * One instance per algorithm. The crypto API finds an instance only by its
+ * cra_name or its cra_driver_name; asked for by any other name it calls
+ * create() again, and every instance registered then would be one more
+ * duplicate (with its testmgr "No test for" line). So an instance is built
+ * only for a request that is exactly one of its two names: any other
+ * spelling (an extra parameter, inner driver names that are not the ones
+ * in the driver name) is -ENOENT, the errno 6.1 reports for any failed
+ * create, before anything is registered.
+ */
+static int check_request(struct rtattr **tb, const struct crypto_alg *base)
+{
+	const char *stream = crypto_attr_alg_name(tb[1]);
+	const char *hash = crypto_attr_alg_name(tb[2]);
+	char req[CRYPTO_MAX_ALG_NAME];
+
+	if (tb[3] || IS_ERR(stream) || IS_ERR(hash) ||
+	    snprintf(req, sizeof(req), "diamond(%s,%s)", stream, hash) >=
+	    sizeof(req))
+		return -ENOENT;
+	if (strcmp(req, base->cra_name) && strcmp(req, base->cra_driver_name))
+		return -ENOENT;
+	return 0;
+}
+
+/* Suite 2 asked for by its driver name: grab the stream by its cra_name. */
+static const char *stream_request(struct rtattr **tb)
+{
+	const char *name = crypto_attr_alg_name(tb[1]);
+
+	return IS_ERR(name) || strcmp(name, DMD_SUITE2_STREAM) ? name :
+								 "chacha20";
 }
 
 /*
@@ -351,10 +389,11 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 {
 	struct diamond_instance_ctx *ictx;
 	struct crypto_alg *hash_base;
-	struct skcipher_alg *stream;
+	struct skcipher_alg_common *stream;
 	struct aead_instance *inst;
-	const char *hash_name;
+	const char *hash_name, *hash_cra_name, *hash_driver;
 	unsigned int digestsize;
+	int hash_priority;
 	u32 mask;
 	int err;
 
@@ -368,17 +407,30 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 	ictx = aead_instance_ctx(inst);
 
 	err = crypto_grab_skcipher(&ictx->stream, aead_crypto_instance(inst),
-				   crypto_attr_alg_name(tb[1]), 0, mask);
+				   stream_request(tb), 0, mask);
 	if (err)
 		goto err_free_inst;
-	stream = crypto_spawn_skcipher_alg(&ictx->stream);
+	stream = crypto_spawn_skcipher_alg_common(&ictx->stream);
 
 	hash_name = crypto_attr_alg_name(tb[2]);
-	err = -EINVAL;
+	err = -ENOENT;
 	if (stream_is_suite1(stream)) {
 		struct hash_alg_common *ghash;
 
 		ictx->suite = DMD_SUITE_AES_GHASH;
+		if (DMD_GHASH_IS_LIB) {
+			/* No "ghash" algorithm to spawn (diamond_compat.h). */
+			err = PTR_ERR_OR_ZERO(hash_name);
+			if (err)
+				goto err_free_inst;
+			ictx->ghash_lib = true;
+			hash_base = NULL;
+			hash_cra_name = "ghash";
+			hash_driver = "ghash-lib";
+			hash_priority = stream->base.cra_priority;
+			digestsize = GHASH_DIGEST_SIZE;
+			goto named;
+		}
 		err = crypto_grab_ahash(&ictx->ghash,
 					aead_crypto_instance(inst),
 					hash_name, 0, mask);
@@ -386,35 +438,41 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 			goto err_free_inst;
 		ghash = crypto_spawn_ahash_alg(&ictx->ghash);
 		hash_base = &ghash->base;
+		hash_cra_name = hash_base->cra_name;
+		hash_driver = hash_base->cra_driver_name;
+		hash_priority = hash_base->cra_priority;
 		digestsize = ghash->digestsize;
-		err = -EINVAL;
+		err = -ENOENT;
 		if (strcmp(hash_base->cra_name, "ghash"))
 			goto err_free_inst;
+		ictx->ghash_lib = !strcmp(hash_base->cra_driver_name,
+					  DMD_GHASH_LIB_DRIVER);
 	} else if (stream_is_suite2(stream)) {
-		struct shash_alg *poly;
-
+		/*
+		 * lib/crypto Poly1305, as rfc7539 since the "poly1305" shash
+		 * went (diamond_compat.h): the name is checked, not grabbed.
+		 */
 		ictx->suite = DMD_SUITE_CHACHA_POLY;
-		err = crypto_grab_shash(&ictx->poly,
-					aead_crypto_instance(inst),
-					hash_name, 0, mask);
+		err = PTR_ERR_OR_ZERO(hash_name);
 		if (err)
 			goto err_free_inst;
-		poly = crypto_spawn_shash_alg(&ictx->poly);
-		hash_base = &poly->base;
-		digestsize = poly->digestsize;
-		err = -EINVAL;
-		if (strcmp(hash_base->cra_name, "poly1305"))
-			goto err_free_inst;
+		/* The name itself is checked by check_request() below. */
+		hash_base = NULL;
+		hash_cra_name = "poly1305";
+		hash_driver = "poly1305-lib";
+		hash_priority = stream->base.cra_priority;
+		digestsize = POLY1305_DIGEST_SIZE;
 	} else {
 		goto err_free_inst;
 	}
+named:
 	if (digestsize != DMD_TAG_SIZE)
 		goto err_free_inst;
 
-	err = -ENAMETOOLONG;
+	err = -ENOENT;
 	if (snprintf(inst->alg.base.cra_name, CRYPTO_MAX_ALG_NAME,
 		     "diamond(%s,%s)", stream->base.cra_name,
-		     hash_base->cra_name) >= CRYPTO_MAX_ALG_NAME)
+		     hash_cra_name) >= CRYPTO_MAX_ALG_NAME)
 		goto err_free_inst;
 	/*
 	 * The driver name says what runs: suite 1 the spawns' drivers, suite 2
@@ -425,7 +483,10 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 			CRYPTO_MAX_ALG_NAME);
 	else if (snprintf(inst->alg.base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
 			  "diamond(%s,%s)", stream->base.cra_driver_name,
-			  hash_base->cra_driver_name) >= CRYPTO_MAX_ALG_NAME)
+			  hash_driver) >= CRYPTO_MAX_ALG_NAME)
+		goto err_free_inst;
+	err = check_request(tb, &inst->alg.base);
+	if (err)
 		goto err_free_inst;
 
 	/*
@@ -435,10 +496,11 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 	inst->alg.base.cra_flags = CRYPTO_ALG_ALLOCATES_MEMORY;
 	if (ictx->suite == DMD_SUITE_AES_GHASH)
 		inst->alg.base.cra_flags |= (stream->base.cra_flags |
-					     hash_base->cra_flags) &
+					     (ictx->ghash_lib ? 0 :
+					      hash_base->cra_flags)) &
 					    CRYPTO_ALG_ASYNC;
 	inst->alg.base.cra_priority = (stream->base.cra_priority +
-				       hash_base->cra_priority) / 2;
+				       hash_priority) / 2;
 	inst->alg.base.cra_blocksize = 1;
 	inst->alg.base.cra_alignmask = 0;
 	inst->alg.base.cra_ctxsize = sizeof(struct diamond_tfm_ctx);

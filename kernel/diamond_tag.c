@@ -4,8 +4,9 @@
  * tag per record and one for the epoch trailer, each under its own slot's
  * hash key, and their aggregation into the epoch tag.
  *
- *	sigma = GHASH_H(HB || pad16(X)) xor P		suite 1 (ghash spawn)
- *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto core)
+ *	sigma = GHASH_H(HB || pad16(X)) xor P		suite 1 (ghash spawn or
+ *							lib gf128mul_lle())
+ *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto)
  *	tau   = Poly1305_{H || P}(HB || X)		suite 2 trailer
  *	HB    = le64(e) || le32(index field) || le32(|X|)
  *
@@ -17,12 +18,12 @@
  * SHA-256 accumulator A = SHA-256(A || sigma)[0:16] (lib/crypto sha256()).
  */
 #include <crypto/algapi.h>
-#include <crypto/internal/poly1305.h>
+#include <crypto/gf128mul.h>
+#include <crypto/poly1305.h>
 #include <crypto/sha2.h>
 #include <linux/kernel.h>
 #include <linux/scatterlist.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "diamond.h"
 
@@ -32,6 +33,47 @@ static void header_block(u8 hb[16], u64 epoch, u32 index_field,
 	put_unaligned_le64(epoch, hb);
 	put_unaligned_le32(index_field, hb + 8);
 	put_unaligned_le32(len, hb + 12);
+}
+
+/*
+ * GHASH with lib/crypto's gf128mul_lle(), for an instance whose ghash is
+ * ghash-generic. That driver's setkey allocates and fills a 4 KiB table
+ * (gf128mul_init_4k_lle(), GFP_KERNEL), which for a one-time key is both
+ * the dominant cost and a sleeping allocation on the atomic path. This is
+ * the same field arithmetic without the table: acc = (acc ^ X_i) * H in
+ * the "lle" convention ghash-generic uses, so the digest is bit-identical.
+ * The timing is gf128mul_lle()'s: time invariant since Linux 6.3, and on
+ * older kernels no weaker than ghash-generic's own table lookups.
+ */
+static void ghash_lib(const u8 *hp, const u8 *data, unsigned int len,
+		      const u8 hb[16], u8 *tag)
+{
+	be128 acc = { }, h;
+	u8 last[16] = { };
+	unsigned int rest = len % 16;
+
+	/* From 7.1 GHASH is a library function (diamond_compat.h). */
+	if (DMD_GHASH_IS_LIB) {
+		dmd_lib_ghash(hp, hb, data, len, last);
+		crypto_xor_cpy(tag, last, hp + 16, DMD_TAG_SIZE);
+		memzero_explicit(last, sizeof(last));
+		return;
+	}
+	memcpy(&h, hp, 16);
+	crypto_xor((u8 *)&acc, hb, 16);
+	gf128mul_lle(&acc, &h);
+	for (; len >= 16; len -= 16, data += 16) {
+		crypto_xor((u8 *)&acc, data, 16);
+		gf128mul_lle(&acc, &h);
+	}
+	if (rest) {
+		memcpy(last, data, rest);
+		crypto_xor((u8 *)&acc, last, 16);
+		gf128mul_lle(&acc, &h);
+	}
+	crypto_xor_cpy(tag, (u8 *)&acc, hp + 16, DMD_TAG_SIZE);
+	memzero_explicit(&acc, sizeof(acc));
+	memzero_explicit(&h, sizeof(h));
 }
 
 /*
@@ -62,41 +104,25 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 	err = crypto_wait_req(crypto_ahash_digest(ctx->hreq), &ctx->wait);
 	if (likely(!err))
 		crypto_xor_cpy(tag, ctx->digest, hp + 16, DMD_TAG_SIZE);
-	return err;
+	return diamond_child_err(err);
 }
 
 /*
- * The Poly1305 core of lib/crypto with the one-time key r || s = H || P, r
- * expanded offline (@rkey), straight over the record where it lies; a
- * trailer (@hb set) hashes its header block first. The last partial block
- * is padded as RFC 8439 section 2.5 says (public data: not wiped).
+ * Poly1305 of lib/crypto (poly1305_init/update/final(), the arch code where
+ * there is one) with the one-time key r || s = H || P, straight over the
+ * record where it lies; a trailer (@hb set) hashes its header block first.
+ * poly1305_final() erases the descriptor, key included.
  */
-static void poly_tag(const struct poly1305_core_key *rkey, const u8 *s,
-		     const u8 *hb, const u8 *data, unsigned int len, u8 *tag)
+static void poly_tag(const u8 *hp, const u8 *hb, const u8 *data,
+		     unsigned int len, u8 *tag)
 {
-	unsigned int full = len / POLY1305_BLOCK_SIZE;
-	unsigned int rest = len % POLY1305_BLOCK_SIZE;
-	u8 last[POLY1305_BLOCK_SIZE] = { };
-	struct poly1305_state h;
-	u32 nonce[4];
+	struct poly1305_desc_ctx desc;
 
-	poly1305_core_init(&h);
+	poly1305_init(&desc, hp);
 	if (hb)
-		poly1305_core_blocks(&h, rkey, hb, 1, 1);
-	if (full)
-		poly1305_core_blocks(&h, rkey, data, full, 1);
-	if (rest) {
-		memcpy(last, data + len - rest, rest);
-		last[rest] = 1;
-		poly1305_core_blocks(&h, rkey, last, 1, 0);
-	}
-	nonce[0] = get_unaligned_le32(s);
-	nonce[1] = get_unaligned_le32(s + 4);
-	nonce[2] = get_unaligned_le32(s + 8);
-	nonce[3] = get_unaligned_le32(s + 12);
-	poly1305_core_emit(&h, nonce, tag);
-	memzero_explicit(&h, sizeof(h));
-	memzero_explicit(nonce, sizeof(nonce));
+		poly1305_update(&desc, hb, 16);
+	poly1305_update(&desc, data, len);
+	poly1305_final(&desc, tag);
 }
 
 /* The tag of one slot over @data (a ciphertext record or the AD). */
@@ -111,10 +137,13 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 	/* Suite 2 records go without HB: see the top of this file. */
 	if (ctx->suite == DMD_SUITE_AES_GHASH || trailer)
 		header_block(hb, epoch, index_field, len);
+	if (ctx->suite == DMD_SUITE_AES_GHASH && !ctx->ghash) {
+		ghash_lib(slot->hp, data, len, hb, tag);
+		return 0;
+	}
 	if (ctx->suite == DMD_SUITE_AES_GHASH)
 		return ghash_tag(ctx, slot->hp, data, len, hb, tag);
-	poly_tag(slot->rkey, slot->hp + 16, trailer ? hb : NULL, data, len,
-		 tag);
+	poly_tag(slot->hp, trailer ? hb : NULL, data, len, tag);
 	return 0;
 }
 

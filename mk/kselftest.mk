@@ -2,7 +2,9 @@
 #
 # kselftest: the diamond kernel selftests (selftests/diamond/) in one VM
 # boot with diamond.ko: raw AF_ALG vectors, bad input, tamper matrix,
-# interop with the portable core, threads, libkcapi, kcapi-enc, fuzz.
+# interop with the portable core, threads, libkcapi, kcapi-enc, fuzz,
+# instance names, memcg charging, a 1-deep cryptd queue, and both suites
+# from softirq (selftests/diamond/atomic/dmd_atomic.ko, built here too).
 #
 #   make check-kselftest   build diamond.ko (`module`, mk/kernel.mk) and the
 #                          static test programs into $(BUILD)/selftests/diamond,
@@ -31,6 +33,8 @@ KSFT_MODULE_TARGET := $(if $(wildcard $(TOP)/mk/kernel.mk),module,ksft-no-module
 kselftest-build:
 	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
 		TOP=$(TOP) CC="$(CC)"
+	@$(MAKE) --no-print-directory -C $(KDIR) M=$(KSFT_SRC)/atomic modules
+	@cp $(KSFT_SRC)/atomic/dmd_atomic.ko $(KSFT_OUT)/
 
 # kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest.
 kselftest-kcapi:

@@ -131,6 +131,9 @@ static int kern_open(struct _diamond_dev *d,
 		if (rc != -EBADMSG && rc != -EKEYEXPIRED && rc != -ERANGE &&
 		    rc != -EINVAL && rc != -EMSGSIZE)
 			kern_release(d);
+		/* The module's -ENOSPC means only this (kernel-api.rst). */
+		if (rc == -ENOSPC)
+			rc = -DIAMOND_EEXHAUSTED;
 	}
 	_diamond_free_secret(out, outlen ? outlen : 1);
 	free(in);

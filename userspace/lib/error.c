@@ -28,6 +28,9 @@ const char *diamond_strerror(int err)
 	case DIAMOND_EOLDGEN:	return "epoch of an older provisioning generation (device re-provisioned)";
 	case DIAMOND_EBACKWARD:	return "would not move the device forward (older or equal state)";
 	case DIAMOND_ECHAIN:	return "not a later state of this device's key chain";
+	case EAGAIN:		return "kernel busy, nothing done (try again)";
+	case ENOMEM:		return "out of memory (or the memory cgroup limit)";
+	case ENOKEY:		return "no key set (or the last key was refused)";
 	default:		return strerror(-err);
 	}
 }

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every kernel-version difference diamond.ko builds across (6.1 .. 6.19),
+ * in one place. The module's code is written against the newest interfaces;
+ * each gate below supplies them on the kernels before the upstream change
+ * it names, so that dropping an old kernel means deleting one block.
+ *
+ * Suite 2 deliberately uses nothing here that upstream removed or is
+ * removing: no "poly1305" shash (removed in 6.16), no poly1305_core_*
+ * (built only for Adiantum/NHPoly1305 since 6.18), only the stable library
+ * entry points chacha_crypt() and poly1305_init/update/final().
+ * Documentation/kernel-api.rst, "Kernel versions", says why.
+ *
+ * checkpatch's LINUX_VERSION_CODE and CONSTANT_COMPARISON warnings are
+ * ignored for this file alone (mk/kernel.mk): comparing versions is what
+ * an out-of-tree compat header is for.
+ */
+#ifndef _DIAMOND_COMPAT_H
+#define _DIAMOND_COMPAT_H
+
+#include <linux/version.h>
+#include <crypto/chacha.h>
+#include <crypto/internal/skcipher.h>
+#include <linux/string.h>
+
+/*
+ * 6.12, "move asm/unaligned.h to linux/unaligned.h" (5f60d5f6bbc1): the
+ * get/put_unaligned_le*() helpers moved to a generic header.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/*
+ * 6.7, the lskcipher rework (Herbert Xu, "crypto: skcipher - Add
+ * lskcipher" and the skcipher_alg_common patches of that series): the
+ * attributes a template reads from its skcipher spawn moved to struct
+ * skcipher_alg_common, reached by crypto_spawn_skcipher_alg_common();
+ * crypto_spawn_skcipher_alg() and crypto_skcipher_alg_{ivsize,min_keysize,
+ * max_keysize}() went away. Before it, struct skcipher_alg has the same
+ * fields under the same names.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+#define skcipher_alg_common skcipher_alg
+
+static inline struct skcipher_alg *
+crypto_spawn_skcipher_alg_common(struct crypto_skcipher_spawn *spawn)
+{
+	return crypto_spawn_skcipher_alg(spawn);
+}
+#endif
+
+/*
+ * 6.16, "crypto: lib/chacha - strongly type the ChaCha state" (98066f2f8901,
+ * Eric Biggers): chacha_init_consts() and chacha_crypt() take a
+ * struct chacha_state instead of a u32[16]. Before it, the same words
+ * (the layout 98066f2f8901 gives the struct).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+struct chacha_state {
+	u32 x[CHACHA_STATE_WORDS];
+};
+
+static inline void dmd_chacha_init_consts(struct chacha_state *state)
+{
+	chacha_init_consts(state->x);
+}
+
+static inline void dmd_chacha_crypt(struct chacha_state *state, u8 *dst,
+				    const u8 *src, unsigned int bytes,
+				    int nrounds)
+{
+	chacha_crypt(state->x, dst, src, bytes, nrounds);
+}
+#else
+#define dmd_chacha_init_consts	chacha_init_consts
+#define dmd_chacha_crypt	chacha_crypt
+#endif
+
+/*
+ * 7.1, "lib/crypto: gf128hash: Add GHASH support" (c417e7045b70) and
+ * "crypto: ghash - Remove ghash from crypto_shash API" (662a05a24507):
+ * there is no "ghash" hash algorithm to spawn any more; GHASH is a library
+ * function (the arch PCLMULQDQ/PMULL code where there is one, any context,
+ * no allocation). Suite 1 then checks the name "ghash" and calls
+ * dmd_lib_ghash(), as gcm does since 9f4e9553a1f4. Seen in the 7.2 and
+ * 7.3 headers of trixie-backports; 7.1 is the release of that series.
+ * Before it, dmd_lib_ghash() is never called (DMD_GHASH_IS_LIB is 0).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 1, 0)
+#include <crypto/gf128hash.h>
+
+#define DMD_GHASH_IS_LIB	1
+
+/* @out = GHASH_@h(@hb || @data || zero pad), @hb one 16-byte block. */
+static inline void dmd_lib_ghash(const u8 h[GHASH_BLOCK_SIZE],
+				 const u8 hb[GHASH_BLOCK_SIZE],
+				 const u8 *data, unsigned int len,
+				 u8 out[GHASH_BLOCK_SIZE])
+{
+	struct ghash_key key;
+	struct ghash_ctx ctx;
+
+	ghash_preparekey(&key, h);
+	ghash_init(&ctx, &key);
+	ghash_update(&ctx, hb, GHASH_BLOCK_SIZE);
+	ghash_update(&ctx, data, len);
+	ghash_final(&ctx, out);		/* erases @ctx */
+	memzero_explicit(&key, sizeof(key));
+}
+#else
+#include <crypto/ghash.h>
+
+#define DMD_GHASH_IS_LIB	0
+
+static inline void dmd_lib_ghash(const u8 h[GHASH_BLOCK_SIZE],
+				 const u8 hb[GHASH_BLOCK_SIZE],
+				 const u8 *data, unsigned int len,
+				 u8 out[GHASH_BLOCK_SIZE])
+{
+}
+#endif
+
+#endif /* _DIAMOND_COMPAT_H */

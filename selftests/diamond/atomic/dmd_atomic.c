@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmd_atomic: drive both Diamond suites from softirq and count what must
+ * never happen there (Documentation/kernel-api.rst, Concurrency).
+ *
+ * At load, for each suite, a tfm is allocated with CRYPTO_ALG_ASYNC in the
+ * mask (synchronous inner algorithms: what kernel-api.rst tells atomic
+ * callers to do) and keyed; then a timer callback (softirq) issues requests
+ * without CRYPTO_TFM_REQ_MAY_SLEEP, one per tick: seals of the current
+ * epoch (precomputed table), seals that skip ahead (chain run online),
+ * forged opens (-EBADMSG) and bodies larger than the tfm's kept buffer.
+ * A request that finds the tfm busy (-EAGAIN, the precompute worker holds
+ * it) is retried at the next tick.
+ *
+ * While a request runs, kprobes count, on that CPU outside hardirq:
+ *   - slab and page allocations with __GFP_DIRECT_RECLAIM (should_failslab,
+ *     should_fail_alloc_page: every allocation passes there);
+ *   - mutex_lock, mutex_trylock, mutex_unlock;
+ *   - vfree, __cond_resched, wait_for_completion.
+ * The counts and the request outcomes are read-only module parameters;
+ * diamond_atomic.sh turns them into TAP. The module stays loaded until
+ * removed; it does nothing after its init.
+ */
+#include <crypto/aead.h>
+#include <linux/completion.h>
+#include <linux/crypto.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/timer.h>
+#include <asm/unaligned.h>
+
+#include <diamond/spec.h>
+
+#define DMD_AT_STEPS	24	/* requests per suite */
+#define DMD_AT_TRIES	400	/* ticks per suite, retries included */
+#define DMD_AT_B	16	/* records per epoch the key allows */
+#define DMD_AT_BUF	(2 * (2 + 4000) + DMD_TAG_SIZE)
+
+/* Results, per suite (index 1 and 2): read-only parameters. */
+static int sleeping_alloc[3], mutex_calls[3], vfree_calls[3], resched[3];
+static int ok[3], badmsg[3], eagain[3], other_err[3], probes_missing;
+module_param_array(sleeping_alloc, int, NULL, 0444);
+module_param_array(mutex_calls, int, NULL, 0444);
+module_param_array(vfree_calls, int, NULL, 0444);
+module_param_array(resched, int, NULL, 0444);
+module_param_array(ok, int, NULL, 0444);
+module_param_array(badmsg, int, NULL, 0444);
+module_param_array(eagain, int, NULL, 0444);
+module_param_array(other_err, int, NULL, 0444);
+module_param(probes_missing, int, 0444);
+
+static DEFINE_PER_CPU(int, armed);	/* suite being driven, or 0 */
+
+struct run {
+	struct crypto_aead *tfm;
+	struct aead_request *req;
+	struct timer_list timer;
+	struct completion done;
+	struct scatterlist sg;
+	unsigned int suite, step, tries;
+	u64 epoch;
+	u8 iv[DMD_IV_SIZE];
+	u8 *buf;
+};
+
+static int count_at(int *counter)
+{
+	int suite = this_cpu_read(armed);
+
+	if (suite && !in_hardirq())
+		counter[suite]++;
+	return 0;
+}
+
+/* @gfp: a gfp_t read from a register (sparse: no cast to restricted). */
+static int gfp_check(unsigned long gfp)
+{
+	return gfp & (__force unsigned long)__GFP_DIRECT_RECLAIM ?
+	       count_at(sleeping_alloc) : 0;
+}
+
+static int on_failslab(struct kprobe *p, struct pt_regs *regs)
+{
+	return gfp_check(regs_get_kernel_argument(regs, 1));
+}
+
+static int on_fail_page(struct kprobe *p, struct pt_regs *regs)
+{
+	return gfp_check(regs_get_kernel_argument(regs, 0));
+}
+
+static int on_mutex(struct kprobe *p, struct pt_regs *regs)
+{
+	return count_at(mutex_calls);
+}
+
+static int on_vfree(struct kprobe *p, struct pt_regs *regs)
+{
+	return count_at(vfree_calls);
+}
+
+static int on_resched(struct kprobe *p, struct pt_regs *regs)
+{
+	return count_at(resched);
+}
+
+static struct kprobe probes[] = {
+	{ .symbol_name = "should_failslab", .pre_handler = on_failslab },
+	{ .symbol_name = "should_fail_alloc_page", .pre_handler = on_fail_page },
+	{ .symbol_name = "mutex_lock", .pre_handler = on_mutex },
+	{ .symbol_name = "mutex_trylock", .pre_handler = on_mutex },
+	{ .symbol_name = "mutex_unlock", .pre_handler = on_mutex },
+	{ .symbol_name = "vfree", .pre_handler = on_vfree },
+	{ .symbol_name = "__cond_resched", .pre_handler = on_resched },
+	{ .symbol_name = "wait_for_completion", .pre_handler = on_resched },
+};
+
+/* One record of @len bytes (0x5a), or two of 4000 for the large steps. */
+static unsigned int make_body(u8 *p, bool large)
+{
+	unsigned int n = large ? 2 : 1, len = large ? 4000 : 48, i;
+
+	for (i = 0; i < n; i++) {
+		put_unaligned_le16(len, p);
+		memset(p + 2, 0x5a, len);
+		p += 2 + len;
+	}
+	return n * (2 + len);
+}
+
+/*
+ * Step s: 0 seal the current epoch, 1 seal two epochs ahead (online), 2 an
+ * open of garbage (-EBADMSG, nothing moves); every fourth step large.
+ */
+static int issue(struct run *r)
+{
+	unsigned int kind = r->step % 3, body = make_body(r->buf, r->step % 4 == 3);
+	u64 e = r->epoch + (kind == 1 ? 2 : 0);
+	int err;
+
+	put_unaligned_le64(e, r->iv);
+	sg_init_one(&r->sg, r->buf, DMD_AT_BUF);
+	aead_request_set_callback(r->req, 0, NULL, NULL);
+	aead_request_set_ad(r->req, 0);
+	aead_request_set_crypt(r->req, &r->sg, &r->sg,
+			       kind == 2 ? body + DMD_TAG_SIZE : body, r->iv);
+	this_cpu_write(armed, r->suite);
+	err = kind == 2 ? crypto_aead_decrypt(r->req) :
+			  crypto_aead_encrypt(r->req);
+	this_cpu_write(armed, 0);
+	if (!err)
+		r->epoch = e + 1;
+	return err;
+}
+
+static void tick(struct timer_list *t)
+{
+	struct run *r = from_timer(r, t, timer);
+	int err = issue(r);
+
+	if (err == -EAGAIN) {
+		eagain[r->suite]++;
+	} else {
+		if (!err)
+			ok[r->suite]++;
+		else if (err == -EBADMSG)
+			badmsg[r->suite]++;
+		else
+			other_err[r->suite]++;
+		r->step++;
+	}
+	if (r->step < DMD_AT_STEPS && ++r->tries < DMD_AT_TRIES)
+		mod_timer(&r->timer, jiffies + 1);
+	else
+		complete(&r->done);
+}
+
+static int key_tfm(struct run *r)
+{
+	unsigned int k = r->suite == DMD_SUITE_AES_GHASH ? DMD_KEY1_SIZE :
+							   DMD_KEY2_SIZE;
+	u8 blob[DMD_BLOB_MAX] = DMD_BLOB_MAGIC;
+
+	blob[DMD_BLOB_OFF_VERSION] = DMD_BLOB_VERSION;
+	blob[DMD_BLOB_OFF_SUITE] = r->suite;
+	blob[DMD_BLOB_OFF_AGG] = DMD_AGG_XOR;
+	put_unaligned_le32(DMD_AT_B, blob + DMD_BLOB_OFF_B);
+	get_random_bytes(blob + DMD_BLOB_OFF_KEY, k);
+	return crypto_aead_setkey(r->tfm, blob, DMD_BLOB_SIZE(k)) ?:
+	       crypto_aead_setauthsize(r->tfm, DMD_TAG_SIZE);
+}
+
+static void drive(unsigned int suite, const char *name)
+{
+	struct run *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		goto fail;
+	r->suite = suite;
+	r->tfm = crypto_alloc_aead(name, 0, CRYPTO_ALG_ASYNC);
+	if (IS_ERR(r->tfm)) {
+		pr_err("dmd_atomic: %s: %ld\n", name, PTR_ERR(r->tfm));
+		r->tfm = NULL;
+		goto fail;
+	}
+	r->req = aead_request_alloc(r->tfm, GFP_KERNEL);
+	r->buf = kzalloc(DMD_AT_BUF, GFP_KERNEL);
+	if (!r->req || !r->buf || key_tfm(r))
+		goto fail;
+	pr_info("dmd_atomic: driving %s from softirq\n",
+		crypto_tfm_alg_driver_name(crypto_aead_tfm(r->tfm)));
+	init_completion(&r->done);
+	timer_setup(&r->timer, tick, 0);
+	mod_timer(&r->timer, jiffies + 1);
+	wait_for_completion(&r->done);
+	del_timer_sync(&r->timer);
+	goto out;
+fail:
+	other_err[suite]++;
+out:
+	if (r) {
+		kfree(r->buf);
+		aead_request_free(r->req);
+		if (r->tfm)
+			crypto_free_aead(r->tfm);
+		kfree(r);
+	}
+}
+
+static int __init dmd_atomic_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		if (register_kprobe(&probes[i])) {
+			pr_err("dmd_atomic: no kprobe on %s\n",
+			       probes[i].symbol_name);
+			probes[i].addr = NULL;
+			probes_missing++;
+		}
+	}
+	drive(DMD_SUITE_AES_GHASH, "diamond(ctr(aes),ghash)");
+	drive(DMD_SUITE_CHACHA_POLY, "diamond(chacha20,poly1305)");
+	for (i = 0; i < ARRAY_SIZE(probes); i++)
+		if (probes[i].addr)
+			unregister_kprobe(&probes[i]);
+	return 0;
+}
+
+static void __exit dmd_atomic_exit(void)
+{
+}
+
+module_init(dmd_atomic_init);
+module_exit(dmd_atomic_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Drive diamond.ko from softirq and count sleeping calls (kselftest)");
