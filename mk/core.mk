@@ -4,8 +4,8 @@
 # host tests, the known-answer vectors and the host benchmark.
 
 CORE_DMD_SRCS := core/stream.c core/chain.c core/tag.c core/agg.c core/blob.c \
-		 core/body.c core/sender.c core/receiver.c core/group_rx.c \
-		 core/seal_body.c
+		 core/body.c core/frame.c core/sender.c core/receiver.c \
+		 core/group_rx.c core/seal_body.c
 CORE_SRCS      = $(CORE_PRIM_SRCS) $(CORE_DMD_SRCS)
 CORE_ALL_SRCS  = $(addprefix $(TOP)/,$(CORE_SRCS))
 CORE_DEPS      = $(CORE_ALL_SRCS) $(wildcard $(TOP)/core/*.h) \
