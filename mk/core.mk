@@ -15,8 +15,8 @@ CORE_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer
 VECFILE_SRCS  := $(TOP)/selftests/lib/vecfile.c
 VECTORS       := $(TOP)/vectors/diamond.txt
-CORE_TESTS    := test_vectors test_api test_groups test_literal_forgery test_erasure \
-		 test_ctgrind
+CORE_TESTS    := test_vectors test_api test_groups test_frame test_literal_forgery \
+		 test_erasure test_ctgrind
 
 all: $(addprefix $(CORE_HOST)/,$(CORE_TESTS)) $(CORE_HOST)/gen-vectors
 
@@ -41,15 +41,18 @@ $(CORE_HOST)/gen-vectors: $(TOP)/tools/vectors/gen-vectors.c
 vectors: $(CORE_HOST)/gen-vectors
 	$(CORE_HOST)/gen-vectors $(VECTORS)
 
-CHECK_SUITES += core-vectors core-api core-groups vectors-check core-literal \
-		core-erasure core-ctgrind core-asan
+CHECK_SUITES += core-vectors core-api core-groups core-frame vectors-check \
+		core-literal core-erasure core-ctgrind core-asan
 
-.PHONY: check-core-api check-core-groups
+.PHONY: check-core-api check-core-groups check-core-frame
 check-core-api: $(CORE_HOST)/test_api
 	@$< | tee $(TAPDIR)/core-api.tap
 
 check-core-groups: $(CORE_HOST)/test_groups
 	@$< | tee $(TAPDIR)/core-groups.tap
+
+check-core-frame: $(CORE_HOST)/test_frame
+	@$< | tee $(TAPDIR)/core-frame.tap
 
 .PHONY: check-core-vectors check-vectors-check check-core-literal \
 	check-core-erasure check-core-ctgrind check-core-asan
@@ -73,11 +76,12 @@ check-core-ctgrind: $(CORE_HOST)/test_ctgrind
 	@$(TOP)/tools/run-ctgrind.sh $< | tee $(TAPDIR)/core-ctgrind.tap
 
 check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_api test_groups \
-		 test_literal_forgery test_ctgrind)
+		 test_frame test_literal_forgery test_ctgrind)
 	@$(CORE_HOST)/asan/test_vectors $(VECTORS) > $(TAPDIR)/core-asan-vectors.tap; \
 		tail -n 1 $(TAPDIR)/core-asan-vectors.tap
 	@$(CORE_HOST)/asan/test_api | tee $(TAPDIR)/core-asan-api.tap
 	@$(CORE_HOST)/asan/test_groups | tee $(TAPDIR)/core-asan-groups.tap
+	@$(CORE_HOST)/asan/test_frame | tee $(TAPDIR)/core-asan-frame.tap
 	@$(CORE_HOST)/asan/test_literal_forgery | tee $(TAPDIR)/core-asan-literal.tap
 	@$(CORE_HOST)/asan/test_ctgrind | tee $(TAPDIR)/core-asan-ctgrind.tap
 
