@@ -21,6 +21,7 @@
  *          --tag-copies R (each tag frame sent R times)
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,6 +408,27 @@ static void emit(struct link *l, struct gateway *gw, uint64_t *t,
 	}
 }
 
+/* Close the group (or with @final the epoch) and send its tag frame. */
+static int emit_tag(struct link *l, struct gateway *gw, uint64_t *t,
+		    struct dmd_sender *s, struct dmd_frame *f,
+		    uint8_t *payload, int final)
+{
+	uint32_t adlen = gw->c->adlen, idx;
+	int rc;
+
+	memset(payload, 0xad, adlen);	/* the AD */
+	rc = final ? dmd_sender_close(s, payload, adlen, payload + adlen, &idx) :
+		     dmd_sender_close_group(s, payload, adlen,
+					    payload + adlen, &idx);
+	f->type = final ? DMD_FRAME_TAG : DMD_FRAME_GROUP;
+	f->index = (uint16_t)idx;
+	f->len = (uint16_t)(adlen + DMD_TAG_SIZE);
+	f->payload = payload;
+	if (!rc)
+		emit(l, gw, t, f, gw->c->tag_copies);
+	return rc;
+}
+
 static int run(const struct config *c, struct result *res)
 {
 	static const uint8_t root[DMD_ROOT_SIZE] = { 1, 2, 3 };
@@ -427,7 +449,6 @@ static int run(const struct config *c, struct result *res)
 	    dmd_sender_init_groups(&s, &st, NULL, 0, 0, c->g))
 		return 1;
 	gateway_init(&gw, c, &st, res);
-	memset(payload, 0xad, c->adlen);
 	for (e = 0; !rc && e < c->epochs; e++) {
 		rc = dmd_sender_begin(&s, NULL);
 		f.epoch = e;
@@ -440,24 +461,11 @@ static int run(const struct config *c, struct result *res)
 			f.payload = payload;
 			emit(&l, &gw, &t, &f, 1);
 			res->sent++;
-			if (rc || !dmd_sender_group_due(&s))
-				continue;
-			memset(payload, 0xad, c->adlen);
-			rc = dmd_sender_close_group(&s, payload, c->adlen,
-						    payload + c->adlen, &idx);
-			f.type = DMD_FRAME_GROUP;
-			f.index = (uint16_t)idx;
-			f.len = (uint16_t)(c->adlen + DMD_TAG_SIZE);
-			emit(&l, &gw, &t, &f, c->tag_copies);
+			if (!rc && dmd_sender_group_due(&s))
+				rc = emit_tag(&l, &gw, &t, &s, &f, payload, 0);
 		}
-		memset(payload, 0xad, c->adlen);
 		if (!rc)
-			rc = dmd_sender_close(&s, payload, c->adlen,
-					      payload + c->adlen, &idx);
-		f.type = DMD_FRAME_TAG;
-		f.index = (uint16_t)idx;
-		f.len = (uint16_t)(c->adlen + DMD_TAG_SIZE);
-		emit(&l, &gw, &t, &f, c->tag_copies);
+			rc = emit_tag(&l, &gw, &t, &s, &f, payload, 1);
 	}
 	for (k = 0; k <= c->depth; k++)
 		tick(&l, &gw, t++);
@@ -521,55 +529,73 @@ static int table(struct config c)
 	return 0;
 }
 
+/* The options: a name and where its value goes (an integer or a rate). */
+struct option {
+	const char *name;
+	size_t off;
+	int rate;
+};
+
+#define OPT_U(n, f) { n, offsetof(struct config, f), 0 }
+#define OPT_P(n, f) { n, offsetof(struct config, f), 1 }
+
+static const struct option options[] = {
+	OPT_U("--b", b),		OPT_U("--g", g),
+	OPT_U("--len", len),		OPT_U("--ad", adlen),
+	OPT_U("--epochs", epochs),	OPT_U("--depth", depth),
+	OPT_U("--horizon", horizon),	OPT_U("--tag-copies", tag_copies),
+	OPT_P("--loss", loss),		OPT_P("--corrupt", corrupt),
+	OPT_P("--reorder", reorder),	OPT_P("--dup", dup),
+};
+
+static int set_option(struct config *c, const char *name, const char *v)
+{
+	size_t i;
+
+	if (!strcmp(name, "--suite")) {
+		c->suite = (unsigned int)strtoul(v, NULL, 10);
+		return 0;
+	}
+	if (!strcmp(name, "--seed")) {
+		c->seed = strtoull(v, NULL, 10);
+		return 0;
+	}
+	for (i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		if (strcmp(name, options[i].name))
+			continue;
+		if (options[i].rate)
+			*(double *)((char *)c + options[i].off) = strtod(v, NULL);
+		else
+			*(uint32_t *)((char *)c + options[i].off) =
+				(uint32_t)strtoul(v, NULL, 10);
+		return 0;
+	}
+	return -1;
+}
+
+static int rate_ok(double p)
+{
+	return p >= 0 && p <= 1;
+}
+
 static int parse(int argc, char **argv, struct config *c, int *tab)
 {
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(o, "--table")) {
+		if (!strcmp(argv[i], "--table")) {
 			*tab = 1;
 			continue;
 		}
-		if (!v)
+		if (i + 1 == argc || set_option(c, argv[i], argv[i + 1]))
 			return -1;
 		i++;
-		if (!strcmp(o, "--suite"))
-			c->suite = (unsigned int)strtoul(v, NULL, 10);
-		else if (!strcmp(o, "--b"))
-			c->b = (uint32_t)strtoul(v, NULL, 10);
-		else if (!strcmp(o, "--g"))
-			c->g = (uint32_t)strtoul(v, NULL, 10);
-		else if (!strcmp(o, "--len"))
-			c->len = (uint32_t)strtoul(v, NULL, 10);
-		else if (!strcmp(o, "--ad"))
-			c->adlen = (uint32_t)strtoul(v, NULL, 10);
-		else if (!strcmp(o, "--epochs"))
-			c->epochs = (uint32_t)strtoul(v, NULL, 10);
-		else if (!strcmp(o, "--seed"))
-			c->seed = strtoull(v, NULL, 10);
-		else if (!strcmp(o, "--loss"))
-			c->loss = strtod(v, NULL);
-		else if (!strcmp(o, "--corrupt"))
-			c->corrupt = strtod(v, NULL);
-		else if (!strcmp(o, "--reorder"))
-			c->reorder = strtod(v, NULL);
-		else if (!strcmp(o, "--dup"))
-			c->dup = strtod(v, NULL);
-		else if (!strcmp(o, "--depth"))
-			c->depth = (uint32_t)strtoul(v, NULL, 10);
-		else if (!strcmp(o, "--horizon"))
-			c->horizon = (uint32_t)strtoul(v, NULL, 10);
-		else if (!strcmp(o, "--tag-copies"))
-			c->tag_copies = (uint32_t)strtoul(v, NULL, 10);
-		else
-			return -1;
 	}
 	if ((c->suite != 1 && c->suite != 2) || c->b < 1 || c->b > DMD_MAX_B ||
 	    c->g < 1 || c->g > c->b || c->len > DMD_MAX_RECORD ||
 	    c->adlen > DMD_MAX_AD || c->depth > 63 || c->tag_copies < 1 ||
-	    c->loss < 0 || c->loss > 1)
+	    !rate_ok(c->loss) || !rate_ok(c->corrupt) ||
+	    !rate_ok(c->reorder) || !rate_ok(c->dup))
 		return -2;
 	return 0;
 }
@@ -589,7 +615,7 @@ int main(int argc, char **argv)
 			"head of tools/lossy-link/lossy-link.c)\n" :
 			"lossy-link: a value is out of range (suite 1|2, "
 			"1 <= g <= b <= 65535, len <= 4096, ad <= 1024, "
-			"depth <= 63, tag-copies >= 1, 0 <= loss <= 1)\n");
+			"depth <= 63, tag-copies >= 1, rates in [0, 1])\n");
 		return 2;
 	}
 	if (tab)

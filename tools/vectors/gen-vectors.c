@@ -699,34 +699,45 @@ static void gall(const struct gepoch *x)
 		gstep(x, i, "ok");
 }
 
+/* Epochs of a positive grouped vector: epoch, records, AD length. */
+struct gplan {
+	uint64_t epoch;
+	uint32_t n;
+	size_t adlen;
+};
+
+/* A positive grouped vector: every epoch of @plan sealed and opened. */
+static void gpositive(int suite, int agg, uint32_t g, uint32_t dev,
+		      const char *name, const char *what,
+		      const struct gplan *plan, size_t nplan)
+{
+	struct state st = make(suite, agg, 16, dev);
+	size_t i;
+
+	ghead(name, &st, g, what);
+	for (i = 0; i < nplan; i++) {
+		gseal(&ga, &st, g, plan[i].epoch, plan[i].n, plan[i].adlen);
+		gall(&ga);
+	}
+}
+
 static void group_positives(int suite, int agg)
 {
-	struct state st = make(suite, agg, 16, 0x600), s2;
+	static const struct gplan g4[] = { { 0, 16, 8 }, { 1, 6, 8 },
+					   { 2, 8, 0 } };
+	static const struct gplan g5[] = { { 0, 16, 3 }, { 1, 15, 3 },
+					   { 4, 7, 3 } };
 
-	ghead("b16-g4-groups", &st, 4,
-	      "b = 16, g = 4: a full epoch (three group tags and a final "
-	      "group of 4), a short epoch (a short last group of 2), an "
-	      "epoch ending on a group boundary (an empty final group)");
-	s2 = st;
-	gseal(&ga, &s2, 4, 0, 16, 8);
-	gall(&ga);
-	gseal(&ga, &s2, 4, 1, 6, 8);
-	gall(&ga);
-	gseal(&ga, &s2, 4, 2, 8, 0);
-	gall(&ga);
-	if (agg)
-		return;
-	st = make(suite, agg, 16, 0x601);
-	ghead("b16-g5-short-last", &st, 5,
-	      "b = 16, g = 5: groups of 5, a last group of 1; then 15 "
-	      "records and an empty final group; epoch 3 after two lost");
-	s2 = st;
-	gseal(&ga, &s2, 5, 0, 16, 3);
-	gall(&ga);
-	gseal(&ga, &s2, 5, 1, 15, 3);
-	gall(&ga);
-	gseal(&ga, &s2, 5, 4, 7, 3);
-	gall(&ga);
+	gpositive(suite, agg, 4, 0x600, "b16-g4-groups",
+		  "b = 16, g = 4: a full epoch (three group tags and a final "
+		  "group of 4), a short epoch (a short last group of 2), an "
+		  "epoch ending on a group boundary (an empty final group)",
+		  g4, 3);
+	if (!agg)
+		gpositive(suite, agg, 5, 0x601, "b16-g5-short-last",
+			  "b = 16, g = 5: groups of 5, a last group of 1; then "
+			  "15 records and an empty final group; epoch 4 after "
+			  "two lost", g5, 3);
 }
 
 /* A grouped negative: b = 16, g = 4, epoch 0 of 16 records into ga. */
