@@ -41,9 +41,13 @@ int dmd_frame_write(uint8_t *out, size_t cap, const struct dmd_frame *f)
 	n = DMD_FRAME_HDR + (size_t)f->len;
 	if (cap < n)
 		return DMD_ESPACE;
-	/* Back to front: the payload may already sit in @out. */
-	for (i = f->len; i--;)
-		out[DMD_FRAME_HDR + i] = f->payload[i];
+	/* The payload may overlap @out (a sender seals in place): move it. */
+	if ((uintptr_t)f->payload < (uintptr_t)(out + DMD_FRAME_HDR))
+		for (i = f->len; i--;)
+			out[DMD_FRAME_HDR + i] = f->payload[i];
+	else
+		for (i = 0; i < f->len; i++)
+			out[DMD_FRAME_HDR + i] = f->payload[i];
 	out[0] = DMD_FRAME_SYNC0;
 	out[1] = DMD_FRAME_SYNC1;
 	out[2] = f->type;

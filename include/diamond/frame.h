@@ -24,7 +24,7 @@ struct dmd_frame {
 };
 
 /*
- * Write @f (header then payload; @payload may lie inside @out) into @out.
+ * Write @f (header then payload; @payload may overlap @out) into @out.
  * Returns the frame's size, DMD_EFORMAT for a frame that is not valid, or
  * DMD_ESPACE when @cap is too small.
  */
