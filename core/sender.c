@@ -52,6 +52,7 @@ int dmd_sender_init_groups(struct dmd_sender *s, const struct dmd_state *st,
 	s->pre_len = pre_len;
 	s->slot_size = slot;
 	s->g = g;
+	s->grouped = g < st->b;
 	return DMD_OK;
 }
 
@@ -69,7 +70,7 @@ int dmd_sender_begin(struct dmd_sender *s, struct dmd_state *reserve)
 	s->index = 0;
 	s->win_head = 0;
 	s->win_count = 0;
-	s->group_fill = 0;
+	s->group_left = s->g;
 	s->group = 0;
 	s->group_due = 0;
 	dmd_agg_init(&s->agg, s->st.agg);
@@ -236,23 +237,28 @@ use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in, size_t len,
 }
 
 /*
- * The first record of a group that may end before the epoch does: take the
- * group trailer keys from its slot key R_j (spec section 5.1) before the
- * slot is used and R_j erased. A PRF call, so the seal wipes in full.
+ * Before a seal, with g < b: the first record of a group that may end
+ * before the epoch does takes the group trailer keys from its slot key R_j
+ * (spec section 5.1) before the slot is used and R_j erased. A PRF call,
+ * so this frame wipes the stack below it itself; the seal's own path stays
+ * as it is without groups.
  */
-static __attribute__((noinline)) void group_start(struct dmd_sender *s)
+static __attribute__((noinline)) void group_before(struct dmd_sender *s)
 {
-	const uint8_t *r = s->win_count ? window_slot(s, s->win_head) :
-					  s->frontier;
+	const uint8_t *r;
 
+	if (s->group_left != s->g || s->st.b - s->index <= s->g)
+		return;
+	r = s->win_count ? window_slot(s, s->win_head) : s->frontier;
 	dmd_group_keys(s->st.suite, r, s->gkey);
+	dmd_wipe_stack();
 }
 
 int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
 		    uint8_t *c, uint32_t *index)
 {
 	uint8_t sigma[DMD_TAG_SIZE];
-	size_t wipe = 0, used;
+	size_t wipe;
 
 	if (!s || !s->open || s->group_due || ((!m || !c) && len))
 		return DMD_EINVAL;
@@ -260,20 +266,16 @@ int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
 		return DMD_ESIZE;
 	if (s->index >= s->st.b)
 		return DMD_EFULL;
-	if (s->group_fill == 0 && s->st.b - s->index > s->g) {
-		group_start(s);
-		wipe = DMD_STACK_WIPE;
-	}
-	used = use_slot(s, c, m, len, c, len, s->index, sigma);
-	if (used > wipe)
-		wipe = used;
+	if (s->grouped)
+		group_before(s);
+	wipe = use_slot(s, c, m, len, c, len, s->index, sigma);
 	dmd_agg_add(&s->agg, sigma);
 	dmd_wipe(sigma, sizeof(sigma));
 	if (index)
 		*index = s->index;
 	s->index++;
 	/* A full group that leaves room in the epoch is non-final. */
-	if (++s->group_fill == s->g && s->index < s->st.b)
+	if (s->grouped && !--s->group_left && s->index < s->st.b)
 		s->group_due = 1;
 	if (wipe)
 		dmd_wipe_stack_n(wipe);
@@ -304,7 +306,7 @@ int dmd_sender_close_group(struct dmd_sender *s, const uint8_t *ad,
 	if (group)
 		*group = s->group;
 	s->group++;
-	s->group_fill = 0;
+	s->group_left = s->g;
 	s->group_due = 0;
 	dmd_wipe_stack();
 	return DMD_OK;

@@ -47,9 +47,10 @@ struct dmd_sender {
 	size_t win_head;	/* window slot holding slot @index */
 	size_t win_count;	/* slots ready: index .. index + win_count - 1 */
 	uint32_t g;		/* group size (spec section 5.1); b: no groups */
-	uint32_t group_fill;	/* records sealed in the current group */
+	uint32_t group_left;	/* records the current group still takes */
 	uint32_t group;		/* index of the current group */
 	uint8_t gkey[32];	/* H'_i || P'_i of the current non-final group */
+	uint8_t grouped;	/* g < b: group tags are sent */
 	uint8_t group_due;	/* a full group awaits dmd_sender_close_group() */
 	uint8_t open;		/* an epoch is begun and not closed */
 };
