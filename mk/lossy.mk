@@ -6,6 +6,7 @@
 #   make lossy-table       the delivered-fraction table of
 #                          Documentation/performance.md (LOSSY_EXTRA adds
 #                          options, e.g. LOSSY_EXTRA="--tag-copies 2")
+#   make lossy-plot        Documentation/performance/lossy-link.{csv,png}
 #   make check-lossy-link  0% loss delivers everything for every g; 1% loss
 #                          at b = 1024, g = 16 delivers at least 84%
 
@@ -19,9 +20,13 @@ $(LOSSY): $(TOP)/tools/lossy-link/lossy-link.c $(CORE_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) -o $@ $< $(CORE_ALL_SRCS) -lm
 
-.PHONY: lossy-table check-lossy-link
+.PHONY: lossy-table lossy-plot check-lossy-link
 lossy-table: $(LOSSY)
 	$(LOSSY) --table $(LOSSY_ARGS) $(LOSSY_EXTRA)
+
+lossy-plot: $(LOSSY)
+	$(TOP)/tools/lossy-link/plot.sh $(LOSSY) $(TOP)/Documentation/performance \
+		$(LOSSY_ARGS) $(LOSSY_EXTRA)
 
 CHECK_SUITES += lossy-link
 
