@@ -30,7 +30,7 @@ static int epoch_valid(uint64_t epoch, unsigned int gen)
 int dmd_state_check(const struct dmd_state *st)
 {
 	if (!st || !params_valid(st->suite, st->agg, st->b) ||
-	    !epoch_valid(st->epoch, st->gen) || st->group != 0)
+	    !epoch_valid(st->epoch, st->gen) || st->group > st->b)
 		return DMD_EKEY;
 	return DMD_OK;
 }
@@ -144,7 +144,7 @@ int dmd_derive_initial(struct dmd_state *st, const uint8_t root[DMD_ROOT_SIZE])
 	size_t i, k, n = E0_LABEL_LEN + 10;
 
 	if (!st || !root || !params_valid(st->suite, st->agg, st->b) ||
-	    st->group != 0)
+	    st->group > st->b)
 		return DMD_EINVAL;
 	for (i = 0; i < E0_LABEL_LEN; i++)
 		hdr[i] = (uint8_t)label[i];

@@ -34,7 +34,7 @@ void dmd_epoch_update(unsigned int suite, const uint8_t *e, uint8_t *e_next,
 	size_t k = dmd_key_size(suite);
 
 	/* The stream holds its own copy of the key, so e_next may alias e. */
-	dmd_stream_init(&s, suite, e, 1);
+	dmd_stream_init(&s, suite, e, DMD_DOMAIN_EPOCH);
 	dmd_stream_read(&s, e_next, k);
 	dmd_stream_read(&s, r0, k);
 	dmd_stream_wipe(&s);
@@ -43,7 +43,16 @@ void dmd_epoch_update(unsigned int suite, const uint8_t *e, uint8_t *e_next,
 void dmd_slot_open(struct dmd_stream *s, unsigned int suite, const uint8_t *r,
 		   uint8_t *r_next, uint8_t hkey_pad[32])
 {
-	dmd_stream_init(s, suite, r, 0);
+	dmd_stream_init(s, suite, r, DMD_DOMAIN_RECORD);
 	dmd_stream_read(s, r_next, dmd_key_size(suite));
 	dmd_stream_read(s, hkey_pad, 32);
+}
+
+void dmd_group_keys(unsigned int suite, const uint8_t *r, uint8_t hp[32])
+{
+	struct dmd_stream s;
+
+	dmd_stream_init(&s, suite, r, DMD_DOMAIN_GROUP);
+	dmd_stream_read(&s, hp, 32);
+	dmd_stream_wipe(&s);
 }

@@ -15,4 +15,11 @@
 void dmd_slot_open(struct dmd_stream *s, unsigned int suite, const uint8_t *r,
 		   uint8_t *r_next, uint8_t hkey_pad[32]);
 
+/*
+ * The group trailer keys H'_i || P'_i of spec section 5.1 from the slot key
+ * R of the group's first record; R itself is left as it is (the caller
+ * goes on to open its slot).
+ */
+void dmd_group_keys(unsigned int suite, const uint8_t *r, uint8_t hp[32]);
+
 #endif

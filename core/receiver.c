@@ -8,6 +8,7 @@
 #include "../include/diamond/core.h"
 
 #include "chain.h"
+#include "open.h"
 #include "tag.h"
 #include "util.h"
 
@@ -21,8 +22,8 @@ struct open_scratch {
 	struct dmd_stream s;
 };
 
-static int check_epoch(const struct dmd_state *st, uint64_t epoch,
-		       uint32_t max_skip)
+int dmd_check_epoch(const struct dmd_state *st, uint64_t epoch,
+		    uint32_t max_skip)
 {
 	if (epoch < st->epoch)
 		return DMD_EEXPIRED;
@@ -73,12 +74,8 @@ static void compute_tag(const struct dmd_state *st, uint64_t epoch,
 	dmd_agg_final(&x->agg, x->sigma, x->tag);
 }
 
-/*
- * Pass 2, branch-free on the verdict: with @mask all ones (tag matched) XOR
- * the ciphertext over the keystream; with @mask zero wipe everything.
- */
-static void finish(const uint8_t *ct, size_t body_len, uint8_t *pt,
-		   uint8_t mask)
+void dmd_release(const uint8_t *ct, size_t body_len, uint8_t *pt,
+		 uint8_t mask)
 {
 	size_t pos = 0, len, i;
 
@@ -128,7 +125,7 @@ int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
 	body_len = ct_len - DMD_TAG_SIZE;
 	rc = dmd_body_count(ct, body_len, st->b, &n);
 	if (rc == DMD_OK)
-		rc = check_epoch(st, epoch, max_skip);
+		rc = dmd_check_epoch(st, epoch, max_skip);
 	if (rc != DMD_OK)
 		return rc;
 
@@ -136,7 +133,7 @@ int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
 	compute_tag(st, epoch, ad, adlen, ct, n, pt, &x);
 	/* The verdict stays a mask until the return: no branch on it here. */
 	mask = (uint8_t)(0 - dmd_ct_equal(x.tag, ct + body_len, DMD_TAG_SIZE));
-	finish(ct, body_len, pt, mask);
+	dmd_release(ct, body_len, pt, mask);
 	commit(st, &x, epoch, mask);
 	rc = DMD_EBADMSG & ~(int)(int8_t)mask;
 	dmd_wipe(&x, sizeof(x));

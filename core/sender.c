@@ -26,10 +26,20 @@ size_t dmd_slot_size(unsigned int suite, size_t pre_len)
 int dmd_sender_init(struct dmd_sender *s, const struct dmd_state *st,
 		    uint8_t *window, size_t window_size, size_t pre_len)
 {
+	return dmd_sender_init_groups(s, st, window, window_size, pre_len,
+				      st ? st->b : 0);
+}
+
+int dmd_sender_init_groups(struct dmd_sender *s, const struct dmd_state *st,
+			   uint8_t *window, size_t window_size, size_t pre_len,
+			   uint32_t g)
+{
 	size_t slot;
 
 	if (!s || dmd_state_check(st) != DMD_OK)
 		return s ? DMD_EKEY : DMD_EINVAL;
+	if (g < 1 || g > st->b)
+		return DMD_EINVAL;
 	if (pre_len > DMD_MAX_RECORD)
 		return DMD_ESIZE;
 	slot = dmd_slot_size(st->suite, pre_len);
@@ -41,6 +51,8 @@ int dmd_sender_init(struct dmd_sender *s, const struct dmd_state *st,
 	s->win_slots = window ? window_size / slot : 0;
 	s->pre_len = pre_len;
 	s->slot_size = slot;
+	s->g = g;
+	s->grouped = g < st->b;
 	return DMD_OK;
 }
 
@@ -58,6 +70,9 @@ int dmd_sender_begin(struct dmd_sender *s, struct dmd_state *reserve)
 	s->index = 0;
 	s->win_head = 0;
 	s->win_count = 0;
+	s->group_left = s->g;
+	s->group = 0;
+	s->group_due = 0;
 	dmd_agg_init(&s->agg, s->st.agg);
 	s->open = 1;
 	if (reserve)
@@ -134,7 +149,7 @@ static __attribute__((noinline)) void tail_xor(unsigned int suite,
 	uint8_t discard[16];
 	size_t n;
 
-	dmd_stream_init(&st, suite, r, 0);
+	dmd_stream_init(&st, suite, r, DMD_DOMAIN_RECORD);
 	while (skip) {
 		n = skip < sizeof(discard) ? skip : sizeof(discard);
 		dmd_stream_read(&st, discard, n);
@@ -221,26 +236,79 @@ use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in, size_t len,
 		       DMD_STACK_WIPE_WINDOW_GHASH : DMD_STACK_WIPE_WINDOW;
 }
 
+/*
+ * Before a seal, with g < b: the first record of a group that may end
+ * before the epoch does takes the group trailer keys from its slot key R_j
+ * (spec section 5.1) before the slot is used and R_j erased. A PRF call,
+ * so this frame wipes the stack below it itself; the seal's own path stays
+ * as it is without groups.
+ */
+static __attribute__((noinline)) void group_before(struct dmd_sender *s)
+{
+	const uint8_t *r;
+
+	if (s->group_left != s->g || s->st.b - s->index <= s->g)
+		return;
+	r = s->win_count ? window_slot(s, s->win_head) : s->frontier;
+	dmd_group_keys(s->st.suite, r, s->gkey);
+	dmd_wipe_stack();
+}
+
 int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
 		    uint8_t *c, uint32_t *index)
 {
 	uint8_t sigma[DMD_TAG_SIZE];
 	size_t wipe;
 
-	if (!s || !s->open || ((!m || !c) && len))
+	if (!s || !s->open || s->group_due || ((!m || !c) && len))
 		return DMD_EINVAL;
 	if (len > DMD_MAX_RECORD)
 		return DMD_ESIZE;
 	if (s->index >= s->st.b)
 		return DMD_EFULL;
+	if (s->grouped)
+		group_before(s);
 	wipe = use_slot(s, c, m, len, c, len, s->index, sigma);
 	dmd_agg_add(&s->agg, sigma);
 	dmd_wipe(sigma, sizeof(sigma));
 	if (index)
 		*index = s->index;
 	s->index++;
+	/* A full group that leaves room in the epoch is non-final. */
+	if (s->grouped && !--s->group_left && s->index < s->st.b)
+		s->group_due = 1;
 	if (wipe)
 		dmd_wipe_stack_n(wipe);
+	return DMD_OK;
+}
+
+int dmd_sender_group_due(const struct dmd_sender *s)
+{
+	return s && s->open && s->group_due;
+}
+
+int dmd_sender_close_group(struct dmd_sender *s, const uint8_t *ad,
+			   size_t adlen, uint8_t tag[DMD_TAG_SIZE],
+			   uint32_t *group)
+{
+	uint8_t tau[DMD_TAG_SIZE];
+
+	if (!dmd_sender_group_due(s) || !tag || (!ad && adlen))
+		return DMD_EINVAL;
+	if (adlen > DMD_MAX_AD)
+		return DMD_ESIZE;
+	dmd_uh_tag(s->st.suite, s->gkey, ad, adlen, s->epoch,
+		   DMD_GROUP_FLAG | s->index, tau);
+	dmd_agg_final(&s->agg, tau, tag);
+	dmd_agg_init(&s->agg, s->st.agg);
+	dmd_wipe(tau, sizeof(tau));
+	dmd_wipe(s->gkey, sizeof(s->gkey));
+	if (group)
+		*group = s->group;
+	s->group++;
+	s->group_left = s->g;
+	s->group_due = 0;
+	dmd_wipe_stack();
 	return DMD_OK;
 }
 
@@ -248,7 +316,9 @@ int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 		     uint8_t tag[DMD_TAG_SIZE], uint32_t *count)
 {
 	uint8_t tau[DMD_TAG_SIZE];
-	if (!s || !s->open || !tag || s->index == 0 || (!ad && adlen))
+
+	if (!s || !s->open || s->group_due || !tag || s->index == 0 ||
+	    (!ad && adlen))
 		return DMD_EINVAL;
 	if (adlen > DMD_MAX_AD)
 		return DMD_ESIZE;
@@ -259,7 +329,11 @@ int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 	if (count)
 		*count = s->index;
 
-	/* Slots past the trailer are never used: erase them now. */
+	/*
+	 * Slots past the trailer, and the trailer keys of a group the epoch
+	 * cut short, are never used: erase them now.
+	 */
+	dmd_wipe(s->gkey, sizeof(s->gkey));
 	while (s->win_count) {
 		dmd_wipe(window_slot(s, s->win_head), s->slot_size);
 		window_advance(s);

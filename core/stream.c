@@ -15,7 +15,7 @@
 #define AES_BLOCK 16
 
 void dmd_stream_init(struct dmd_stream *s, unsigned int suite,
-		     const uint8_t *key, int epoch_domain)
+		     const uint8_t *key, int domain)
 {
 	size_t i;
 
@@ -26,13 +26,17 @@ void dmd_stream_init(struct dmd_stream *s, unsigned int suite,
 		s->iv[i] = 0;
 	if (suite == DMD_SUITE_AES_GHASH) {
 		dmd_aes128_init(&s->aes, key);
-		if (epoch_domain)
+		if (domain == DMD_DOMAIN_EPOCH)
 			s->iv[0] = 0x80;	/* counter block 2^127 */
+		else if (domain == DMD_DOMAIN_GROUP)
+			s->iv[0] = 0x40;	/* counter block 2^126 */
 	} else {
 		for (i = 0; i < DMD_KEY2_SIZE; i++)
 			s->key[i] = key[i];
-		if (epoch_domain)
+		if (domain == DMD_DOMAIN_EPOCH)
 			s->iv[4] = 1;		/* nonce 01 00 .. 00 */
+		else if (domain == DMD_DOMAIN_GROUP)
+			s->iv[4] = 2;		/* nonce 02 00 .. 00 */
 	}
 }
 

@@ -22,9 +22,13 @@ struct dmd_stream {
 	uint8_t suite;
 };
 
-/* @epoch_domain selects the epoch-update IV, otherwise the record IV. */
+/* The IV domains of spec section 1. */
+#define DMD_DOMAIN_RECORD	0
+#define DMD_DOMAIN_EPOCH	1
+#define DMD_DOMAIN_GROUP	2
+
 void dmd_stream_init(struct dmd_stream *s, unsigned int suite,
-		     const uint8_t *key, int epoch_domain);
+		     const uint8_t *key, int domain);
 void dmd_stream_read(struct dmd_stream *s, uint8_t *out, size_t len);
 /* out = in xor keystream; @out may equal @in. */
 void dmd_stream_xor(struct dmd_stream *s, uint8_t *out, const uint8_t *in,

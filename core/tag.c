@@ -6,7 +6,8 @@
  * first its term HB * H^(m+1) depends on nothing secret but H, so a sender
  * can compute it ahead. Poly1305 pads injectively by itself and its
  * one-time key already binds device, epoch and position, so a record is
- * hashed as it is; the trailer's header binds the count and |AD|.
+ * hashed as it is; a trailer's header (epoch or group) binds the count and
+ * |AD|.
  */
 #include "tag.h"
 
@@ -71,7 +72,7 @@ void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,
 	if (suite == DMD_SUITE_AES_GHASH) {
 		header_block(tag, epoch, index_field, len);
 		ghash_tag(tag, hp, data, len);
-	} else if (index_field & DMD_TRAILER_FLAG) {
+	} else if (index_field & (DMD_TRAILER_FLAG | DMD_GROUP_FLAG)) {
 		header_block(tag, epoch, index_field, len);
 		poly1305_trailer_tag(tag, hp, data, len);
 	} else {

@@ -3,8 +3,9 @@
 # The Diamond construction on top of the primitives (mk/core-prims.mk), its
 # host tests, the known-answer vectors and the host benchmark.
 
-CORE_DMD_SRCS := core/stream.c core/chain.c core/tag.c core/agg.c core/blob.c core/crc32.c \
-		 core/body.c core/sender.c core/receiver.c core/seal_body.c
+CORE_DMD_SRCS := core/stream.c core/chain.c core/tag.c core/agg.c core/blob.c \
+		 core/crc32.c core/body.c core/frame.c core/sender.c core/receiver.c \
+		 core/group_rx.c core/seal_body.c
 CORE_SRCS      = $(CORE_PRIM_SRCS) $(CORE_DMD_SRCS)
 CORE_ALL_SRCS  = $(addprefix $(TOP)/,$(CORE_SRCS))
 CORE_DEPS      = $(CORE_ALL_SRCS) $(wildcard $(TOP)/core/*.h) \
@@ -15,7 +16,8 @@ CORE_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
 VECFILE_SRCS  := $(TOP)/selftests/lib/vecfile.c
 VECTORS       := $(TOP)/vectors/diamond.txt
 BLOB_VECTORS  := $(TOP)/vectors/blob.txt
-CORE_TESTS    := test_vectors test_blobs test_api test_literal_forgery test_erasure test_ctgrind
+CORE_TESTS    := test_vectors test_blobs test_api test_groups test_frame \
+		 test_literal_forgery test_erasure test_ctgrind
 
 all: $(addprefix $(CORE_HOST)/,$(CORE_TESTS)) $(CORE_HOST)/gen-vectors
 
@@ -41,12 +43,18 @@ vectors: $(CORE_HOST)/gen-vectors
 	$(CORE_HOST)/gen-vectors $(VECTORS)
 	$(CORE_HOST)/gen-vectors --blobs $(BLOB_VECTORS)
 
-CHECK_SUITES += core-vectors core-blobs core-api vectors-check core-literal core-erasure \
-		core-ctgrind core-asan
+CHECK_SUITES += core-vectors core-blobs core-api core-groups core-frame \
+		vectors-check core-literal core-erasure core-ctgrind core-asan
 
-.PHONY: check-core-api
+.PHONY: check-core-api check-core-groups check-core-frame
 check-core-api: $(CORE_HOST)/test_api
 	@$< | tee $(TAPDIR)/core-api.tap
+
+check-core-groups: $(CORE_HOST)/test_groups
+	@$< | tee $(TAPDIR)/core-groups.tap
+
+check-core-frame: $(CORE_HOST)/test_frame
+	@$< | tee $(TAPDIR)/core-frame.tap
 
 .PHONY: check-core-blobs
 check-core-blobs: $(CORE_HOST)/test_blobs
@@ -75,11 +83,14 @@ check-core-erasure: $(CORE_HOST)/test_erasure
 check-core-ctgrind: $(CORE_HOST)/test_ctgrind
 	@$(TOP)/tools/run-ctgrind.sh $< | tee $(TAPDIR)/core-ctgrind.tap
 
-check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_blobs test_api test_literal_forgery test_ctgrind)
+check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_blobs test_api \
+		 test_groups test_frame test_literal_forgery test_ctgrind)
 	@$(CORE_HOST)/asan/test_vectors $(VECTORS) > $(TAPDIR)/core-asan-vectors.tap; \
 		tail -n 1 $(TAPDIR)/core-asan-vectors.tap
 	@$(CORE_HOST)/asan/test_api | tee $(TAPDIR)/core-asan-api.tap
 	@$(CORE_HOST)/asan/test_blobs $(BLOB_VECTORS) | tee $(TAPDIR)/core-asan-blobs.tap
+	@$(CORE_HOST)/asan/test_groups | tee $(TAPDIR)/core-asan-groups.tap
+	@$(CORE_HOST)/asan/test_frame | tee $(TAPDIR)/core-asan-frame.tap
 	@$(CORE_HOST)/asan/test_literal_forgery | tee $(TAPDIR)/core-asan-literal.tap
 	@$(CORE_HOST)/asan/test_ctgrind | tee $(TAPDIR)/core-asan-ctgrind.tap
 

@@ -154,12 +154,21 @@ check-fw-reset: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(AVR_RUN) $(FW_NV) $(FRAME_CHE
 		rc=$$?; cat $(TAPDIR)/fw-reset.tap; exit $$rc
 
 # --- benchmark (not a test) -------------------------------------------------
-# bench-d<suite>-<record length>.elf
+# bench-d<suite>-<record length>[-g<group size>].elf
 $(EMB_BUILD)/avr/bench-d%.elf: $(EMB)/common/bench_main.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
 		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(AVR_WINDOW) \
+		$(patsubst g%,-DBENCH_GROUP=%,$(word 3,$(subst -, ,$*))) \
 		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
+
+# Group tags on the AVR sender (spec section 5.1): cycles, RAM and flash
+# for g = 64 and 16 against g = b (a benchmark, not a test).
+FW_AVR_BENCH_GROUPS := $(foreach s,$(FW_SUITES),$(foreach g,1024 64 16,$(EMB_BUILD)/avr/bench-d$(s)-16-g$(g).elf))
+BENCH_TARGETS += bench-embedded-groups
+.PHONY: bench-embedded-groups
+bench-embedded-groups: $(FW_AVR_BENCH_GROUPS) $(AVR_RUN)
+	@BUILD=$(BUILD) $(TOP)/tools/bench/embedded-groups.sh
 
 $(EMB_BUILD)/m4/bench-d%.elf: $(EMB)/common/bench_main.c $(M4_SRC) $(EMB_CORE_SRCS) $(EMB_HDRS)
 	@mkdir -p $(@D)

@@ -19,7 +19,7 @@ struct dmd_state {
 	uint8_t suite;
 	uint8_t agg;
 	uint16_t gen;		/* provisioning generation; epoch >> 32 >= gen */
-	uint16_t group;		/* group size g; 0 (one group per epoch) only */
+	uint16_t group;		/* group size g <= b; 0: g = b (one group) */
 	uint32_t b;
 	uint32_t device_id;
 	uint64_t epoch;
@@ -48,7 +48,28 @@ struct dmd_sender {
 	size_t slot_size;	/* dmd_slot_size(st.suite, pre_len) */
 	size_t win_head;	/* window slot holding slot @index */
 	size_t win_count;	/* slots ready: index .. index + win_count - 1 */
+	uint32_t g;		/* group size (spec section 5.1); b: no groups */
+	uint32_t group_left;	/* records the current group still takes */
+	uint32_t group;		/* index of the current group */
+	uint8_t gkey[32];	/* H'_i || P'_i of the current non-final group */
+	uint8_t grouped;	/* g < b: group tags are sent */
+	uint8_t group_due;	/* a full group awaits dmd_sender_close_group() */
 	uint8_t open;		/* an epoch is begun and not closed */
+};
+
+/*
+ * Receiver with group tags (spec section 9.1). Closed: @st is the state at
+ * the start of epoch st.epoch. Open: epoch st.epoch is partly decided,
+ * st.key holds E_{st.epoch+1}, @r is R_{st.epoch, group*g} and groups below
+ * @group are decided (their keys are gone).
+ */
+struct dmd_receiver {
+	struct dmd_state st;
+	uint8_t r[DMD_KEY_MAX];
+	uint32_t group;
+	uint32_t g;
+	uint32_t max_skip;
+	uint8_t open;
 };
 
 size_t dmd_key_size(unsigned int suite);
@@ -85,12 +106,28 @@ int dmd_body_count(const uint8_t *body, size_t len, uint32_t max_records,
 		   uint32_t *count);
 
 size_t dmd_slot_size(unsigned int suite, size_t pre_len);
+/* A sender without group tags: g = b. */
 int dmd_sender_init(struct dmd_sender *s, const struct dmd_state *st,
 		    uint8_t *window, size_t window_size, size_t pre_len);
+/* A sender with group size @g, 1 <= g <= b (DMD_EINVAL otherwise). */
+int dmd_sender_init_groups(struct dmd_sender *s, const struct dmd_state *st,
+			   uint8_t *window, size_t window_size, size_t pre_len,
+			   uint32_t g);
 int dmd_sender_begin(struct dmd_sender *s, struct dmd_state *reserve);
 size_t dmd_sender_precompute(struct dmd_sender *s, size_t max_slots);
 int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
 		    uint8_t *c, uint32_t *index);
+/*
+ * Groups (spec section 5.1): after a seal fills a non-final group,
+ * dmd_sender_group_due() is 1, and seal and close refuse (DMD_EINVAL) until
+ * dmd_sender_close_group() has written the group tag G_i for the group tag
+ * frame of group *@group.
+ */
+int dmd_sender_group_due(const struct dmd_sender *s);
+int dmd_sender_close_group(struct dmd_sender *s, const uint8_t *ad,
+			   size_t adlen, uint8_t tag[DMD_TAG_SIZE],
+			   uint32_t *group);
+/* The epoch tag T over the final group (possibly empty) and n. */
 int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 		     uint8_t tag[DMD_TAG_SIZE], uint32_t *count);
 void dmd_sender_wipe(struct dmd_sender *s);
@@ -103,6 +140,36 @@ void dmd_sender_wipe(struct dmd_sender *s);
 int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
 	     size_t adlen, const uint8_t *ct, size_t ct_len, uint8_t *pt,
 	     uint32_t max_skip);
+
+/*
+ * The receiver of spec section 9.1, one unit at a time. Each call verifies
+ * one unit and returns DMD_OK (released into @pt, cursor moved past it) or
+ * an error (nothing released, nothing changed): DMD_EEXPIRED for a unit the
+ * cursor has passed, DMD_EBADMSG for a tag mismatch, DMD_EFORMAT when @ct
+ * does not hold exactly the unit's records then a tag. @ct is the unit's
+ * records as a body (section 7) followed by its tag; @pt receives
+ * ct_len - 16 bytes and must not overlap @ct.
+ *   dmd_receiver_group(): non-final group @group (g records, tag G_i).
+ *   dmd_receiver_close(): the final group of an epoch of @n records
+ *                         (records q*g .. n-1, possibly none, tag T).
+ * Opening a unit past the cursor gives up on the groups between (and on the
+ * rest of an open epoch) and erases their keys.
+ */
+int dmd_receiver_init(struct dmd_receiver *rx, const struct dmd_state *st,
+		      uint32_t g, uint32_t max_skip);
+int dmd_receiver_group(struct dmd_receiver *rx, uint64_t epoch,
+		       uint32_t group, const uint8_t *ad, size_t adlen,
+		       const uint8_t *ct, size_t ct_len, uint8_t *pt);
+int dmd_receiver_close(struct dmd_receiver *rx, uint64_t epoch, uint32_t n,
+		       const uint8_t *ad, size_t adlen, const uint8_t *ct,
+		       size_t ct_len, uint8_t *pt);
+/*
+ * The state to persist and resume from: closed, @rx's state; open, the
+ * start of the next epoch (the open epoch's undecided groups are given up,
+ * so a restart never accepts a unit twice).
+ */
+void dmd_receiver_state(const struct dmd_receiver *rx, struct dmd_state *st);
+void dmd_receiver_wipe(struct dmd_receiver *rx);
 
 /* Seal a whole plaintext body as one epoch without a window (tests, tools). */
 int dmd_seal_body(struct dmd_state *st, const uint8_t *ad, size_t adlen,

@@ -68,6 +68,8 @@
 
 /* Trailer flag in the index field of TB (spec section 5). */
 #define DMD_TRAILER_FLAG	0x80000000u
+/* Group trailer flag in the index field of GB_i (spec section 5.1). */
+#define DMD_GROUP_FLAG		0x40000000u
 
 /* Slot layout: R_{j+1} at 0, H at k, P at k + 16, keystream at k + 32. */
 #define DMD_SLOT_HKEY(k)	(k)
@@ -79,6 +81,7 @@
 #define DMD_FRAME_SYNC1		0x46	/* 'F' */
 #define DMD_FRAME_RECORD	1
 #define DMD_FRAME_TAG		2
+#define DMD_FRAME_GROUP		3	/* group tag, g < b (spec 5.1) */
 #define DMD_FRAME_HDR		20
 
 /* Error codes of the portable core (spec section 12). */

@@ -153,10 +153,15 @@ static void blobs_v2(void)
 		   "v2: wrong lengths, a bare header too -> DMD_EKEY");
 
 	/* Fields with a valid CRC but values a v2 blob may not hold. */
-	st.group = 16;
+	st.group = (uint16_t)(st.b + 1);
 	dmd_blob2_write(bad, &st);
 	tap_result(dmd_blob_parse(&back, bad, n) == DMD_EKEY,
-		   "v2: group size other than 0 -> DMD_EKEY (not yet defined)");
+		   "v2: group size above b -> DMD_EKEY");
+	st.group = (uint16_t)st.b;
+	dmd_blob2_write(bad, &st);
+	tap_result(dmd_blob_parse(&back, bad, n) == DMD_OK &&
+		   back.group == st.b,
+		   "v2: group size b is kept (spec section 5.1)");
 	st.group = 0;
 	st.gen = 1;	/* generation 1 starts at 2^32; epoch 0 is below it */
 	dmd_blob2_write(bad, &st);

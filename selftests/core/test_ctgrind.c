@@ -6,7 +6,9 @@
  * use of an uninitialised value, and valgrind --error-exitcode fails the
  * run. Ciphertext and tags are public once produced, so they are marked
  * defined before the receiver sees them; the receiver's verdict is marked
- * defined only after dmd_open has returned it.
+ * defined only after dmd_open has returned it. The same again with group
+ * tags (g = 2: two groups and a final group of one record) through the
+ * group sender and the group receiver.
  *
  * Without valgrind the program still runs both suites end to end.
  */
@@ -19,13 +21,78 @@
 #define RECORDS 5
 #define LEN 37
 
-static int one_suite(unsigned int suite, unsigned int agg)
+/* Seal RECORDS records of @pt into @ct; with @g < 8 group tags go to @gt. */
+static void seal(struct dmd_state *st, uint32_t g, const uint8_t *pt,
+		 uint8_t *ct, uint8_t gt[][16], const uint8_t ad[5])
 {
 	static uint8_t win[16 * (DMD_KEY_MAX + 32 + 16)];
+	struct dmd_sender s;
+	size_t pos, j;
+
+	dmd_sender_init_groups(&s, st, win, sizeof(win), 16, g);
+	dmd_sender_begin(&s, NULL);
+	dmd_sender_precompute(&s, 3);	/* some slots precomputed, some not */
+	for (pos = 0, j = 0; j < RECORDS; j++, pos += 2 + LEN) {
+		memcpy(ct + pos, pt + pos, 2);
+		dmd_sender_seal(&s, pt + pos + 2, LEN, ct + pos + 2, NULL);
+		if (dmd_sender_group_due(&s))
+			dmd_sender_close_group(&s, ad, 5, gt[j / g], NULL);
+	}
+	dmd_sender_close(&s, ad, 5, ct + pos, NULL);
+	dmd_sender_wipe(&s);
+}
+
+/*
+ * A unit's verdict is public once returned, and so is the cursor it moved
+ * (epoch, group, open): declassify them, as dmd_open's return code is. The
+ * keys in the receiver stay undefined.
+ */
+static void declassify(struct dmd_receiver *rx, int *rc)
+{
+	VALGRIND_MAKE_MEM_DEFINED(rc, sizeof(*rc));
+	VALGRIND_MAKE_MEM_DEFINED(&rx->st.suite, sizeof(rx->st.suite));
+	VALGRIND_MAKE_MEM_DEFINED(&rx->st.agg, sizeof(rx->st.agg));
+	VALGRIND_MAKE_MEM_DEFINED(&rx->st.b, sizeof(rx->st.b));
+	VALGRIND_MAKE_MEM_DEFINED(&rx->st.device_id, sizeof(rx->st.device_id));
+	VALGRIND_MAKE_MEM_DEFINED(&rx->st.epoch, sizeof(rx->st.epoch));
+	VALGRIND_MAKE_MEM_DEFINED(&rx->group, sizeof(rx->group));
+	VALGRIND_MAKE_MEM_DEFINED(&rx->g, sizeof(rx->g));
+	VALGRIND_MAKE_MEM_DEFINED(&rx->max_skip, sizeof(rx->max_skip));
+	VALGRIND_MAKE_MEM_DEFINED(&rx->open, sizeof(rx->open));
+}
+
+/* The group receiver over units of 2, 2 and 1 records. */
+static int open_groups(const struct dmd_state *st, const uint8_t *ct,
+		       uint8_t gt[][16], const uint8_t ad[5], uint8_t *out)
+{
+	uint8_t unit[2 * (2 + LEN) + 16];
+	struct dmd_receiver rx;
+	size_t per = 2 * (2 + LEN);
+	uint32_t i;
+	int rc = dmd_receiver_init(&rx, st, 2, DMD_DEFAULT_MAX_SKIP), r;
+
+	for (i = 0; i < 2; i++) {
+		memcpy(unit, ct + i * per, per);
+		memcpy(unit + per, gt[i], 16);
+		r = dmd_receiver_group(&rx, 0, i, ad, 5, unit, sizeof(unit),
+				       out + i * per);
+		declassify(&rx, &r);
+		rc |= r;
+	}
+	r = dmd_receiver_close(&rx, 0, RECORDS, ad, 5, ct + 2 * per,
+			       2 + LEN + 16, out + 2 * per);
+	declassify(&rx, &r);
+	rc |= r;
+	dmd_receiver_wipe(&rx);
+	return rc;
+}
+
+static int one_suite(unsigned int suite, unsigned int agg, uint32_t g)
+{
 	uint8_t pt[RECORDS * (2 + LEN)], ct[sizeof(pt) + 16], out[sizeof(pt)];
+	uint8_t gt[2][16];
 	struct dmd_state st = { .suite = (uint8_t)suite, .agg = (uint8_t)agg,
 				.b = 8, .device_id = 3 }, rx;
-	struct dmd_sender s;
 	size_t pos = 0, j;
 	uint8_t ad[5] = "hdr01";
 	int rc;
@@ -44,19 +111,14 @@ static int one_suite(unsigned int suite, unsigned int agg)
 	for (pos = 0, j = 0; j < RECORDS; j++, pos += 2 + LEN)
 		VALGRIND_MAKE_MEM_UNDEFINED(pt + pos + 2, LEN);
 
-	dmd_sender_init(&s, &st, win, sizeof(win), 16);
-	dmd_sender_begin(&s, NULL);
-	dmd_sender_precompute(&s, 3);	/* some slots precomputed, some not */
-	for (pos = 0, j = 0; j < RECORDS; j++, pos += 2 + LEN) {
-		memcpy(ct + pos, pt + pos, 2);
-		dmd_sender_seal(&s, pt + pos + 2, LEN, ct + pos + 2, NULL);
-	}
-	dmd_sender_close(&s, ad, sizeof(ad), ct + sizeof(pt), NULL);
-	dmd_sender_wipe(&s);
-
+	seal(&st, g, pt, ct, gt, ad);
 	VALGRIND_MAKE_MEM_DEFINED(ct, sizeof(ct));
-	rc = dmd_open(&rx, 0, ad, sizeof(ad), ct, sizeof(ct), out,
-		      DMD_DEFAULT_MAX_SKIP);
+	VALGRIND_MAKE_MEM_DEFINED(gt, sizeof(gt));
+	if (g < st.b)
+		rc = open_groups(&rx, ct, gt, ad, out);
+	else
+		rc = dmd_open(&rx, 0, ad, sizeof(ad), ct, sizeof(ct), out,
+			      DMD_DEFAULT_MAX_SKIP);
 	VALGRIND_MAKE_MEM_DEFINED(&rc, sizeof(rc));
 	VALGRIND_MAKE_MEM_DEFINED(out, sizeof(out));
 	VALGRIND_MAKE_MEM_DEFINED(pt, sizeof(pt));
@@ -67,14 +129,19 @@ int main(void)
 {
 	unsigned int suite, agg;
 
-	tap_plan(6);
+	tap_plan(12);
 	if (!RUNNING_ON_VALGRIND)
 		tap_diag("not under valgrind: functional run only "
 			 "(make check runs it under memcheck)");
-	for (suite = 1; suite <= 2; suite++)
-		for (agg = 0; agg <= 2; agg++)
-			tap_result(one_suite(suite, agg),
+	for (suite = 1; suite <= 2; suite++) {
+		for (agg = 0; agg <= 2; agg++) {
+			tap_result(one_suite(suite, agg, 8),
 				   "suite %u agg %u: seal and open with secrets "
 				   "undefined", suite, agg);
+			tap_result(one_suite(suite, agg, 2),
+				   "suite %u agg %u g 2: group seal and open with "
+				   "secrets undefined", suite, agg);
+		}
+	}
 	return tap_finish();
 }

@@ -4,6 +4,10 @@
  * expected result, plaintext and next state; every positive step seals back
  * to the same bytes through each sender path (no window, and windows with
  * short, exact and long precomputed keystream that refill mid-epoch).
+ * Every step without groups also opens through the group receiver with
+ * g = b, with the same outcome (spec section 5.1: g = b is the format
+ * without groups). Vectors with groups run through the group receiver unit
+ * by unit, and their positive epochs seal back through the group sender.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,11 +99,150 @@ static void run_step(const struct vec *v, struct dmd_state *st,
 	free(pt);
 }
 
+/* The same step through the group receiver with g = b: the same outcome. */
+static void run_step_gb(const struct vec *v, struct dmd_receiver *rx,
+			const struct vec_step *s)
+{
+	struct dmd_receiver before = *rx;
+	size_t ptlen = s->ct.len >= 16 ? s->ct.len - 16 : 0;
+	uint8_t *pt = calloc(1, ptlen + 1), blob[DMD_BLOB_MAX];
+	struct dmd_state st;
+	uint32_t n = 0;
+	int want = vec_expect_code(s->expect), rc, ok;
+
+	/* The count comes from the body, as the epoch tag frame carries it. */
+	if (dmd_body_count(s->ct.p, ptlen, DMD_MAX_B, &n) != DMD_OK || n > rx->st.b)
+		n = rx->st.b;
+	rc = dmd_receiver_close(rx, s->epoch, n, s->ad.p, s->ad.len, s->ct.p,
+			       s->ct.len, pt);
+	ok = rc == want;
+	if (ok && want == DMD_OK) {
+		dmd_receiver_state(rx, &st);
+		dmd_blob_write(blob, &st);
+		ok = !rx->open && !memcmp(pt, s->pt.p, ptlen) &&
+		     !memcmp(blob, s->next.p, s->next.len);
+	} else if (ok) {
+		ok = !memcmp(&before, rx, sizeof(before));
+	}
+	tap_result(ok, "%s epoch %llu group receiver g = b -> %s (got %d)",
+		   v->name, (unsigned long long)s->epoch, s->expect, rc);
+	free(pt);
+}
+
+/* A unit of a grouped vector through the group receiver. */
+static void run_unit(const struct vec *v, struct dmd_receiver *rx,
+		     const struct vec_step *s)
+{
+	struct dmd_receiver before = *rx;
+	size_t ptlen = s->ct.len >= 16 ? s->ct.len - 16 : 0, i;
+	uint8_t *pt = calloc(1, ptlen + 1), blob[DMD_BLOB_MAX];
+	struct dmd_state st;
+	int want = vec_expect_code(s->expect), rc, ok;
+
+	if (s->count)
+		rc = dmd_receiver_close(rx, s->epoch, s->count, s->ad.p,
+				       s->ad.len, s->ct.p, s->ct.len, pt);
+	else
+		rc = dmd_receiver_group(rx, s->epoch, s->group, s->ad.p,
+				       s->ad.len, s->ct.p, s->ct.len, pt);
+	ok = rc == want;
+	if (ok && want == DMD_OK) {
+		ok = s->pt.len == ptlen && !memcmp(pt, s->pt.p, ptlen);
+		if (s->count) {
+			dmd_receiver_state(rx, &st);
+			dmd_blob_write(blob, &st);
+			ok &= !rx->open && s->next.len == dmd_blob_size(st.suite) &&
+			      !memcmp(blob, s->next.p, s->next.len);
+		}
+	} else if (ok) {
+		ok = !memcmp(&before, rx, sizeof(before));
+		for (i = 0; ok && i < ptlen; i++)
+			ok = pt[i] == 0;	/* nothing released */
+	}
+	tap_result(ok, "%s epoch %llu %s %u -> %s (got %d)", v->name,
+		   (unsigned long long)s->epoch, s->count ? "count" : "group",
+		   s->count ? s->count : s->group, s->expect, rc);
+	free(pt);
+}
+
+/*
+ * Seal the epoch whose units are steps @first .. @last (all positive, in
+ * order) through the group sender, with window @pre/@slots, and compare
+ * every unit's bytes.
+ */
+static int seal_units(const struct vec *v, struct dmd_state st,
+		      unsigned int first, unsigned int last, size_t pre,
+		      size_t slots)
+{
+	const struct vec_step *s;
+	struct dmd_sender snd;
+	size_t win_size = slots * dmd_slot_size(st.suite, pre), pos, len;
+	uint8_t *win = win_size ? malloc(win_size) : NULL, r[DMD_KEY_MAX];
+	uint8_t *ct;
+	unsigned int i;
+	int rc, ok = 1;
+
+	while (st.epoch < v->step[first].epoch) {
+		dmd_epoch_update(st.suite, st.key, st.key, r);
+		st.epoch++;
+	}
+	rc = dmd_sender_init_groups(&snd, &st, win, win_size, pre, v->g);
+	if (!rc)
+		rc = dmd_sender_begin(&snd, NULL);
+	for (i = first; !rc && i <= last; i++) {
+		s = &v->step[i];
+		ct = malloc(s->ct.len);
+		for (pos = 0; !rc && pos < s->pt.len; pos += len) {
+			dmd_sender_precompute(&snd, 2);
+			len = s->pt.p[pos] | s->pt.p[pos + 1] << 8;
+			memcpy(ct + pos, s->pt.p + pos, 2);
+			pos += 2;
+			rc = dmd_sender_seal(&snd, s->pt.p + pos, len, ct + pos,
+					     NULL);
+		}
+		if (!rc && s->count)
+			rc = dmd_sender_close(&snd, s->ad.p, s->ad.len,
+					      ct + pos, NULL);
+		else if (!rc)
+			rc = dmd_sender_close_group(&snd, s->ad.p, s->ad.len,
+						    ct + pos, NULL);
+		ok &= !rc && !memcmp(ct, s->ct.p, s->ct.len);
+		free(ct);
+	}
+	dmd_sender_wipe(&snd);
+	free(win);
+	return ok && !rc;
+}
+
+/* Every epoch of a vector whose steps are all positive seals back. */
+static void check_group_seals(const struct vec *v, struct dmd_state st)
+{
+	unsigned int i, first = 0;
+
+	for (i = 0; i < v->nsteps; i++)
+		if (strcmp(v->step[i].expect, "ok"))
+			return;
+	for (i = 0; i < v->nsteps; i++) {
+		if (!v->step[i].count)
+			continue;
+		for (size_t p = 0; p < sizeof(pre_lens) / sizeof(pre_lens[0]); p++)
+			tap_result(seal_units(v, st, first, i, pre_lens[p],
+					      pre_lens[p] ? 3 : 0),
+				   "%s epoch %llu seals back by groups, pre_len %zu",
+				   v->name,
+				   (unsigned long long)v->step[i].epoch,
+				   pre_lens[p]);
+		dmd_blob_parse(&st, v->step[i].next.p, v->step[i].next.len);
+		first = i + 1;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : "vectors/diamond.txt";
-	struct vec_file *f = vec_open(path);
+	struct vec_file *f = vec_open_groups(path);
 	const struct vec *v;
+	struct dmd_receiver rx;
 	struct dmd_state st;
 	unsigned int i;
 
@@ -110,8 +253,18 @@ int main(int argc, char **argv)
 		if (!tap_result(dmd_blob_parse(&st, v->key.p, v->key.len) ==
 				DMD_OK, "%s key blob parses", v->name))
 			continue;
-		for (i = 0; i < v->nsteps; i++)
+		if (v->g) {
+			dmd_receiver_init(&rx, &st, v->g, DMD_DEFAULT_MAX_SKIP);
+			for (i = 0; i < v->nsteps; i++)
+				run_unit(v, &rx, &v->step[i]);
+			check_group_seals(v, st);
+			continue;
+		}
+		dmd_receiver_init(&rx, &st, st.b, DMD_DEFAULT_MAX_SKIP);
+		for (i = 0; i < v->nsteps; i++) {
+			run_step_gb(v, &rx, &v->step[i]);
 			run_step(v, &st, &v->step[i]);
+		}
 	}
 	vec_close(f);
 	tap_trailing_plan();

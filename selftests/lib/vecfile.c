@@ -16,6 +16,7 @@ struct vec_file {
 	size_t cap;
 	struct vec cur;
 	int pending;	/* a "name" line was read ahead */
+	int groups;	/* return grouped vectors too */
 	char pending_name[64];
 };
 
@@ -31,6 +32,15 @@ struct vec_file *vec_open(const char *path)
 		free(vf);
 		return NULL;
 	}
+	return vf;
+}
+
+struct vec_file *vec_open_groups(const char *path)
+{
+	struct vec_file *vf = vec_open(path);
+
+	if (vf)
+		vf->groups = 1;
 	return vf;
 }
 
@@ -103,6 +113,10 @@ static int set_field(struct vec *v, const char *name, const char *value)
 
 	if (!strcmp(name, "key"))
 		return unhex(&v->key, value);
+	if (!strcmp(name, "g") && !v->nsteps) {
+		v->g = (uint32_t)strtoul(value, NULL, 10);
+		return v->g ? 0 : -1;
+	}
 	if (!strcmp(name, "epoch")) {
 		if (v->nsteps == VEC_MAX_STEPS)
 			return -1;
@@ -119,6 +133,14 @@ static int set_field(struct vec *v, const char *name, const char *value)
 		return unhex(&s->ct, value);
 	if (!strcmp(name, "next"))
 		return unhex(&s->next, value);
+	if (!strcmp(name, "group") && v->g) {
+		s->group = (uint32_t)strtoul(value, NULL, 10);
+		return 0;
+	}
+	if (!strcmp(name, "count") && v->g) {
+		s->count = (uint32_t)strtoul(value, NULL, 10);
+		return s->count ? 0 : -1;
+	}
 	if (!strcmp(name, "expect")) {
 		snprintf(s->expect, sizeof(s->expect), "%s", value);
 		return 0;
@@ -126,7 +148,7 @@ static int set_field(struct vec *v, const char *name, const char *value)
 	return -1;
 }
 
-const struct vec *vec_next(struct vec_file *vf)
+static const struct vec *read_vec(struct vec_file *vf)
 {
 	struct vec *v = &vf->cur;
 	char *name, *value;
@@ -159,6 +181,15 @@ const struct vec *vec_next(struct vec_file *vf)
 		}
 	}
 	return have ? v : NULL;
+}
+
+const struct vec *vec_next(struct vec_file *vf)
+{
+	const struct vec *v;
+
+	while ((v = read_vec(vf)) && v->g && !vf->groups)
+		;
+	return v;
 }
 
 void vec_close(struct vec_file *vf)

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VEC_MAX_STEPS 8
+#define VEC_MAX_STEPS 16
 
 struct vec_buf {
 	uint8_t *p;
@@ -20,19 +20,28 @@ struct vec_step {
 	uint64_t epoch;
 	struct vec_buf ad, pt, ct, next;
 	char expect[16];	/* "ok", "EBADMSG", ... */
+	/* Grouped vectors (spec sections 9.1, 13): one unit per step. */
+	uint32_t group;		/* non-final group index (count == 0) */
+	uint32_t count;		/* n of the epoch, for its final group */
 };
 
 struct vec {
 	char name[64];
 	struct vec_buf key;
+	uint32_t g;		/* group size; 0: no groups (g = b) */
 	unsigned int nsteps;
 	struct vec_step step[VEC_MAX_STEPS];
 };
 
 struct vec_file;
 
-/* NULL on error (message on stderr). */
+/*
+ * NULL on error (message on stderr). vec_open() skips the vectors with a
+ * group size (readers without group support); vec_open_groups() returns
+ * them too.
+ */
 struct vec_file *vec_open(const char *path);
+struct vec_file *vec_open_groups(const char *path);
 /* Next vector, or NULL at the end. Valid until the next call. */
 const struct vec *vec_next(struct vec_file *f);
 void vec_close(struct vec_file *f);

@@ -11,9 +11,9 @@ bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-count() {	# suite size function
+count() {	# suite size function [group size]
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/out" \
-		--toggle-collect="$3" "$bin" "$1" "$2" >/dev/null 2>&1
+		--toggle-collect="$3" "$bin" "$1" "$2" ${4:-} >/dev/null 2>&1
 	awk '/^(summary|totals):/ { print $2; exit }' "$tmp/out"
 }
 
@@ -31,3 +31,19 @@ for suite in 1 2; do
 done
 echo
 echo "Instructions per message (callgrind Ir / 1024), b = 1024, XOR aggregation."
+echo
+echo "| suite | record | g | online seal | verify | seal added | verify added |"
+echo "|---|---|---|---|---|---|---|"
+for suite in 1 2; do
+	on0=$(count $suite 16 bench_online)
+	ver0=$(count $suite 16 bench_verify)
+	for g in 64 16; do
+		on=$(count $suite 16 bench_online $g)
+		ver=$(count $suite 16 bench_verify $g)
+		printf '| Diamond%d | 16 B | %d | %d | %d | %d | %d |\n' "$suite" \
+			"$g" $((on / 1024)) $((ver / 1024)) \
+			$(((on - on0) / 1024)) $(((ver - ver0) / 1024))
+	done
+done
+echo
+echo "Group tags (spec 5.1): instructions per message against g = b above."

@@ -21,6 +21,7 @@
 
 #define MAXREC 4096
 #define TRAILER 0x80000000u
+#define GROUPF 0x40000000u	/* group trailer (spec section 5.1) */
 
 struct state {
 	int suite, agg;
@@ -42,7 +43,8 @@ static void die(const char *what)
 
 /* ---- primitives through OpenSSL ---- */
 
-static void stream(int suite, const uint8_t *key, int epoch_domain,
+/* @domain: 0 record slot, 1 epoch update, 2 group trailer (section 1). */
+static void stream(int suite, const uint8_t *key, int domain,
 		   uint8_t *out, size_t len)
 {
 	uint8_t iv[16] = { 0 };
@@ -50,8 +52,10 @@ static void stream(int suite, const uint8_t *key, int epoch_domain,
 	uint8_t *zero = calloc(1, len + 1);
 	int outl;
 
-	if (epoch_domain)
+	if (domain == 1)
 		iv[suite == 1 ? 0 : 4] = suite == 1 ? 0x80 : 1;
+	else if (domain == 2)
+		iv[suite == 1 ? 0 : 4] = suite == 1 ? 0x40 : 2;
 	if (!c || !zero ||
 	    !EVP_EncryptInit_ex(c, suite == 1 ? EVP_aes_128_ctr() :
 				EVP_chacha20(), NULL, key, iv) ||
@@ -116,8 +120,8 @@ static void put_le(uint8_t *p, uint64_t v, int n)
 
 /*
  * The slot tag: suite 1 GHASH_H(HB || pad16(data)) xor P; suite 2
- * Poly1305_{H||P}(data), or (HB || data) for the trailer, where
- * HB = le64(e) || le32(idx) || le32(len).
+ * Poly1305_{H||P}(data), or (HB || data) for a trailer (epoch or group),
+ * where HB = le64(e) || le32(idx) || le32(len).
  */
 static void uh_tag(int suite, const uint8_t *hp, const uint8_t *data,
 		   size_t len, uint64_t e, uint32_t idx, uint8_t tag[16])
@@ -142,7 +146,7 @@ static void uh_tag(int suite, const uint8_t *hp, const uint8_t *data,
 		for (i = 0; i < 16; i++)
 			tag[i] = y[i] ^ hp[16 + i];
 	} else {
-		hdr = idx & TRAILER ? 0 : 16;	/* records: no header */
+		hdr = idx & (TRAILER | GROUPF) ? 0 : 16; /* records: none */
 		mlen = 16 + len - hdr;
 		memcpy(key, hp, 32);
 		poly1305(tag, key, msg + hdr, mlen);
@@ -201,14 +205,46 @@ static void epoch_update(int suite, uint8_t *e, uint8_t *r0)
 }
 
 /*
- * Seal epoch @epoch (>= st->epoch) of the plaintext body into @ct (body ||
- * tag) and advance @st to epoch + 1.
+ * A unit of spec section 9.1: non-final group @group, or the final group
+ * of an epoch of @count records; its records are body bytes [pos, pos+len).
  */
-static void seal(struct state *st, uint64_t epoch, const uint8_t *ad,
-		 size_t adlen, const uint8_t *pt, size_t ptlen, uint8_t *ct)
+struct unit {
+	size_t pos, len;
+	uint32_t group, count;
+	int final;
+	uint8_t tag[16];
+};
+
+#define MAX_UNITS 1100
+
+static void unit_add(struct unit *u, size_t *nu, size_t start, size_t end,
+		     uint32_t group, uint32_t count, int final, uint8_t acc[16])
 {
-	uint8_t r[32], hp[32], sig[16], acc[16] = { 0 };
-	size_t pos = 0, len, i;
+	struct unit *x = &u[(*nu)++];
+
+	if (*nu > MAX_UNITS)
+		die("units");
+	x->pos = start;
+	x->len = end - start;
+	x->group = group;
+	x->count = count;
+	x->final = final;
+	memcpy(x->tag, acc, 16);
+	memset(acc, 0, 16);	/* each group aggregates afresh */
+}
+
+/*
+ * Seal epoch @epoch (>= st->epoch) of the plaintext body into @ct (the
+ * body, no tag) with group size @g, advancing @st to epoch + 1. The units
+ * and their tags go to @u (spec section 5.1): a group tag after every full
+ * group while the epoch can take more records, the epoch tag last.
+ */
+static void seal_groups(struct state *st, uint64_t epoch, uint32_t g,
+			const uint8_t *ad, size_t adlen, const uint8_t *pt,
+			size_t ptlen, uint8_t *ct, struct unit *u, size_t *nu)
+{
+	uint8_t r[32], hp[32], ghp[32], sig[16], acc[16] = { 0 };
+	size_t pos = 0, start = 0, len, i;
 	uint32_t n = 0;
 
 	while (st->epoch < epoch) {
@@ -217,7 +253,10 @@ static void seal(struct state *st, uint64_t epoch, const uint8_t *ad,
 	}
 	epoch_update(st->suite, st->key, r);
 	st->epoch++;
+	*nu = 0;
 	while (pos < ptlen) {
+		if (n % g == 0 && n + g < st->b)	/* R_{e,n} starts a group */
+			stream(st->suite, r, 2, ghp, 32);
 		len = pt[pos] | pt[pos + 1] << 8;
 		ct[pos] = pt[pos];
 		ct[pos + 1] = pt[pos + 1];
@@ -229,11 +268,31 @@ static void seal(struct state *st, uint64_t epoch, const uint8_t *ad,
 		agg_add(st->agg, acc, sig);
 		pos += len;
 		n++;
+		if (n % g == 0 && n < st->b) {	/* a full non-final group */
+			uh_tag(st->suite, ghp, ad, adlen, epoch, GROUPF | n, sig);
+			agg_add(st->agg, acc, sig);
+			unit_add(u, nu, start, pos, n / g - 1, 0, 0, acc);
+			start = pos;
+		}
 	}
 	slot(st->suite, r, hp, NULL, 0);
 	uh_tag(st->suite, hp, ad, adlen, epoch, TRAILER | n, sig);
 	agg_add(st->agg, acc, sig);
-	memcpy(ct + ptlen, acc, 16);
+	unit_add(u, nu, start, pos, 0, n, 1, acc);
+}
+
+/*
+ * Seal epoch @epoch (>= st->epoch) of the plaintext body into @ct (body ||
+ * tag) and advance @st to epoch + 1: one group, g = b.
+ */
+static void seal(struct state *st, uint64_t epoch, const uint8_t *ad,
+		 size_t adlen, const uint8_t *pt, size_t ptlen, uint8_t *ct)
+{
+	static struct unit u[MAX_UNITS];
+	size_t nu;
+
+	seal_groups(st, epoch, st->b, ad, adlen, pt, ptlen, ct, u, &nu);
+	memcpy(ct + ptlen, u[0].tag, 16);
 }
 
 static void initial(struct state *st, const uint8_t root[32])
@@ -531,6 +590,257 @@ static void negatives(int suite)
 	then_genuine(&st);
 }
 
+/* ---- group vectors (spec section 5.1, steps of section 9.1) ---- */
+
+/* One sealed epoch of a grouped vector: its bodies and its units. */
+struct gepoch {
+	uint8_t pt[40000], ct[40000], ad[32];
+	size_t ptlen, adlen, nu;
+	uint64_t epoch;
+	struct unit u[40];
+	struct state after;	/* the state once its final group opened */
+};
+
+static struct gepoch ga, gb;
+
+/* Seal @n records of cycling sizes at @epoch under @st (which advances). */
+static void gseal(struct gepoch *x, struct state *st, uint32_t g,
+		  uint64_t epoch, uint32_t n, size_t adlen)
+{
+	static const size_t gsizes[] = { 16, 0, 17, 1, 64, 15, 128 };
+	uint32_t j;
+	size_t len;
+
+	x->ptlen = 0;
+	x->adlen = adlen;
+	x->epoch = epoch;
+	fill(x->ad, adlen);
+	for (j = 0; j < n; j++) {
+		len = gsizes[(j + epoch) % 7];
+		put_le(x->pt + x->ptlen, len, 2);
+		fill(x->pt + x->ptlen + 2, len);
+		x->ptlen += 2 + len;
+	}
+	seal_groups(st, epoch, g, x->ad, adlen, x->pt, x->ptlen, x->ct,
+		    x->u, &x->nu);
+	x->after = *st;
+}
+
+static void ghead(const char *name, const struct state *st, uint32_t g,
+		  const char *what)
+{
+	head(name, st, what);
+	fprintf(out, "g      = %u\n", g);
+}
+
+/* The ciphertext of unit @u of @x (its records, then its tag) in bad. */
+static size_t unit_ct(const struct gepoch *x, const struct unit *u)
+{
+	memcpy(bad, x->ct + u->pos, u->len);
+	memcpy(bad + u->len, u->tag, 16);
+	return u->len + 16;
+}
+
+/*
+ * One step: unit @u of @x (whose AD, plaintext and next state it shows)
+ * presented at @epoch as @as (a group index or a count) with ciphertext
+ * @ct of @ctlen bytes.
+ */
+static void gstep_as(const struct gepoch *x, const struct unit *u,
+		     uint64_t epoch, const struct unit *as, const uint8_t *ct,
+		     size_t ctlen, const char *expect)
+{
+	fprintf(out, "epoch  = %llu\n", (unsigned long long)epoch);
+	if (as->final)
+		fprintf(out, "count  = %u\n", as->count);
+	else
+		fprintf(out, "group  = %u\n", as->group);
+	hex("ad", x->ad, x->adlen);
+	if (!strcmp(expect, "ok"))
+		hex("pt", x->pt + u->pos, u->len);
+	hex("ct", ct, ctlen);
+	fprintf(out, "expect = %s\n", expect);
+	if (u->final && !strcmp(expect, "ok"))
+		blob("next", &x->after);
+}
+
+static void gstep(const struct gepoch *x, size_t unit, const char *expect)
+{
+	const struct unit *u = &x->u[unit];
+	size_t len = unit_ct(x, u);
+
+	gstep_as(x, u, x->epoch, u, bad, len, expect);
+}
+
+/* Unit @su of @src (with its own AD) presented at @epoch as @as. */
+static void gstep_foreign(const struct gepoch *src, const struct unit *su,
+			  uint64_t epoch, const struct unit *as)
+{
+	size_t len = unit_ct(src, su);
+
+	gstep_as(src, su, epoch, as, bad, len, "EBADMSG");
+}
+
+/* Body offset of the last record of unit @u of @x. */
+static size_t last_record(const struct gepoch *x, const struct unit *u)
+{
+	size_t pos = u->pos, last = pos;
+
+	while (pos < u->pos + u->len) {
+		last = pos;
+		pos += 2 + (x->ct[pos] | x->ct[pos + 1] << 8);
+	}
+	return last;
+}
+
+/* Every unit of @x in order, accepted. */
+static void gall(const struct gepoch *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nu; i++)
+		gstep(x, i, "ok");
+}
+
+/* Epochs of a positive grouped vector: epoch, records, AD length. */
+struct gplan {
+	uint64_t epoch;
+	uint32_t n;
+	size_t adlen;
+};
+
+/* A positive grouped vector: every epoch of @plan sealed and opened. */
+static void gpositive(int suite, int agg, uint32_t g, uint32_t dev,
+		      const char *name, const char *what,
+		      const struct gplan *plan, size_t nplan)
+{
+	struct state st = make(suite, agg, 16, dev);
+	size_t i;
+
+	ghead(name, &st, g, what);
+	for (i = 0; i < nplan; i++) {
+		gseal(&ga, &st, g, plan[i].epoch, plan[i].n, plan[i].adlen);
+		gall(&ga);
+	}
+}
+
+static void group_positives(int suite, int agg)
+{
+	static const struct gplan g4[] = { { 0, 16, 8 }, { 1, 6, 8 },
+					   { 2, 8, 0 } };
+	static const struct gplan g5[] = { { 0, 16, 3 }, { 1, 15, 3 },
+					   { 4, 7, 3 } };
+
+	gpositive(suite, agg, 4, 0x600, "b16-g4-groups",
+		  "b = 16, g = 4: a full epoch (three group tags and a final "
+		  "group of 4), a short epoch (a short last group of 2), an "
+		  "epoch ending on a group boundary (an empty final group)",
+		  g4, 3);
+	if (!agg)
+		gpositive(suite, agg, 5, 0x601, "b16-g5-short-last",
+			  "b = 16, g = 5: groups of 5, a last group of 1; then "
+			  "15 records and an empty final group; epoch 4 after "
+			  "two lost", g5, 3);
+}
+
+/* A grouped negative: b = 16, g = 4, epoch 0 of 16 records into ga. */
+static struct state gneg(int suite, const char *name, const char *what)
+{
+	struct state st = make(suite, 0, 16, 0x700), s2 = st;
+
+	ghead(name, &st, 4, what);
+	gseal(&ga, &s2, 4, 0, 16, 8);
+	return s2;
+}
+
+static void group_negatives(int suite)
+{
+	struct unit as = { 0, 0, 0, 12, 1, { 0 } };
+	const struct unit *u;
+	struct state s2;
+	size_t len;
+
+	gneg(suite, "b16-g4-lost-record", "record 5 lost: group 1 is never "
+	     "complete; group 2 and the final group still verify, and group "
+	     "1 completed late is refused");
+	gstep(&ga, 0, "ok");
+	fprintf(out, "# record 5 lost: group 1 waits, then the gateway "
+		"moves on\n");
+	gstep(&ga, 2, "ok");
+	gstep(&ga, 1, "EKEYEXPIRED");
+	gstep(&ga, 3, "ok");
+
+	gneg(suite, "b16-g4-damaged-record", "a bit flipped in record 7: "
+	     "group 1 fails and changes nothing; a genuine copy then opens, "
+	     "and a replay of group 0 is refused");
+	gstep(&ga, 0, "ok");
+	u = &ga.u[1];
+	len = unit_ct(&ga, u);
+	bad[u->len - 3] ^= 0x10;
+	gstep_as(&ga, u, 0, u, bad, len, "EBADMSG");
+	gstep(&ga, 1, "ok");
+	gstep(&ga, 0, "EKEYEXPIRED");
+	gstep(&ga, 2, "ok");
+	gstep(&ga, 3, "ok");
+
+	s2 = gneg(suite, "b16-g4-dropped-final", "the final group of epoch 0 "
+		  "never arrives: epoch 1 opens, and the late final group of "
+		  "epoch 0 is refused");
+	gstep(&ga, 0, "ok");
+	gstep(&ga, 1, "ok");
+	gstep(&ga, 2, "ok");
+	fprintf(out, "# the final group of epoch 0 is lost\n");
+	gseal(&gb, &s2, 4, 1, 6, 8);
+	gstep(&gb, 0, "ok");
+	gstep(&ga, 3, "EKEYEXPIRED");
+	gstep(&gb, 1, "ok");
+
+	gneg(suite, "b16-g4-truncated", "the tag of group 2 shown as the "
+	     "epoch tag of a 12-record epoch (an empty final group), and the "
+	     "final group without its last record: both refused");
+	gstep(&ga, 0, "ok");
+	gstep(&ga, 1, "ok");
+	gstep_as(&ga, &ga.u[2], 0, &as, ga.u[2].tag, 16, "EBADMSG");
+	gstep(&ga, 2, "ok");
+	u = &ga.u[3];
+	len = last_record(&ga, u) - u->pos;
+	memcpy(bad, ga.ct + u->pos, len);
+	memcpy(bad + len, u->tag, 16);
+	as.count = 15;
+	gstep_as(&ga, u, 0, &as, bad, len + 16, "EBADMSG");
+	gstep(&ga, 3, "ok");
+
+	gneg(suite, "b16-g4-moved", "group 2 presented as group 1, and "
+	     "group 0 as group 2: refused");
+	gstep_foreign(&ga, &ga.u[2], 0, &ga.u[1]);
+	gstep(&ga, 0, "ok");
+	gstep_foreign(&ga, &ga.u[0], 0, &ga.u[2]);
+	gstep(&ga, 1, "ok");
+	gstep(&ga, 2, "ok");
+	gstep(&ga, 3, "ok");
+
+	s2 = gneg(suite, "b16-g4-swapped-epochs", "group 1 of epoch 1 "
+		  "presented in epoch 0 and the other way round: refused");
+	gseal(&gb, &s2, 4, 1, 16, 8);
+	gstep(&ga, 0, "ok");
+	gstep_foreign(&gb, &gb.u[1], 0, &gb.u[1]);
+	gstep(&ga, 1, "ok");
+	gstep(&ga, 2, "ok");
+	gstep(&ga, 3, "ok");
+	gstep_foreign(&ga, &ga.u[1], 1, &ga.u[1]);
+	gall(&gb);
+
+	gneg(suite, "b16-g4-wrong-device", "group 0 sealed by another device, "
+	     "then with its AD changed: refused");
+	s2 = make(suite, 0, 16, 0x701);
+	gseal(&gb, &s2, 4, 0, 16, 8);
+	gstep_foreign(&gb, &gb.u[0], 0, &gb.u[0]);
+	ga.ad[0] ^= 1;
+	gstep(&ga, 0, "EBADMSG");
+	ga.ad[0] ^= 1;
+	gstep(&ga, 0, "ok");
+}
+
 static void generate(void)
 {
 	int suite, agg;
@@ -543,6 +853,11 @@ static void generate(void)
 			positives(suite, agg);
 		big(suite);
 		negatives(suite);
+	}
+	for (suite = 1; suite <= 2; suite++) {
+		for (agg = 0; agg <= 2; agg++)
+			group_positives(suite, agg);
+		group_negatives(suite);
 	}
 }
 
@@ -631,6 +946,12 @@ static void blob_positives(const uint8_t root[32])
 	fprintf(out, "expect = ok\n");
 	n = blob2(b, &st, 0, 0);
 	hex("next", b, n);
+	st = make(1, 0, 16, 9);
+	initial_gen(&st, root, 1);
+	n = blob2(b, &st, 1, 4);
+	blob_vec("group-size-4", "group size 4 of b = 16 (section 5.1), kept "
+		 "as it is", b, n, "ok");
+	hex("next", b, n);
 }
 
 /* Refused (EKEY): damage, and fields a v2 blob may not hold. */
@@ -652,8 +973,8 @@ static void blob_negatives(const uint8_t root[32])
 	b[16] ^= 1;
 	blob_vec("damaged-epoch", "one epoch bit flipped", b, n, "EKEY");
 	blob_vec("truncated", "last byte missing", good, n - 1, "EKEY");
-	blob2(b, &st, 1, 16);
-	blob_vec("group-size", "group size 16 (not yet defined), CRC valid",
+	blob2(b, &st, 1, 17);
+	blob_vec("group-size", "group size 17 above b = 16, CRC valid",
 		 b, n, "EKEY");
 	blob2(b, &st, 2, 0);
 	blob_vec("epoch-below-gen", "generation 2 at epoch 2^32 (CRC valid)",
