@@ -53,11 +53,11 @@ $(US_PC): $(US_LIB_SRC)/libdiamond.pc.in
 	    -e 's|@INCLUDEDIR@|$${prefix}/include|' \
 	    -e 's|@VERSION@|$(US_VERSION)|' $< >$@
 
-$(DIAMONDCTL): $(US_CTL_SRCS) $(US_CTL_SRC)/diamondctl.h $(US_LIB_A)
+$(DIAMONDCTL): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
 	$(CC) $(CSTD) -I$(TOP)/include -o $@ $(US_CTL_SRCS) $(US_LIB_A) $(US_KCAPI)
 
 # For the VM: no shared libraries there, so libc and libkcapi.a go in.
-$(DIAMONDCTL_STATIC): $(US_CTL_SRCS) $(US_CTL_SRC)/diamondctl.h $(US_LIB_A)
+$(DIAMONDCTL_STATIC): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
 	$(CC) $(CSTD) -static -I$(TOP)/include -o $@ $(US_CTL_SRCS) $(US_LIB_A) \
 		$(or $(US_KCAPI_A),-lkcapi)
 

@@ -393,7 +393,7 @@ static void test_gateway(void)
 	static uint8_t stream[65536], frame[DIAMOND_FRAME_MAX + DIAMOND_MAX_AD];
 	struct diamond_gw_opts o = { .backend = DIAMOND_BACKEND_SOFTWARE };
 	struct sink sk = { 0 };
-	struct diamond_gw_cbs cbs = { rec_cb, ev_cb, &sk };
+	struct diamond_gw_cbs cbs = { rec_cb, ev_cb, &sk, NULL };
 	struct diamond_sender *snd;
 	struct diamond_store *st;
 	struct diamond_gw *gw;

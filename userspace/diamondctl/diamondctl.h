@@ -32,8 +32,9 @@ int write_new_file(const char *path, const void *data, size_t len,
 		   unsigned int mode);
 int parse_agg(const char *s, unsigned int *agg);
 const char *agg_name(unsigned int agg);
-/* A JSON line for one record, into @f. */
+/* A JSON line for one record and its epoch's AD (hex, if any), into @f. */
 void json_record(void *f, uint32_t dev, uint64_t epoch, uint32_t index,
-		 const uint8_t *data, size_t len);
+		 const uint8_t *data, size_t len, const uint8_t *ad,
+		 size_t adlen);
 
 #endif

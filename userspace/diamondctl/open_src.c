@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * diamondctl open: where frames come from. A file or stdin is a byte
+ * stream read to its end. A UDP socket is bound to --bind (IPv4 or IPv6,
+ * loopback by default) and each datagram is parsed on its own, so a lying
+ * length in one can never swallow the next. A serial port (or a FIFO) is a
+ * stream that may go away: on hangup, EOF or EIO it is closed, a partial
+ * frame is dropped, and it is opened again once the path is back.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "open.h"
+
+static const struct olog_ctx setup_ctx = { .what = "setup" };
+static const struct olog_ctx source_ctx = { .what = "source" };
+
+static int open_udp(struct src *s)
+{
+	struct addrinfo hints = {
+		.ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM,
+		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
+	};
+	struct addrinfo *ai;
+	uint64_t port;
+	int fd, rc;
+
+	if (parse_u64(s->name, 65535, &port)) {
+		olog(OLOG_SETUP, &setup_ctx, "--udp: bad port '%s'", s->name);
+		return -1;
+	}
+	rc = getaddrinfo(s->bind, s->name, &hints, &ai);
+	if (rc) {
+		olog(OLOG_SETUP, &setup_ctx, "--bind '%s': %s (an IPv4 or IPv6 address)",
+		     s->bind, gai_strerror(rc));
+		return -1;
+	}
+	fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+		olog(OLOG_SETUP, &setup_ctx, "udp %s port %s: %m", s->bind,
+		     s->name);
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(ai);
+	s->fd = fd;
+	return fd < 0 ? -1 : 0;
+}
+
+/* Non-blocking: a FIFO without a writer must not hold the loop. */
+static int open_serial(const char *dev)
+{
+	struct termios t;
+	int fd = open(dev, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (isatty(fd) && tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		t.c_cc[VMIN] = 1;
+		t.c_cc[VTIME] = 0;
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	return fd;
+}
+
+int src_open(struct src *s)
+{
+	switch (s->kind) {
+	case SRC_FD:
+		s->fd = 0;
+		return 0;
+	case SRC_FILE:
+		s->fd = open(s->name, O_RDONLY | O_CLOEXEC);
+		break;
+	case SRC_SERIAL:
+		s->fd = open_serial(s->name);
+		break;
+	case SRC_UDP:
+		return open_udp(s);
+	}
+	if (s->fd < 0) {
+		olog(OLOG_SETUP, &setup_ctx, "%s: %m", s->name);
+		return -1;
+	}
+	return 0;
+}
+
+int src_reopen(struct src *s)
+{
+	s->fd = open_serial(s->name);
+	if (s->fd < 0)
+		return 0;
+	olog(OLOG_SOURCE, &source_ctx, "%s: reconnected", s->name);
+	return 1;
+}
+
+void src_close(struct src *s)
+{
+	if (s->fd > 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+/* The serial port went away: forget it and its partial frame. */
+static int serial_gone(struct src *s, struct diamond_gw *gw, int err)
+{
+	if (err)
+		olog(OLOG_SOURCE, &source_ctx, "%s: %s; reconnecting", s->name,
+		     strerror(err));
+	else
+		olog(OLOG_SOURCE, &source_ctx, "%s: hung up; reconnecting",
+		     s->name);
+	src_close(s);
+	diamond_gw_break(gw);
+	return 1;
+}
+
+int src_pump(struct src *s, struct diamond_gw *gw, uint8_t *buf, size_t size)
+{
+	ssize_t n;
+
+	if (s->fd < 0)
+		return 1;
+	n = s->kind == SRC_UDP ? recv(s->fd, buf, size, MSG_DONTWAIT) :
+				 read(s->fd, buf, size);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (s->kind == SRC_SERIAL && (n == 0 || (n < 0 && (errno == EIO ||
+	    errno == ENXIO || errno == ENODEV))))
+		return serial_gone(s, gw, n ? errno : 0);
+	if (n < 0) {
+		olog(OLOG_SETUP, &setup_ctx, "reading %s: %m",
+		     s->kind == SRC_FD ? "stdin" : s->name);
+		return -1;
+	}
+	if (n == 0)
+		return s->kind == SRC_UDP ? 1 : 0;
+	if ((s->kind == SRC_UDP ? diamond_gw_feed_datagram(gw, buf, (size_t)n) :
+	     diamond_gw_feed(gw, buf, (size_t)n)) < 0) {
+		olog(OLOG_SETUP, &setup_ctx, "out of memory");
+		return -1;
+	}
+	return 1;
+}
