@@ -70,9 +70,14 @@ $(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
 	$(CC) $(CSTD) -I$(TOP)/include -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(US_LIB_A) $(US_KCAPI)
 
-CHECK_SUITES += userspace-host userspace-crash userspace-vm
+# Hostile and disordered input for ingest.sh and the flood benchmark.
+US_FRAMETOOL := $(US_BUILD)/frametool
+$(US_FRAMETOOL): $(TOP)/tools/frametool.c $(US_LIB_A)
+	$(CC) $(CSTD) -I$(TOP)/include -o $@ $< $(US_LIB_A) $(US_KCAPI)
 
-.PHONY: check-userspace-host check-userspace-crash check-userspace-vm
+CHECK_SUITES += userspace-host userspace-crash userspace-ingest userspace-vm
+
+.PHONY: check-userspace-host check-userspace-crash check-userspace-ingest check-userspace-vm
 
 # Three programs, one TAP file: the shell driver renumbers their results.
 check-userspace-host: $(DIAMONDCTL) $(US_TESTS) $(US_PC) $(US_LIB_SO)
@@ -86,6 +91,14 @@ check-userspace-crash: $(DIAMONDCTL) $(US_BUILD)/test_crash
 	@DIAMONDCTL=$(DIAMONDCTL) $(US_BUILD)/test_crash $(US_BUILD)/crash \
 		>$(TAPDIR)/userspace-crash.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-crash.tap; exit $$rc
+
+# The gateway under hostile input: datagrams, windows, memory, spool,
+# quarantine, logs, bind, serial reconnect, metrics (software backend).
+check-userspace-ingest: $(DIAMONDCTL) $(US_FRAMETOOL)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/ingest.sh \
+		>$(TAPDIR)/userspace-ingest.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-ingest.tap; exit $$rc
 
 # Needs the kernel module (mk/kernel.mk, target `module`); skips without it.
 US_MODULE := $(BUILD)/kernel/diamond.ko

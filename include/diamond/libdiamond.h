@@ -427,9 +427,11 @@ struct diamond_gw_opts {
  * diamond_gw_resume() reloads it after a restart. The file is rewritten
  * from memory when it outgrows twice what is open, so it stays within
  * 2 * max_buffer + 1 MiB.
- * DIAMOND_GW_QUARANTINE: the frames of each rejected epoch are written to
+ * DIAMOND_GW_QUARANTINE: the frames of each rejected epoch that had its
+ * tag frame are written to
  * @state_dir/quarantine/<seq>-<device>-<epoch>-<reason>.frames, a frame
- * file that "diamondctl open --input" takes again.
+ * file that "diamondctl open --input" takes again; at most quarantine_max
+ * bytes and 4096 files, the oldest removed first.
  */
 #define DIAMOND_GW_SPOOL	1
 #define DIAMOND_GW_QUARANTINE	2

@@ -173,9 +173,11 @@ static int loop(struct run *r, struct diamond_gw *gw)
 			retry = t + 0.2;	/* the serial port is still away */
 		p[0] = (struct pollfd){ .fd = r->src.fd, .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = r->lfd, .events = POLLIN };
-		n = poll(p, 2, r->src.fd < 0 ? 200 : r->metrics ? 1000 : -1);
+		n = poll(p, 2, r->src.kind == SRC_SERIAL ? 200 :
+			 r->metrics ? 1000 : -1);
 		if (n < 0 && errno == EINTR)
 			continue;
+		src_check(&r->src, gw);
 		if (n > 0 && (p[1].revents & POLLIN))
 			metrics_serve(gw, r->lfd);
 		if (n <= 0 || !(p[0].revents & (POLLIN | POLLHUP | POLLERR)))

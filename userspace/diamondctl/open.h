@@ -55,6 +55,8 @@ int src_open(struct src *s);
  * brings it back.
  */
 int src_pump(struct src *s, struct diamond_gw *gw, uint8_t *buf, size_t size);
+/* Close a serial port whose path went away or now names another file. */
+int src_check(struct src *s, struct diamond_gw *gw);
 /* Try to open a serial port again; 1 if it is back. */
 int src_reopen(struct src *s);
 void src_close(struct src *s);

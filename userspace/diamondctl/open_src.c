@@ -4,8 +4,9 @@
  * stream read to its end. A UDP socket is bound to --bind (IPv4 or IPv6,
  * loopback by default) and each datagram is parsed on its own, so a lying
  * length in one can never swallow the next. A serial port (or a FIFO) is a
- * stream that may go away: on hangup, EOF or EIO it is closed, a partial
- * frame is dropped, and it is opened again once the path is back.
+ * stream that may go away: on hangup, EOF or EIO, or when its path is
+ * removed or replaced, it is closed, a partial frame is dropped, and it is
+ * opened again once the path is back.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -122,6 +124,19 @@ static int serial_gone(struct src *s, struct diamond_gw *gw, int err)
 	src_close(s);
 	diamond_gw_break(gw);
 	return 1;
+}
+
+int src_check(struct src *s, struct diamond_gw *gw)
+{
+	struct stat a, b;
+
+	if (s->kind != SRC_SERIAL || s->fd < 0)
+		return 0;
+	/* Removed or replaced (a FIFO made anew, a device re-enumerated). */
+	if (stat(s->name, &a) < 0 || fstat(s->fd, &b) < 0 ||
+	    a.st_ino != b.st_ino || a.st_dev != b.st_dev || a.st_rdev != b.st_rdev)
+		return serial_gone(s, gw, ENODEV);
+	return 0;
 }
 
 int src_pump(struct src *s, struct diamond_gw *gw, uint8_t *buf, size_t size)

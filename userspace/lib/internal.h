@@ -64,6 +64,7 @@ struct _diamond_dev {
 	struct dmd_state st;		/* == the state file's contents */
 	struct _diamond_ep *win[DIAMOND_WINDOW_EPOCHS];	/* open epochs */
 	struct diamond_dev_stats stats;
+	uint8_t last_tag[DIAMOND_TAG_SIZE];	/* T of stats.last_epoch */
 	void *tfm;			/* backend handle or NULL */
 	struct _diamond_dev *lru_prev, *lru_next;	/* devices with a tfm */
 };
@@ -85,7 +86,7 @@ struct diamond_gw {
 	struct _diamond_ep *ep_head, *ep_tail;		/* open epochs, LRU */
 	struct _diamond_spool *spool;	/* NULL without DIAMOND_GW_SPOOL */
 	char *qdir;			/* NULL without DIAMOND_GW_QUARANTINE */
-	size_t qmax, qused;
+	size_t qmax, qused, qfiles;
 	uint64_t qseq;
 	int replaying;			/* feeding the spool back: no appends */
 	uint8_t *body;		/* assembled epoch, shared by all devices */

@@ -11,9 +11,14 @@
  * 2 * max_buffer + 1 MiB. With nothing open it is truncated.
  *
  * The quarantine, @state_dir/quarantine/: the frames of each rejected
- * epoch in a frame file of its own, named <seq>-<device>-<epoch>-<reason>
- * .frames, for inspection or to be fed again (diamondctl open --input).
- * Past quarantine_max bytes the lowest sequence numbers are removed.
+ * epoch that its sender closed (a tag frame arrived) in a frame file of its
+ * own, named <seq>-<device>-<epoch>-<reason>.frames, for inspection or to
+ * be fed again (diamondctl open --input). Epochs without a tag are
+ * typically junk or lost and are only counted. Past quarantine_max bytes
+ * or QUARANTINE_FILES files the lowest sequence numbers are removed, down
+ * to 7/8 of either limit so that removal scans stay rare. Quarantine files
+ * are not fsync'd: they are for inspection, a flood of rejections must
+ * not become a flood of disk flushes.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -28,6 +33,7 @@
 #include "internal.h"
 
 #define SPOOL_SLACK	(1u << 20)
+#define QUARANTINE_FILES	4096
 
 struct _diamond_spool {
 	char path[4096];
@@ -226,13 +232,16 @@ static int is_qfile(const struct dirent *e)
 	return n > 7 && !strcmp(e->d_name + n - 7, ".frames");
 }
 
-/* Sum the files and find the next sequence number; prune to @keep. */
-static void scan(struct diamond_gw *gw, size_t keep)
+/*
+ * Sum the files and find the next sequence number; remove the oldest
+ * until at most @keep bytes in @keep_files files remain.
+ */
+static void scan(struct diamond_gw *gw, size_t keep, size_t keep_files)
 {
 	struct dirent **list;
 	struct stat sb;
 	int i, n = scandir(gw->qdir, &list, is_qfile, by_name);
-	size_t total = 0;
+	size_t total = 0, files = n > 0 ? (size_t)n : 0;
 	uint64_t seq;
 	int dfd = open(gw->qdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
@@ -243,10 +252,12 @@ static void scan(struct diamond_gw *gw, size_t keep)
 		seq = strtoull(list[i]->d_name, NULL, 10) + 1;
 		if (seq > gw->qseq)
 			gw->qseq = seq;
-		if (total > keep && dfd >= 0 &&
+		if ((total > keep || files > keep_files) && dfd >= 0 &&
 		    fstatat(dfd, list[i]->d_name, &sb, 0) == 0 &&
-		    unlinkat(dfd, list[i]->d_name, 0) == 0)
+		    unlinkat(dfd, list[i]->d_name, 0) == 0) {
 			total -= (size_t)sb.st_size;
+			files--;
+		}
 		free(list[i]);
 	}
 	if (n > 0)
@@ -254,6 +265,7 @@ static void scan(struct diamond_gw *gw, size_t keep)
 	if (dfd >= 0)
 		close(dfd);
 	gw->qused = total;
+	gw->qfiles = files;
 }
 
 int _diamond_quarantine_open(struct diamond_gw *gw, const char *state_dir,
@@ -270,7 +282,7 @@ int _diamond_quarantine_open(struct diamond_gw *gw, const char *state_dir,
 	if (!gw->qdir)
 		return -ENOMEM;
 	gw->qmax = max;
-	scan(gw, max);
+	scan(gw, max, QUARANTINE_FILES);
 	return 0;
 }
 
@@ -281,7 +293,7 @@ void _diamond_quarantine(struct diamond_gw *gw, const struct _diamond_ep *ep,
 	struct stat sb;
 	int fd, rc;
 
-	if (!gw->qdir)
+	if (!gw->qdir || !ep->tag_len)
 		return;
 	snprintf(path, sizeof(path), "%s/%010llu-%u-%llu-%s.frames", gw->qdir,
 		 (unsigned long long)gw->qseq++, (unsigned int)ep->dev->id,
@@ -292,7 +304,7 @@ void _diamond_quarantine(struct diamond_gw *gw, const struct _diamond_ep *ep,
 	if (fd < 0)
 		return;
 	rc = _diamond_ep_frames(ep, emit_fd, &fd);
-	if (!rc && (fsync(fd) < 0 || fstat(fd, &sb) < 0))
+	if (!rc && fstat(fd, &sb) < 0)
 		rc = -errno;
 	close(fd);
 	if (rc || rename(tmp, path) < 0) {
@@ -300,6 +312,7 @@ void _diamond_quarantine(struct diamond_gw *gw, const struct _diamond_ep *ep,
 		return;
 	}
 	gw->qused += (size_t)sb.st_size;
-	if (gw->qused > gw->qmax)
-		scan(gw, gw->qmax);
+	gw->qfiles++;
+	if (gw->qused > gw->qmax || gw->qfiles > QUARANTINE_FILES)
+		scan(gw, gw->qmax / 8 * 7, QUARANTINE_FILES / 8 * 7);
 }

@@ -228,6 +228,8 @@ static int verify(struct diamond_gw *gw, struct _diamond_ep *ep)
 		reject(gw, ep, rc);
 		return rc == -ENOMEM ? rc : 0;
 	}
+	memcpy(d->last_tag, ep->tag + ep->tag_len - DIAMOND_TAG_SIZE,
+	       DIAMOND_TAG_SIZE);
 	deliver(gw, d, &body, gw->pt);
 	dmd_wipe(gw->pt, body.ct_len - DIAMOND_TAG_SIZE);
 	_diamond_gw_event(gw, DIAMOND_EV_VERIFIED, 0, d->id, e, body.count);
@@ -275,6 +277,16 @@ static int hold_tag(struct diamond_gw *gw, struct _diamond_ep *ep,
 	return 0;
 }
 
+/* A copy of the tag frame of the epoch @d verified last. */
+static int late_copy(const struct _diamond_dev *d,
+		     const struct diamond_frame *f)
+{
+	return f->type == DIAMOND_FRAME_TAG && d->stats.verified &&
+	       f->epoch == d->stats.last_epoch &&
+	       !memcmp(f->payload + f->len - DIAMOND_TAG_SIZE, d->last_tag,
+		       DIAMOND_TAG_SIZE);
+}
+
 /* Frames that can never be part of a verifiable epoch of @d. */
 static int screen(struct diamond_gw *gw, struct _diamond_dev *d,
 		  const struct diamond_frame *f)
@@ -290,8 +302,11 @@ static int screen(struct diamond_gw *gw, struct _diamond_dev *d,
 	if (!rc)
 		return 0;
 	drop_frames(gw, d, 1);
-	/* A tag names its epoch's fate; a replayed spool stays quiet. */
-	if (f->type == DIAMOND_FRAME_TAG && !gw->replaying)
+	/*
+	 * A tag names its epoch's fate; a replayed spool and a network
+	 * duplicate of the last verified tag stay quiet.
+	 */
+	if (f->type == DIAMOND_FRAME_TAG && !gw->replaying && !late_copy(d, f))
 		_diamond_gw_event(gw, DIAMOND_EV_REJECTED, rc, d->id, f->epoch,
 				  f->index);
 	return rc;
