@@ -36,7 +36,9 @@ seq 1 40 | sed 's/^/rec-/' | "$D" seal --blob dev7.bin >f7.bin 2>/dev/null
 start_udp() {
 	local addr=$1; shift
 	P=$(port)
-	"$D" open --state-dir st --software --udp "$P" --bind "$addr" "$@" \
+	# 127.0.0.1 is the default: no --bind, so older gateways run too.
+	[ "$addr" = 127.0.0.1 ] || set -- --bind "$addr" "$@"
+	"$D" open --state-dir st --software --udp "$P" "$@" \
 		>udp.json 2>udp.err &
 	GW=$!
 	PIDS="$PIDS $GW"
@@ -98,22 +100,24 @@ check "item 7: a replay of an older verified epoch is still reported (exit 1)" \
 
 # ---- item 8: bounded memory, dropped frames counted ------------------
 "$FT" states big 200 65535 2>/dev/null
-"$FT" mix 200 65535 5 65534 4096 1 >mix.bin
-rss=$("$FT" rss "$D" open --state-dir big --software --input mix.bin \
-	--metrics big.prom 2>mix.err)
+"$FT" mix 200 65535 5 65534 4096 0 >mix.bin
+rss=$("$FT" rss "$D" open --state-dir big --software --input mix.bin 2>mix.err)
 check "item 8: 200 devices x 5 epochs of one frame at index 65534: max RSS ${rss} KiB < 64 MiB" \
 	[ "${rss:-999999}" -lt 65536 ]
+"$D" open --state-dir big --software --input mix.bin --metrics big.prom >/dev/null 2>&1
 check "item 8: evicted epochs counted as dropped frames in the metrics" \
 	sh -c "grep -q '^diamond_frames_dropped_total [1-9]' big.prom && grep -q 'diamond_epochs_rejected_total{reason=\"evicted\"} [1-9]' big.prom"
 check "item 8: the buffer is back to empty at the end" grep -q '^diamond_buffered_bytes 0$' big.prom
 rss=$("$FT" rss "$D" open --state-dir big --software --input mix.bin \
-	--max-buffer 4 --no-spool 2>/dev/null)
-check "item 8: --max-buffer 4: max RSS ${rss} KiB < 16 MiB" [ "${rss:-999999}" -lt 16384 ]
-# The issue's own case: 40 KB of frames for 2,000 devices at index 65534.
-"$FT" states many 2000 65535 2>/dev/null
-"$FT" mix 2000 65535 1 65534 0 0 >many.bin
-rss=$("$FT" rss "$D" open --state-dir many --software --input many.bin --no-spool 2>/dev/null)
-check "item 8: 2,000 devices, one header-only frame each at index 65534: max RSS ${rss} KiB < 64 MiB" \
+	--max-buffer 4 --no-spool 2>/dev/null); rc=$?
+check "item 8: --max-buffer 4: max RSS ${rss} KiB < 16 MiB" \
+	sh -c "[ $rc -ne 2 ] && [ ${rss:-999999} -lt 16384 ]"
+# The issue's other case, scaled to 1,000 devices so that the unbounded
+# gateway of old needs about 512 MB and not the 1 GB of 2,000.
+"$FT" states many 1000 65535 2>/dev/null
+"$FT" mix 1000 65535 1 65534 0 0 >many.bin
+rss=$("$FT" rss "$D" open --state-dir many --software --input many.bin 2>/dev/null)
+check "item 8: 1,000 devices, one header-only frame each at index 65534: max RSS ${rss} KiB < 64 MiB" \
 	[ "${rss:-999999}" -lt 65536 ]
 
 # ---- item 10: spool across a restart, quarantine ---------------------
@@ -128,7 +132,7 @@ check "item 10: the open epoch's frames are in the spool after SIGTERM" test -s 
 check "item 10: a restarted open takes them up: 4 of 4 records, exit 0" \
 	sh -c "[ $rc -eq 0 ] && [ \$(grep -c '\"index\"' sp.json) -eq 4 ]"
 check "item 10: it says so" grep -q 'taken up from the spool' sp.err
-check "item 10: the spool is empty once nothing is open" sh -c '[ ! -s st/spool/frames ]'
+check "item 10: the spool is empty once nothing is open" sh -c '[ -e st/spool/frames ] && [ ! -s st/spool/frames ]'
 # An epoch with record 1 missing: rejected at the end, quarantined; fed
 # again with the missing frame, it verifies.
 fresh
@@ -142,8 +146,8 @@ cat missing.bin "$q" >refeed.bin
 check "item 10: the quarantined frames fed again with the missing one: 4 records" \
 	[ "$(records rq.json)" -eq 4 ]
 fresh
-"$D" open --state-dir st --software --quarantine-max 0 --input hole.bin >/dev/null 2>&1
-check "item 10: --quarantine-max 0 keeps none" sh -c '[ -z "$(ls st/quarantine 2>/dev/null)" ]'
+"$D" open --state-dir st --software --quarantine-max 0 --input hole.bin >/dev/null 2>&1; rc=$?
+check "item 10: --quarantine-max 0 keeps none" sh -c "[ $rc -eq 1 ] && [ -z \"\$(ls st/quarantine 2>/dev/null)\" ]"
 
 # ---- item 15: rate-limited messages ----------------------------------
 fresh
@@ -170,7 +174,7 @@ for addr in 127.0.0.1 ::1; do
 	check "item 18: --bind $addr: 8 records received" [ "$(records udp.json)" -eq 8 ]
 done
 check "item 18: a bad --bind is a setup error naming it" \
-	sh -c "'$D' open --state-dir st --software --udp 1 --bind 'not-an-address' 2>&1 | grep -q -- '--bind'"
+	sh -c "'$D' open --state-dir st --software --udp 1 --bind 'not-an-address' 2>&1 | grep -q -- \"--bind 'not-an-address'\""
 
 # ---- item 19: the serial reader reconnects ---------------------------
 fresh
