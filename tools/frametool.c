@@ -5,9 +5,13 @@
  *
  *   frametool pick FILE SPEC...          frames of FILE in the order given
  *   frametool send ADDR PORT FILE GROUP...  one datagram per GROUP
- *   frametool flood ADDR PORT FILE JUNK  FILE's epochs among JUNK junk datagrams
+ *   frametool flood ADDR PORT FILE JUNK [RATE]  FILE's epochs, one datagram
+ *        each, spread evenly among JUNK junk datagrams; RATE datagrams/s
+ *        (default: as fast as sendto() goes)
  *   frametool states DIR N B             gateway states for devices 1..N
- *   frametool mix N B EPOCHS IDX LEN TAG frames to fill open epochs
+ *   frametool mix N B EPOCHS IDX LEN TAG frames to fill open epochs: for
+ *        each epoch and device 1..N, record frames at index IDX (or LO-HI)
+ *        of LEN bytes, then a tag frame (count B, 1024 B of AD) if TAG is 1
  *   frametool rss CMD [ARG...]           run CMD, print its max RSS (KiB)
  *   frametool scrape PATH                print what a unix socket sends
  *
@@ -195,6 +199,19 @@ static size_t junk(uint8_t *out, uint64_t k)
 	return (size_t)diamond_frame_write(out, 65536, &f);
 }
 
+/* Wait until datagram @n is due at @rate per second (0: no wait). */
+static void pace(const struct timespec *t0, uint64_t n, double rate)
+{
+	struct timespec t;
+
+	if (rate <= 0)
+		return;
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9 < (double)n / rate);
+}
+
 static int cmd_flood(int argc, char **argv)
 {
 	static uint8_t out[65536];
@@ -202,10 +219,10 @@ static int cmd_flood(int argc, char **argv)
 	socklen_t salen;
 	struct timespec t0, t1;
 	uint64_t njunk = strtoull(argv[3], NULL, 10), sent = 0, nep = 0, k;
+	double rate = argc > 4 ? strtod(argv[4], NULL) : 0;
 	size_t i, len, first = 0;
 	int fd = udp_socket(argv[0], argv[1], &sa, &salen);
 
-	(void)argc;
 	load(argv[2]);
 	for (i = 0; i < nframes; i++)
 		nep += data[frame_off[i] + 2] == DIAMOND_FRAME_TAG;
@@ -213,6 +230,7 @@ static int cmd_flood(int argc, char **argv)
 		die("no epochs in the frame file");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (k = 0; k < njunk; k++) {
+		pace(&t0, sent, rate);
 		/* Epochs spread evenly: one after every njunk/nep junk. */
 		if (first < nframes && k % (njunk / nep ? njunk / nep : 1) == 0) {
 			len = 0;
@@ -223,6 +241,7 @@ static int cmd_flood(int argc, char **argv)
 			} while (data[frame_off[first++] + 2] != DIAMOND_FRAME_TAG);
 			send_dgram(fd, out, len, &sa, salen);
 			sent++;
+			pace(&t0, sent, rate);
 		}
 		send_dgram(fd, out, junk(out, k), &sa, salen);
 		sent++;
@@ -266,8 +285,12 @@ static int cmd_mix(int argc, char **argv)
 	uint32_t b = (uint32_t)strtoul(argv[1], NULL, 10);
 	uint64_t epochs = strtoull(argv[2], NULL, 10), e;
 	int tag = atoi(argv[5]);
+	char *end;
+	unsigned long lo = strtoul(argv[3], &end, 10), hi = lo, j;
 
 	(void)argc;
+	if (*end == '-')	/* IDX may be a range LO-HI */
+		hi = strtoul(end + 1, NULL, 10);
 	memset(payload, 0x5a, sizeof(payload));
 	f.payload = payload;
 	for (e = 0; e < epochs; e++) {
@@ -275,10 +298,12 @@ static int cmd_mix(int argc, char **argv)
 			f.device_id = d;
 			f.epoch = e;
 			f.type = DIAMOND_FRAME_RECORD;
-			f.index = (uint16_t)strtoul(argv[3], NULL, 10);
 			f.len = (uint16_t)strtoul(argv[4], NULL, 10);
-			fwrite(out, 1, (size_t)diamond_frame_write(out, sizeof(out), &f),
-			       stdout);
+			for (j = lo; j <= hi; j++) {
+				f.index = (uint16_t)j;
+				fwrite(out, 1, (size_t)diamond_frame_write(out, sizeof(out), &f),
+				       stdout);
+			}
 			if (!tag)
 				continue;
 			f.type = DIAMOND_FRAME_TAG;

@@ -11,7 +11,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -24,35 +25,56 @@
 static const struct olog_ctx setup_ctx = { .what = "setup" };
 static const struct olog_ctx source_ctx = { .what = "source" };
 
+/* An IPv4 or IPv6 literal and a port: no resolver (static builds). */
+static int parse_addr(const char *addr, uint16_t port,
+		      struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, addr, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons(port);
+		*len = sizeof(*v4);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, addr, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons(port);
+		*len = sizeof(*v6);
+		return 0;
+	}
+	return -1;
+}
+
 static int open_udp(struct src *s)
 {
-	struct addrinfo hints = {
-		.ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM,
-		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
-	};
-	struct addrinfo *ai;
+	struct sockaddr_storage ss;
+	socklen_t len;
 	uint64_t port;
-	int fd, rc;
+	int fd, rcvbuf = 8 << 20;
 
 	if (parse_u64(s->name, 65535, &port)) {
 		olog(OLOG_SETUP, &setup_ctx, "--udp: bad port '%s'", s->name);
 		return -1;
 	}
-	rc = getaddrinfo(s->bind, s->name, &hints, &ai);
-	if (rc) {
-		olog(OLOG_SETUP, &setup_ctx, "--bind '%s': %s (an IPv4 or IPv6 address)",
-		     s->bind, gai_strerror(rc));
+	if (parse_addr(s->bind, (uint16_t)port, &ss, &len)) {
+		olog(OLOG_SETUP, &setup_ctx,
+		     "--bind '%s': not an IPv4 or IPv6 address", s->bind);
 		return -1;
 	}
-	fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	/* Room for bursts; the kernel caps it at net.core.rmem_max. */
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (fd < 0 || bind(fd, (struct sockaddr *)&ss, len) < 0) {
 		olog(OLOG_SETUP, &setup_ctx, "udp %s port %s: %m", s->bind,
 		     s->name);
 		if (fd >= 0)
 			close(fd);
 		fd = -1;
 	}
-	freeaddrinfo(ai);
 	s->fd = fd;
 	return fd < 0 ? -1 : 0;
 }
