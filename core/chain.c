@@ -22,6 +22,11 @@ size_t dmd_blob_size(unsigned int suite)
 	return DMD_BLOB_SIZE(dmd_key_size(suite));
 }
 
+size_t dmd_blob2_size(unsigned int suite)
+{
+	return DMD_BLOB2_SIZE(dmd_key_size(suite));
+}
+
 void dmd_epoch_update(unsigned int suite, const uint8_t *e, uint8_t *e_next,
 		      uint8_t *r0)
 {

@@ -12,6 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+static inline uint16_t dmd_load16_le(const uint8_t *b)
+{
+	return (uint16_t)((uint16_t)b[0] | (uint16_t)b[1] << 8);
+}
+
+static inline void dmd_store16_le(uint8_t *b, uint16_t v)
+{
+	b[0] = (uint8_t)v;
+	b[1] = (uint8_t)(v >> 8);
+}
+
 static inline uint32_t dmd_load32_le(const uint8_t *b)
 {
 	return (uint32_t)b[0] | ((uint32_t)b[1] << 8) |

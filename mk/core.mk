@@ -3,7 +3,7 @@
 # The Diamond construction on top of the primitives (mk/core-prims.mk), its
 # host tests, the known-answer vectors and the host benchmark.
 
-CORE_DMD_SRCS := core/stream.c core/chain.c core/tag.c core/agg.c core/blob.c \
+CORE_DMD_SRCS := core/stream.c core/chain.c core/tag.c core/agg.c core/blob.c core/crc32.c \
 		 core/body.c core/sender.c core/receiver.c core/seal_body.c
 CORE_SRCS      = $(CORE_PRIM_SRCS) $(CORE_DMD_SRCS)
 CORE_ALL_SRCS  = $(addprefix $(TOP)/,$(CORE_SRCS))
@@ -14,7 +14,8 @@ CORE_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer
 VECFILE_SRCS  := $(TOP)/selftests/lib/vecfile.c
 VECTORS       := $(TOP)/vectors/diamond.txt
-CORE_TESTS    := test_vectors test_api test_literal_forgery test_erasure test_ctgrind
+BLOB_VECTORS  := $(TOP)/vectors/blob.txt
+CORE_TESTS    := test_vectors test_blobs test_api test_literal_forgery test_erasure test_ctgrind
 
 all: $(addprefix $(CORE_HOST)/,$(CORE_TESTS)) $(CORE_HOST)/gen-vectors
 
@@ -33,18 +34,23 @@ $(CORE_HOST)/asan/test_%: $(TOP)/selftests/core/test_%.c $(CORE_DEPS) $(VECFILE_
 
 $(CORE_HOST)/gen-vectors: $(TOP)/tools/vectors/gen-vectors.c
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -std=gnu11 -o $@ $< -lcrypto
+	$(CC) $(CSTD) -std=gnu11 -o $@ $< -lcrypto -lz
 
 .PHONY: vectors
 vectors: $(CORE_HOST)/gen-vectors
 	$(CORE_HOST)/gen-vectors $(VECTORS)
+	$(CORE_HOST)/gen-vectors --blobs $(BLOB_VECTORS)
 
-CHECK_SUITES += core-vectors core-api vectors-check core-literal core-erasure \
+CHECK_SUITES += core-vectors core-blobs core-api vectors-check core-literal core-erasure \
 		core-ctgrind core-asan
 
 .PHONY: check-core-api
 check-core-api: $(CORE_HOST)/test_api
 	@$< | tee $(TAPDIR)/core-api.tap
+
+.PHONY: check-core-blobs
+check-core-blobs: $(CORE_HOST)/test_blobs
+	@$< $(BLOB_VECTORS) | tee $(TAPDIR)/core-blobs.tap
 
 .PHONY: check-core-vectors check-vectors-check check-core-literal \
 	check-core-erasure check-core-ctgrind check-core-asan
@@ -53,9 +59,11 @@ check-core-vectors: $(CORE_HOST)/test_vectors
 		tail -n 1 $(TAPDIR)/core-vectors.tap; exit $$rc
 
 check-vectors-check: $(CORE_HOST)/gen-vectors
-	@{ echo "TAP version 13"; echo "1..1"; \
+	@{ echo "TAP version 13"; echo "1..2"; \
 	   if $< --check $(VECTORS) >&2; then r=ok; else r="not ok"; fi; \
 	   echo "$$r 1 vectors/diamond.txt regenerates byte for byte"; \
+	   if $< --blobs --check $(BLOB_VECTORS) >&2; then r=ok; else r="not ok"; fi; \
+	   echo "$$r 2 vectors/blob.txt regenerates byte for byte"; \
 	 } | tee $(TAPDIR)/vectors-check.tap
 
 check-core-literal: $(CORE_HOST)/test_literal_forgery
@@ -67,10 +75,11 @@ check-core-erasure: $(CORE_HOST)/test_erasure
 check-core-ctgrind: $(CORE_HOST)/test_ctgrind
 	@$(TOP)/tools/run-ctgrind.sh $< | tee $(TAPDIR)/core-ctgrind.tap
 
-check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_api test_literal_forgery test_ctgrind)
+check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_blobs test_api test_literal_forgery test_ctgrind)
 	@$(CORE_HOST)/asan/test_vectors $(VECTORS) > $(TAPDIR)/core-asan-vectors.tap; \
 		tail -n 1 $(TAPDIR)/core-asan-vectors.tap
 	@$(CORE_HOST)/asan/test_api | tee $(TAPDIR)/core-asan-api.tap
+	@$(CORE_HOST)/asan/test_blobs $(BLOB_VECTORS) | tee $(TAPDIR)/core-asan-blobs.tap
 	@$(CORE_HOST)/asan/test_literal_forgery | tee $(TAPDIR)/core-asan-literal.tap
 	@$(CORE_HOST)/asan/test_ctgrind | tee $(TAPDIR)/core-asan-ctgrind.tap
 

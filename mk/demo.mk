@@ -1,11 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # make demo: firmware in emulators -> kernel gateway in a VM (tools/demo.sh).
-# The fragments that define module, userspace and firmware are included
-# after this one, so their targets are built by a sub-make.
+# The demo's prerequisites are the very files tools/demo.sh runs (its
+# --needs list), so nothing it uses is left to an earlier `make check`.
+# deps installs the toolchains first; a sub-make then builds the files,
+# whose rules live in the fragments included after this one.
 
-.PHONY: demo
+DEMO_NEEDS = $(shell BUILD=$(BUILD) $(TOP)/tools/demo.sh --needs)
+
+.PHONY: demo demo-build check-demo-deps
 demo: deps
-	@echo "demo: building the kernel module, diamondctl and both firmwares (first time: a minute or two)"
-	@$(MAKE) --no-print-directory -s module userspace $(BUILD)/userspace/diamondctl-static firmware
+	@echo "demo: building the kernel module, diamondctl, both firmwares and the AVR runner (first time: a minute or two)"
+	@$(MAKE) --no-print-directory -s demo-build
 	@BUILD=$(BUILD) $(TOP)/tools/demo.sh
+
+demo-build: $(DEMO_NEEDS)
+
+# From an empty build directory, make's rule database must name every file
+# the demo runs as a prerequisite of demo-build and know a rule for each.
+CHECK_SUITES += demo-deps
+check-demo-deps:
+	@mkdir -p $(TAPDIR)
+	@TOP=$(TOP) MAKE="$(MAKE)" $(TOP)/selftests/demo/deps.sh \
+		>$(TAPDIR)/demo-deps.tap; rc=$$?; cat $(TAPDIR)/demo-deps.tap; exit $$rc

@@ -53,17 +53,20 @@ $(US_PC): $(US_LIB_SRC)/libdiamond.pc.in
 	    -e 's|@INCLUDEDIR@|$${prefix}/include|' \
 	    -e 's|@VERSION@|$(US_VERSION)|' $< >$@
 
+US_CTL_FLAGS := -I$(TOP)/include -DDIAMONDCTL_VERSION='"$(US_VERSION)"'
+
 $(DIAMONDCTL): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
-	$(CC) $(CSTD) -I$(TOP)/include -o $@ $(US_CTL_SRCS) $(US_LIB_A) $(US_KCAPI)
+	$(CC) $(CSTD) $(US_CTL_FLAGS) -o $@ $(US_CTL_SRCS) $(US_LIB_A) $(US_KCAPI)
 
 # For the VM: no shared libraries there, so libc and libkcapi.a go in.
 $(DIAMONDCTL_STATIC): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
-	$(CC) $(CSTD) -static -I$(TOP)/include -o $@ $(US_CTL_SRCS) $(US_LIB_A) \
+	$(CC) $(CSTD) -static $(US_CTL_FLAGS) -o $@ $(US_CTL_SRCS) $(US_LIB_A) \
 		$(or $(US_KCAPI_A),-lkcapi)
 
 # ---- tests ---------------------------------------------------------------
 
-US_TESTS := $(US_BUILD)/test_units $(US_BUILD)/test_vectors_sw $(US_BUILD)/test_crash
+US_TESTS := $(US_BUILD)/test_units $(US_BUILD)/test_vectors_sw $(US_BUILD)/test_crash \
+	    $(US_BUILD)/test_hardening
 
 $(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
 		    $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/lib/vecfile.h
@@ -75,7 +78,8 @@ US_FRAMETOOL := $(US_BUILD)/frametool
 $(US_FRAMETOOL): $(TOP)/tools/frametool.c $(US_LIB_A)
 	$(CC) $(CSTD) -I$(TOP)/include -o $@ $< $(US_LIB_A) $(US_KCAPI)
 
-CHECK_SUITES += userspace-host userspace-crash userspace-ingest userspace-vm
+CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-ingest userspace-vm
+
 
 .PHONY: check-userspace-host check-userspace-crash check-userspace-ingest check-userspace-vm
 
@@ -85,6 +89,14 @@ check-userspace-host: $(DIAMONDCTL) $(US_TESTS) $(US_PC) $(US_LIB_SO)
 	@US_BUILD=$(US_BUILD) TOP=$(TOP) $(US_TEST_SRC)/host.sh \
 		>$(TAPDIR)/userspace-host.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-host.tap; exit $$rc
+
+# Issue 10, sender side: lock, generations, damaged blobs, limits, words.
+.PHONY: check-userspace-hardening
+check-userspace-hardening: $(DIAMONDCTL) $(US_BUILD)/test_hardening
+	@mkdir -p $(TAPDIR)
+	@US_BUILD=$(US_BUILD) TOP=$(TOP) $(US_TEST_SRC)/hardening.sh \
+		>$(TAPDIR)/userspace-hardening.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-hardening.tap; exit $$rc
 
 check-userspace-crash: $(DIAMONDCTL) $(US_BUILD)/test_crash
 	@mkdir -p $(TAPDIR)

@@ -25,13 +25,21 @@ E=$BUILD/embedded
 D=$BUILD/userspace/diamondctl
 DS=$BUILD/userspace/diamondctl-static
 KO=$BUILD/kernel/diamond.ko
+# Every build output this script runs; mk/demo.mk builds exactly these
+# (`demo.sh --needs` prints them), so a fresh clone needs nothing else.
+NEEDS="$H/fw-nv $E/avr/sender-d1.elf $E/avr/sender-d2.elf $E/m4/sender-d1.elf
+$E/m4/sender-d2.elf $D $DS $KO $BUILD/tools/avr-run"
+if [ "${1:-}" = --needs ]; then
+	echo $NEEDS
+	exit 0
+fi
 tap=0
 [ "${1:-}" = --tap ] && tap=1
 
 say() { [ $tap = 1 ] && echo "# $*" || echo "$*"; }
 step() { [ $tap = 1 ] && echo "# $*" || printf '\n== %s\n' "$*"; }
 
-for f in "$H/fw-nv" "$E/avr/sender-d1.elf" "$E/m4/sender-d1.elf" "$D" "$DS" "$KO" "$BUILD/tools/avr-run"; do
+for f in $NEEDS; do
 	if [ ! -e "$f" ]; then
 		if [ $tap = 1 ]; then
 			echo "TAP version 13"; echo "1..1"

@@ -7,7 +7,7 @@
 set -euo pipefail
 
 PKGS=(
-	build-essential pkg-config libssl-dev valgrind cpio xxd
+	build-essential pkg-config libssl-dev zlib1g-dev valgrind cpio xxd
 	libkcapi-dev kcapi-tools
 	linux-image-amd64 linux-headers-amd64 busybox-static qemu-system-x86
 	sparse linux-source-6.1

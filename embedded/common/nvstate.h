@@ -13,15 +13,30 @@
 
 #include "../../include/diamond/core.h"
 
-#define NV_SLOT_SIZE	64
-#define NV_CHECK_OFF	56	/* le16 check over the blob */
-#define NV_COMMIT_OFF	63	/* written last */
+/*
+ * Slot (128 bytes): a version 2 blob (48 or 64 bytes; its CRC-32 is the
+ * slot's check), 0xff up to the commit byte 0xa5 at 127, written last.
+ */
+#define NV_SLOT_SIZE	128
+#define NV_COMMIT_OFF	127
 #define NV_COMMIT	0xa5
+
+/*
+ * The layout of firmware before blob version 2, read once after an update
+ * (Documentation/embedded.rst): 64-byte slots holding a version 1 blob, a
+ * le16 check at 56 and the commit byte at 63.
+ */
+#define NV_V1_SLOT_SIZE	64
+#define NV_V1_CHECK_OFF	56
+#define NV_V1_COMMIT_OFF 63
 
 /*
  * Find the newest valid blob, zero every other non-blank slot (a write or
  * a kill that a reset interrupted) and load it into @st. DMD_EKEY when no
- * slot holds a valid blob (unprovisioned device).
+ * slot holds a valid blob (unprovisioned device, or a damaged blob: its
+ * CRC fails and it is never used). Without a version 2 slot, the newest
+ * live slot of the version 1 layout is loaded and left in place; the next
+ * nv_store() writes it over as version 2 and kills it.
  */
 int nv_load(struct dmd_state *st);
 
@@ -33,5 +48,8 @@ int nv_store(const struct dmd_state *st);
 
 /* Build one slot image for @st (used by the host image tool as well). */
 void nv_slot_image(uint8_t slot[NV_SLOT_SIZE], const struct dmd_state *st);
+/* A version 1 layout slot, as firmware in the field wrote it (tests). */
+void nv_v1_slot_image(uint8_t slot[NV_V1_SLOT_SIZE],
+		      const struct dmd_state *st);
 
 #endif

@@ -87,6 +87,45 @@ avr_case() {
 	fold "avr d$suite" "$d/check.tap"
 }
 
+# Flip bit BIT of byte OFF of FILE in place.
+flip() {	# flip FILE OFF BIT
+	local v
+	v=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "\\x$(printf %02x $((v ^ (1 << $3))))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# Blob version 2 on the device (spec section 2, Documentation/embedded.rst).
+# A device in the field kept a version 1 blob in the old 64-byte slots:
+# the updated firmware boots from it, seals, and leaves exactly one live
+# version 2 slot. A version 2 slot with one flipped key bit is refused
+# before anything is sealed (exit 3, no frames).
+nv_update_case() {
+	local d=$tmp/avr-update rc
+	mkdir -p "$d"
+	"$H/fw-nv" testkey 2 0 1024 150 "$d/key.blob"
+	"$H/fw-nv" image-v1 avr "$d/key.blob" "$d/ee.bin"
+	"$AVR_RUN" --eeprom "$d/ee.bin" --uart-out "$d/run.bin" \
+		"$BUILD/embedded/avr/sender-d2.elf" 2>/dev/null
+	ok $? "avr update: firmware boots from a version 1 NV slot (field layout)"
+	"$H/fw-nv" show avr "$d/ee.bin" >"$d/nv.txt"
+	[ "$(grep -c live "$d/nv.txt")" = 1 ] && ! grep -q partial "$d/nv.txt"
+	ok $? "avr update: then NV holds one live version 2 slot, the v1 slot zeroed"
+	"$H/frame-check" --key "$d/key.blob" --max-lost 0 "$d/run.bin" >"$d/check.tap"
+	fold "avr update" "$d/check.tap"
+
+	"$H/fw-nv" image avr "$d/key.blob" "$d/bad.bin"
+	flip "$d/bad.bin" $((28 + 5)) 2
+	"$AVR_RUN" --eeprom "$d/bad.bin" --uart-out "$d/bad.out" \
+		"$BUILD/embedded/avr/sender-d2.elf" 2>/dev/null
+	rc=$?
+	# Only the boot message: no frame sync ("DF") anywhere.
+	[ $rc = 3 ] && grep -aq "no reservation blob" "$d/bad.out" &&
+		! LC_ALL=C grep -aq DF "$d/bad.out"
+	ok $? "avr: one flipped key bit in NV -> refused, nothing sealed (exit $rc)"
+}
+
+nv_update_case
 avr_case 2 "$AVR_RESETS" 16000000
 avr_case 1 "$AVR_D1_RESETS" 33000000
 

@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 	size_t cut = 0, skipped = 0, i, j, records = 0, tags = 0;
 	size_t dup_rec = 0, dup_tag = 0, backwards = 0;
 	size_t verified = 0, rejected = 0, incomplete = 0, lost = 0;
-	uint8_t blob[DMD_BLOB_MAX + 1];
+	uint8_t blob[DMD_BLOB2_MAX + 1];
 
 	for (int a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--key") && a + 1 < argc) {

@@ -3,9 +3,14 @@
  * fw-nv: host helper for the emulated devices' non-volatile memory.
  *
  *   fw-nv image avr|m4 BLOB OUT   write a blank NV image (AVR EEPROM, or the
- *                                 M4's two flash sectors) holding BLOB in
- *                                 slot 0: what a programmer writes at the
- *                                 factory after `diamondctl provision`
+ *                                 M4's two flash sectors) holding BLOB (v1
+ *                                 or v2) as a version 2 slot 0: what a
+ *                                 programmer writes at the factory after
+ *                                 `diamondctl provision`
+ *   fw-nv image-v1 avr|m4 BLOB OUT
+ *                                 the same in the layout of firmware before
+ *                                 blob version 2 (64-byte slots, v1 blob):
+ *                                 a device in the field, for update tests
  *   fw-nv show avr|m4 IMAGE       print each non-blank slot's state
  *   fw-nv testkey SUITE AGG B DEVICE OUT
  *                                 a blob for tests that must run before
@@ -67,18 +72,23 @@ static void write_file(const char *path, const uint8_t *buf, size_t n)
 int main(int argc, char **argv)
 {
 	static uint8_t img[M4_NV_BYTES];
-	uint8_t blob[DMD_BLOB_MAX + 1];
+	uint8_t blob[DMD_BLOB2_MAX + 1];
 	struct dmd_state st;
 	size_t n, i;
 
-	if (argc == 5 && !strcmp(argv[1], "image")) {
+	if (argc == 5 && (!strcmp(argv[1], "image") ||
+			  !strcmp(argv[1], "image-v1"))) {
 		n = read_file(argv[3], blob, sizeof(blob));
 		if (dmd_blob_parse(&st, blob, n)) {
-			fprintf(stderr, "fw-nv: %s is not a key blob\n", argv[3]);
+			fprintf(stderr, "fw-nv: %s is not a key blob, or it is "
+				"damaged\n", argv[3]);
 			return 1;
 		}
 		memset(img, 0xff, sizeof(img));
-		nv_slot_image(img, &st);
+		if (!strcmp(argv[1], "image"))
+			nv_slot_image(img, &st);
+		else
+			nv_v1_slot_image(img, &st);
 		write_file(argv[4], img, nv_bytes(argv[2]));
 		return 0;
 	}
@@ -100,7 +110,9 @@ int main(int argc, char **argv)
 				continue;
 			}
 			if (img[i + NV_COMMIT_OFF] == NV_COMMIT &&
-			    !dmd_blob_parse(&st, img + i, dmd_blob_size(img[i + 5])))
+			    img[i + DMD_BLOB_OFF_VERSION] == DMD_BLOB2_VERSION &&
+			    !dmd_blob_parse(&st, img + i,
+					    dmd_blob2_size(img[i + 5])))
 				printf("slot %zu: live, suite %u device %u epoch %llu\n",
 				       i / NV_SLOT_SIZE, st.suite, st.device_id,
 				       (unsigned long long)st.epoch);
@@ -121,11 +133,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "fw-nv: bad parameters\n");
 			return 1;
 		}
-		dmd_blob_write(blob, &st);
-		write_file(argv[6], blob, dmd_blob_size(st.suite));
+		dmd_blob2_write(blob, &st);
+		write_file(argv[6], blob, dmd_blob2_size(st.suite));
 		return 0;
 	}
-	fprintf(stderr, "usage: fw-nv image avr|m4 BLOB OUT | show avr|m4 IMAGE |\n"
+	fprintf(stderr, "usage: fw-nv image|image-v1 avr|m4 BLOB OUT | show avr|m4 IMAGE |\n"
 			"       testkey SUITE AGG B DEVICE OUT\n");
 	return 2;
 }

@@ -18,6 +18,8 @@
 struct dmd_state {
 	uint8_t suite;
 	uint8_t agg;
+	uint16_t gen;		/* provisioning generation; epoch >> 32 >= gen */
+	uint16_t group;		/* group size g; 0 (one group per epoch) only */
 	uint32_t b;
 	uint32_t device_id;
 	uint64_t epoch;
@@ -52,13 +54,27 @@ struct dmd_sender {
 size_t dmd_key_size(unsigned int suite);
 size_t dmd_blob_size(unsigned int suite);
 
+size_t dmd_blob2_size(unsigned int suite);
+
 /* DMD_OK if @st holds valid parameters and a usable epoch, else DMD_EKEY. */
 int dmd_state_check(const struct dmd_state *st);
+/*
+ * Reads a version 1 or 2 blob (a v1 blob is generation 0, group 0). A
+ * version 2 blob whose CRC-32 does not match is DMD_EKEY like any other
+ * malformed blob: a damaged key is never used.
+ */
 int dmd_blob_parse(struct dmd_state *st, const uint8_t *blob, size_t len);
-/* Writes dmd_blob_size(st->suite) bytes. */
+/* Version 1, the kernel's setkey format: dmd_blob_size(st->suite) bytes. */
 void dmd_blob_write(uint8_t *blob, const struct dmd_state *st);
-/* Spec section 2: E_0 from a root secret and the parameters in @st. */
+/* Version 2, for storage: dmd_blob2_size(st->suite) bytes. */
+void dmd_blob2_write(uint8_t *blob, const struct dmd_state *st);
+/*
+ * Spec section 2: E_0 of generation @st->gen from a root secret and the
+ * parameters in @st; sets the epoch to gen * 2^32.
+ */
 int dmd_derive_initial(struct dmd_state *st, const uint8_t root[DMD_ROOT_SIZE]);
+/* CRC-32 (IEEE, as zlib's crc32()), without tables or data branches. */
+uint32_t dmd_crc32(const uint8_t *p, size_t len);
 
 /* Spec section 3: the epoch chain, E -> (E_next, R_0); @e_next may be @e. */
 void dmd_epoch_update(unsigned int suite, const uint8_t *e, uint8_t *e_next,

@@ -29,8 +29,27 @@ extern "C" {
 #define DIAMOND_MAX_AD		1024
 #define DIAMOND_TAG_SIZE	16
 #define DIAMOND_FRAME_MAX	(DIAMOND_FRAME_HDR + DIAMOND_MAX_RECORD)
-#define DIAMOND_BLOB_MAX	56
+#define DIAMOND_BLOB_MAX	64	/* a version 2 blob, suite 2 */
 #define DIAMOND_ROOT_SIZE	32
+/*
+ * The one limit of sender and gateway: the largest epoch body, the
+ * length-prefixed ciphertext records with the tag (spec section 7, AD not
+ * counted). A sender closes an epoch early rather than exceed it, and the
+ * gateway opens every epoch up to it. Equal to DMD_MAX_BODY of
+ * <diamond/spec.h> (checked where both are seen).
+ */
+#define DIAMOND_MAX_BODY	1048576
+
+/*
+ * Errors of libdiamond's own, returned negated like errno values and
+ * numbered above every errno (Linux's MAX_ERRNO is 4095), so an OS error
+ * (a full disk, a missing path) is never reported as one of these.
+ */
+#define DIAMOND_EEXHAUSTED	4097	/* epoch index space exhausted */
+#define DIAMOND_ENODEVICE	4098	/* unknown device: no state file */
+#define DIAMOND_EOLDGEN		4099	/* epoch of an older provisioning generation */
+#define DIAMOND_EBACKWARD	4100	/* import would not move the device forward */
+#define DIAMOND_ECHAIN		4101	/* not a later state of the same key chain */
 
 #define DIAMOND_FRAME_RECORD	1
 #define DIAMOND_FRAME_TAG	2
@@ -41,12 +60,14 @@ extern "C" {
  *
  * Besides the usual errno meanings, libdiamond uses:
  * -EBADMSG bad tag; -EKEYEXPIRED epoch older than the state (replay);
- * -ERANGE epoch beyond max_skip; -EINVAL malformed blob or body;
- * -EMSGSIZE record, AD or epoch over its maximum; -EPROTO malformed frame;
- * -ENODATA truncated frame; -ENOMSG incomplete epoch (records missing);
- * -ENOENT unknown device (no state file); -EUCLEAN corrupt state file;
- * -EXDEV state file of another device; -ENOPKG kernel module or AF_ALG
- * missing; -EEXIST refusing to overwrite.
+ * -ERANGE epoch beyond max_skip; -EINVAL malformed or damaged blob, or
+ * malformed body; -EMSGSIZE record, AD or epoch over its maximum;
+ * -EPROTO malformed frame; -ENODATA truncated frame; -ENOMSG incomplete
+ * epoch (records missing); -EUCLEAN corrupt state file; -EXDEV state file
+ * of another device; -ENOPKG kernel module or AF_ALG missing; -EEXIST
+ * refusing to overwrite; -EBUSY the blob is locked by another sealer;
+ * and its own codes -DIAMOND_E* above. Every other errno (-ENOENT,
+ * -ENOSPC, ...) means what the OS says it means.
  *
  * Return: a static string, never NULL.
  */
@@ -61,6 +82,8 @@ const char *diamond_strerror(int err);
  * @b: records per epoch
  * @device_id: the device the blob belongs to
  * @epoch: the epoch this state opens
+ * @generation: the provisioning generation (spec section 2); the first
+ *              epoch of generation G is G * 2^32
  */
 struct diamond_params {
 	unsigned int suite;
@@ -68,12 +91,13 @@ struct diamond_params {
 	uint32_t b;
 	uint32_t device_id;
 	uint64_t epoch;
+	unsigned int generation;
 };
 
 /**
  * diamond_blob_info() - parse and check a key blob
  * @blob: the blob
- * @len: its length (40 or 56)
+ * @len: its length (version 2: 48 or 64; version 1: 40 or 56)
  * @p: receives the parameters (may be NULL to only check)
  *
  * Return: 0, or -EINVAL for a malformed blob.
@@ -84,9 +108,13 @@ int diamond_blob_info(const uint8_t *blob, size_t len,
 /**
  * diamond_provision() - derive a device's initial blob from a root secret
  * @root: the 32-byte root secret
- * @p: suite, agg, b and device_id (epoch is ignored; the blob opens epoch 0)
- * @blob: receives the blob, DIAMOND_BLOB_MAX bytes of room
+ * @p: suite, agg, b, device_id and generation (epoch is ignored; the
+ *     blob opens epoch generation * 2^32)
+ * @blob: receives the version 2 blob, DIAMOND_BLOB_MAX bytes of room
  * @len: receives the blob length
+ *
+ * Each generation of a device ID gives unrelated keys; a caller must never
+ * provision one ID twice in the same generation (diamondctl keeps a ledger).
  *
  * Return: 0, or -EINVAL for bad parameters.
  */
@@ -150,11 +178,35 @@ void diamond_store_close(struct diamond_store *store);
  * @blob: receives the blob, DIAMOND_BLOB_MAX bytes of room
  * @len: receives its length
  *
- * Return: 0; -ENOENT unknown device; -EUCLEAN corrupt file (bad size,
- * magic, checksum or blob); -EXDEV the file holds another device's state.
+ * Return: 0; -DIAMOND_ENODEVICE unknown device (no state file);
+ * -EUCLEAN corrupt file (bad size, magic, checksum or blob); -EXDEV the
+ * file holds another device's state; another errno from the OS.
  */
 int diamond_store_load(struct diamond_store *store, uint32_t device_id,
 		       uint8_t *blob, size_t *len);
+
+/**
+ * diamond_store_import() - move a device's state forward, never back
+ * @store: the store (open it with DIAMOND_STORE_LOCK: no gateway may run)
+ * @blob: a state blob (from an export, or a newer provisioning)
+ * @len: its length
+ * @advance: also move it this many epochs further (0: as it is); for a
+ *           backup whose newer states were lost, so that no epoch the lost
+ *           state had accepted can be accepted again
+ *
+ * Without a state file for the device the blob becomes its state. With
+ * one, the blob replaces it only if it moves the device forward: a later
+ * generation, or the same generation at a later epoch whose key the current
+ * state derives (at most 2^20 epoch updates are tried). Equal states are a
+ * no-op.
+ *
+ * Return: 0; -DIAMOND_EBACKWARD an older or equal-epoch different state;
+ * -DIAMOND_EOLDGEN an older generation; -DIAMOND_ECHAIN not a later state of
+ * the device's chain (other root, parameters or key); -EINVAL a malformed
+ * or damaged blob; or an errno.
+ */
+int diamond_store_import(struct diamond_store *store, const uint8_t *blob,
+			 size_t len, uint64_t advance);
 
 /**
  * diamond_store_save() - replace a device's state crash-safely
@@ -393,10 +445,12 @@ int diamond_kernel_probe(char *msg, size_t size);
  * @backend: DIAMOND_BACKEND_KERNEL (default) or DIAMOND_BACKEND_SOFTWARE
  * @max_tfms: kernel backend: keyed tfms kept open at once (LRU; 0 = 256)
  * @max_skip: lost epochs a device may skip (0 = 4096, spec section 9)
- * @max_body: largest epoch body assembled (0 = 1 MiB)
+ * @max_body: 0 or DIAMOND_MAX_BODY, the one limit of sender and gateway
+ *	(any other value is -EINVAL: a smaller cap would refuse epochs the
+ *	sender makes, a larger one accept epochs no sender makes)
  * @max_buffer: bytes all open epochs of all devices may hold together
- *	(0 = DIAMOND_DEFAULT_MAX_BUFFER); past it the least recently fed
- *	open epoch is dropped (reason "evicted")
+ *	(0 = DIAMOND_DEFAULT_MAX_BUFFER, at least DIAMOND_MIN_MAX_BUFFER);
+ *	past it the least recently fed open epoch is dropped ("evicted")
  * @flags: DIAMOND_GW_SPOOL, DIAMOND_GW_QUARANTINE
  * @quarantine_max: bytes the quarantine may hold (0 = 64 MiB); the oldest
  *	files go first
@@ -419,6 +473,8 @@ struct diamond_gw_opts {
 
 #define DIAMOND_WINDOW_EPOCHS		4
 #define DIAMOND_DEFAULT_MAX_BUFFER	(32u << 20)
+/* One largest epoch: its records grown by doubling, and 65535 slots. */
+#define DIAMOND_MIN_MAX_BUFFER		(4u << 20)
 #define DIAMOND_DEFAULT_QUARANTINE_MAX	(64u << 20)
 
 /*
@@ -444,7 +500,8 @@ enum diamond_reason {
 	DIAMOND_REASON_INCOMPLETE,	/* -ENOMSG */
 	DIAMOND_REASON_TOO_LARGE,	/* -EMSGSIZE */
 	DIAMOND_REASON_EVICTED,		/* -ENOBUFS: window or buffer full */
-	DIAMOND_REASON_UNKNOWN_DEVICE,	/* -ENOENT */
+	DIAMOND_REASON_UNKNOWN_DEVICE,	/* -DIAMOND_ENODEVICE */
+	DIAMOND_REASON_OLD_GENERATION,	/* -DIAMOND_EOLDGEN */
 	DIAMOND_REASON_STATE,		/* -EUCLEAN, -EXDEV, I/O */
 	DIAMOND_REASON_OTHER,
 	DIAMOND_REASON_COUNT
@@ -701,7 +758,14 @@ struct diamond_sender;
  * @s: receives the sender
  * @blob_path: the device's blob file, updated in place crash-safely
  *
- * Return: 0 or a negative errno (-EINVAL malformed blob).
+ * A seal is exclusive: the sender holds an exclusive flock(2) on
+ * "<blob_path>.lock" (created beside the blob, mode 0600) until
+ * diamond_sender_free(). The blob itself is replaced by rename(), so it
+ * cannot carry the lock. Any other tool that reads the blob to seal with it
+ * or writes it (firmware image tools too) must take the same lock.
+ *
+ * Return: 0 or a negative errno: -EBUSY another sender holds the lock;
+ * -EINVAL malformed or damaged blob (nothing is sealed with it).
  */
 int diamond_sender_open(struct diamond_sender **s, const char *blob_path);
 
@@ -711,10 +775,13 @@ int diamond_sender_open(struct diamond_sender **s, const char *blob_path);
  * @data: the record
  * @len: its length, at most 4096
  * @frame: receives the frame, DIAMOND_FRAME_MAX bytes of room
- * @full: set to 1 when the epoch now holds b records and must be closed
+ * @full: set to 1 when the epoch must now be closed: it holds b records,
+ *        or one more record of the maximum size could take its body over
+ *        DIAMOND_MAX_BODY, which the gateway would refuse
  *
  * The first record of an epoch first reserves it: the blob for the next
- * epoch is written to the blob file durably before anything is sealed.
+ * epoch (version 2) is written to the blob file durably before anything is
+ * sealed.
  *
  * Return: the frame length or a negative errno.
  */

@@ -25,14 +25,35 @@
 #define DMD_MAX_AD		1024
 #define DMD_MAX_B		65535
 #define DMD_DEFAULT_MAX_SKIP	4096
+/*
+ * The largest epoch body a gateway opens and a sender produces: the
+ * length-prefixed ciphertext records and the tag (section 7), AD not
+ * counted. b = 65535 empty records need 131086 bytes, so every b fits;
+ * a sender closes an epoch early when its next record might not.
+ */
+#define DMD_MAX_BODY		1048576
 #define DMD_ROOT_SIZE		32
 
-/* Key blob (spec section 2). */
+/*
+ * Key blob (spec section 2). Version 1 is also the kernel's setkey format;
+ * version 2 is what senders and gateways store (generation, group size,
+ * CRC-32).
+ */
 #define DMD_BLOB_MAGIC		"DMND"
 #define DMD_BLOB_VERSION	1
 #define DMD_BLOB_HDR		24
 #define DMD_BLOB_SIZE(k)	(DMD_BLOB_HDR + (k))
 #define DMD_BLOB_MAX		DMD_BLOB_SIZE(DMD_KEY_MAX)
+#define DMD_BLOB2_VERSION	2
+#define DMD_BLOB2_OFF_GEN	24	/* le16 provisioning generation */
+#define DMD_BLOB2_OFF_GROUP	26	/* le16 group size g, 0: one per epoch */
+#define DMD_BLOB2_OFF_KEY	28
+#define DMD_BLOB2_CRC_SIZE	4	/* le32 CRC-32 of everything before it */
+#define DMD_BLOB2_SIZE(k)	(DMD_BLOB2_OFF_KEY + (k) + DMD_BLOB2_CRC_SIZE)
+#define DMD_BLOB2_MAX		DMD_BLOB2_SIZE(DMD_KEY_MAX)
+/* Generation G provisions its device at epoch G * 2^32 (spec section 2). */
+#define DMD_GEN_SHIFT		32
+#define DMD_GEN_MAX		65535
 #define DMD_BLOB_OFF_VERSION	4
 #define DMD_BLOB_OFF_SUITE	5
 #define DMD_BLOB_OFF_AGG	6

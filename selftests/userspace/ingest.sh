@@ -217,10 +217,11 @@ cp f7.bin forged.bin
 printf '\x55' | dd of=forged.bin bs=1 seek=22 conv=notrunc 2>/dev/null
 "$D" open --state-dir st --software --json-errors --input forged.bin >/dev/null 2>je.err
 check "--json-errors: the rejection as a JSON line with device, epoch, reason" \
-	grep -q '^{"error":"rejected","device":7,"epoch":0,"reason":"bad_tag","message":"device 7 epoch 0 rejected: bad tag' je.err
+	grep -q '^{"error":"device 7 epoch 0 rejected: bad tag[^"]*","command":"open","kind":"rejected","device":7,"epoch":0,"reason":"bad_tag"}$' je.err
 check "--json-errors: every stderr line is a JSON object" sh -c "! grep -v '^{.*}$' je.err"
-"$D" open --state-dir nowhere/st --software --json-errors --input forged.bin >/dev/null 2>je2.err
-check "--json-errors: setup errors too" grep -q '^{"error":"setup","message":"state directory' je2.err
+"$D" --json-errors open --state-dir nowhere/st --software --input forged.bin >/dev/null 2>je2.err
+check "--json-errors before the command: setup errors too" \
+	grep -q '^{"error":"state directory nowhere/st: [^"]*","command":"open","kind":"setup"}$' je2.err
 
 echo "1..$n"
 exit $fail

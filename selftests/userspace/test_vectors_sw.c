@@ -12,10 +12,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <diamond/core.h>
 #include <diamond/libdiamond.h>
 
 #include "../lib/vecfile.h"
 #include "../tap.h"
+
+/* A stored blob rewritten as version 1 (the vectors' form), in place. */
+static size_t v1_of(uint8_t *blob, size_t len)
+{
+	struct dmd_state st;
+
+	if (dmd_blob_parse(&st, blob, len))
+		return 0;
+	dmd_blob_write(blob, &st);
+	return dmd_blob_size(st.suite);
+}
 
 int main(int argc, char **argv)
 {
@@ -88,9 +100,11 @@ int main(int argc, char **argv)
 				tap_diag("%s step %u: plaintext differs", v->name, i);
 				ok = 0;
 			}
+			/* The store keeps version 2; "next" is version 1. */
 			if (!rc && !want && s->next.len) {
 				if (diamond_store_load(st, p.device_id, blob, &len) ||
-				    len != s->next.len ||
+				    blob[4] != DMD_BLOB2_VERSION ||
+				    (len = v1_of(blob, len)) != s->next.len ||
 				    memcmp(blob, s->next.p, len)) {
 					tap_diag("%s step %u: state file != next",
 						 v->name, i);

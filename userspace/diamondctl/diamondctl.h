@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../../include/diamond/libdiamond.h"
+#include "../../include/diamond/spec.h"
 
 /* Exit statuses (diamondctl.1, EXIT STATUS). */
 #define EXIT_REJECTED	1	/* an epoch or frame was rejected */
@@ -20,8 +21,19 @@ int cmd_open(int argc, char **argv);
 int cmd_state(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
+/* 0 quiet (-q), 1 normal, 2 verbose (-v); see note(). */
+extern int verbosity;
+/* An error on stderr: "diamondctl: ..." or, after set_json_errors(), one
+ * JSON line {"error":"...","command":"..."}. */
 void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Strict unsigned parse of the whole string; 0 on success. */
+void set_json_errors(const char *command);
+/* The command named by set_json_errors(), or NULL: errors are text. */
+const char *json_errors(void);
+/* @s as a JSON string body: quotes, backslashes and controls escaped. */
+void json_string(void *f, const char *s);
+/* A message shown at @level (1: normal, 2: -v) and above, on stderr. */
+void note(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Decimal only, no sign, no leading zero ("010" is refused); 0 on success. */
 int parse_u64(const char *s, uint64_t max, uint64_t *out);
 /* Hex to bytes; the number of bytes, or -1. */
 long parse_hex(const char *s, uint8_t *out, size_t max);
@@ -30,6 +42,19 @@ long read_file(const char *path, uint8_t *buf, size_t size);
 /* Write a new file with @mode, refusing to replace one; 0 or -errno. */
 int write_new_file(const char *path, const void *data, size_t len,
 		   unsigned int mode);
+/* Up to 8 new files, all or none of them (fsync, link, cleanup). */
+int write_new_files(const char *const *paths, const void *const *data,
+		    const size_t *lens, size_t n, unsigned int mode);
+/* The provisioning ledger beside a root secret (ledger.c). */
+void ledger_path(const char *root_path, char *buf, size_t size);
+/*
+ * Record and return in @gen device @id's next generation (@want < 0) or
+ * generation @want. -ENOENT without a ledger (only @want >= 0 creates
+ * one), -EEXIST if @want is not above every recorded one, -EOVERFLOW past
+ * 65535.
+ */
+int ledger_take(const char *root_path, uint32_t id, long want,
+		unsigned int *gen);
 int parse_agg(const char *s, unsigned int *agg);
 const char *agg_name(unsigned int agg);
 /* A JSON line for one record and its epoch's AD (hex, if any), into @f. */

@@ -13,9 +13,10 @@ static void help(FILE *f)
 {
 	fprintf(f,
 		"usage: diamondctl keygen -o ROOT\n\n"
-		"Write a 32-byte root secret from getrandom(2) to ROOT (mode 0600).\n"
-		"An existing ROOT is never overwritten. Keep ROOT offline: it\n"
-		"recomputes every device key.\n\n"
+		"Write a 32-byte root secret from getrandom(2) to ROOT (mode 0600),\n"
+		"and its empty provisioning ledger ROOT.generations. An existing\n"
+		"ROOT is never overwritten. Keep ROOT and its ledger together and\n"
+		"offline: ROOT recomputes every device key.\n\n"
 		"  -o, --output ROOT   the file to create\n"
 		"  -h, --help          this text\n");
 }
@@ -29,6 +30,10 @@ int cmd_keygen(int argc, char **argv)
 	};
 	uint8_t root[DIAMOND_ROOT_SIZE];
 	const char *out = NULL;
+	char ledger[4200];
+	const char *paths[2] = { NULL, ledger };
+	const void *data[2] = { root, "" };
+	size_t lens[2] = { sizeof(root), 0 };
 	size_t got = 0;
 	ssize_t n;
 	int c, rc;
@@ -44,6 +49,7 @@ int cmd_keygen(int argc, char **argv)
 		help(stderr);
 		return EXIT_USAGE;
 	}
+	paths[0] = out;
 	while (got < sizeof(root)) {
 		n = getrandom(root + got, sizeof(root) - got, 0);
 		if (n < 0 && errno == EINTR)
@@ -54,7 +60,8 @@ int cmd_keygen(int argc, char **argv)
 		}
 		got += (size_t)n;
 	}
-	rc = write_new_file(out, root, sizeof(root), 0600);
+	ledger_path(out, ledger, sizeof(ledger));
+	rc = write_new_files(paths, data, lens, 2, 0600);
 	explicit_bzero(root, sizeof(root));
 	if (rc) {
 		err_msg("%s: %s", out, rc == -EEXIST ?

@@ -50,7 +50,8 @@ static void help(FILE *f)
 		"  --bind ADDR      the address --udp binds, IPv4 or IPv6 (default 127.0.0.1)\n"
 		"  --max-tfms N     kernel tfms kept open at once, LRU (default 256)\n"
 		"  --max-skip N     lost epochs a device may skip (default 4096)\n"
-		"  --max-buffer MIB memory all open epochs may hold together (default 32)\n"
+		"  --max-buffer MIB memory all open epochs may hold together (default 32,\n"
+		"                   at least 4)\n"
 		"  --no-spool       do not keep open epochs in DIR/spool for the next run\n"
 		"  --quarantine-max MIB  size of DIR/quarantine, the frames of rejected\n"
 		"                   epochs (default 64; 0 keeps none)\n"
@@ -196,7 +197,7 @@ static void summary(const struct diamond_gw_opts *go, struct diamond_gw *gw,
 	struct olog_ctx c = { .what = "summary" };
 
 	diamond_gw_stats(gw, &st);
-	olog(OLOG_SETUP, &c, "open (%s): %llu devices, %llu epochs verified, "
+	olog_info(1, &c, "open (%s): %llu devices, %llu epochs verified, "
 	     "%llu rejected, %llu records, %llu frame errors, %llu frames dropped%s%s",
 	     go->backend == DIAMOND_BACKEND_KERNEL ? "kernel" : "software",
 	     (unsigned long long)st.devices, (unsigned long long)st.verified,
@@ -206,7 +207,7 @@ static void summary(const struct diamond_gw_opts *go, struct diamond_gw *gw,
 	     stream && st.open_epochs ? ", open epochs kept in the spool" : "",
 	     olog_suppressed() ? ", some messages suppressed by --log-rate" : "");
 	if (olog_suppressed())
-		olog(OLOG_SETUP, &c, "%llu log lines suppressed by --log-rate",
+		olog_info(1, &c, "%llu log lines suppressed by --log-rate",
 		     (unsigned long long)olog_suppressed());
 }
 
@@ -225,7 +226,7 @@ static int start(struct diamond_gw **gw, const struct diamond_gw_opts *go)
 		return rc;
 	rc = diamond_gw_resume(*gw);
 	if (rc > 0)
-		olog(OLOG_SETUP, &c, "%d open epochs taken up from the spool", rc);
+		olog_info(1, &c, "%d open epochs taken up from the spool", rc);
 	if (rc < 0) {
 		olog(OLOG_SETUP, &c, "spool: %s", diamond_strerror(rc));
 		diamond_gw_free(*gw);
@@ -291,7 +292,8 @@ int cmd_open(int argc, char **argv)
 			go.max_skip = (uint32_t)v;
 			break;
 		case 'M':
-			if (parse_u64(optarg, 1u << 16, &v) || v < 2)
+			if (parse_u64(optarg, 1u << 16, &v) ||
+			    v << 20 < DIAMOND_MIN_MAX_BUFFER)
 				goto bad;	/* room for one largest epoch */
 			go.max_buffer = (size_t)v << 20;
 			break;
@@ -316,7 +318,9 @@ int cmd_open(int argc, char **argv)
 		default: help(stderr); return EXIT_USAGE;
 		}
 	}
-	olog_setup(json, rate);
+	if (json)
+		set_json_errors("open");
+	olog_setup(rate);
 	if (!go.state_dir || nsrc > 1 || optind != argc) {
 		if (nsrc > 1)
 			err_msg("choose one of --input, --serial, --udp");

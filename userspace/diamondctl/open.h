@@ -28,9 +28,12 @@ struct olog_ctx {
 	uint64_t epoch;
 };
 
-void olog_setup(int json, unsigned int lines_per_second);
-int olog_json(void);
+void olog_setup(unsigned int lines_per_second);
+/* An error, rate-limited per @kind. */
 void olog(int kind, const struct olog_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Information shown at verbosity @level (1 normal, 0 with -q), unlimited. */
+void olog_info(int level, const struct olog_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Lines suppressed by the rate limit so far. */
 uint64_t olog_suppressed(void);

@@ -5,8 +5,12 @@
  * port) has its own token bucket of --log-rate lines per second, so a
  * flood of junk cannot drown stderr or the disk behind it; a line that
  * passes says how many of its kind were suppressed before it, and the
- * run's summary gives the total. With --json-errors every message is a
- * JSON object on one line instead of text.
+ * run's summary gives the total. With --json-errors (before or after
+ * "open") every message is a JSON object on one line instead of text:
+ * err_msg()'s {"error":MESSAGE,"command":"open"} with "kind" (rejected,
+ * frame, source, setup, summary), and where they apply "device", "epoch",
+ * "reason" and "suppressed"; the informational lines have "info" in place
+ * of "error".
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -23,21 +27,14 @@ struct bucket {
 };
 
 static struct {
-	int json;
 	unsigned int rate;	/* 0: unlimited */
 	struct bucket b[OLOG_KINDS];
 	uint64_t suppressed;
 } lg;
 
-void olog_setup(int json, unsigned int rate)
+void olog_setup(unsigned int rate)
 {
-	lg.json = json;
 	lg.rate = rate;
-}
-
-int olog_json(void)
-{
-	return lg.json;
 }
 
 static double now(void)
@@ -72,23 +69,38 @@ static int allow(int kind)
 	return 0;
 }
 
-static void json_str(const char *s)
+/* One line: text, or JSON in the form err_msg() uses plus our fields. */
+static void emit(const char *tag, const struct olog_ctx *c, const char *msg,
+		 uint64_t suppressed)
 {
-	fputc('"', stderr);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(stderr, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(stderr, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, stderr);
+	const char *cmd = json_errors();
+
+	if (!cmd) {
+		fprintf(stderr, "diamondctl: %s", msg);
+		if (suppressed)
+			fprintf(stderr, " (%llu similar lines suppressed)",
+				(unsigned long long)suppressed);
+		fputc('\n', stderr);
+		return;
 	}
-	fputc('"', stderr);
+	fprintf(stderr, "{\"%s\":\"", tag);
+	json_string(stderr, msg);
+	fputs("\",\"command\":\"", stderr);
+	json_string(stderr, cmd);
+	fprintf(stderr, "\",\"kind\":\"%s\"", c && c->what ? c->what : "setup");
+	if (c && c->has_device)
+		fprintf(stderr, ",\"device\":%u,\"epoch\":%llu",
+			(unsigned int)c->device, (unsigned long long)c->epoch);
+	if (c && c->reason)
+		fprintf(stderr, ",\"reason\":\"%s\"", c->reason);
+	if (suppressed)
+		fprintf(stderr, ",\"suppressed\":%llu",
+			(unsigned long long)suppressed);
+	fputs("}\n", stderr);
 }
 
 void olog(int kind, const struct olog_ctx *c, const char *fmt, ...)
 {
-	struct bucket *b = &lg.b[kind];
 	char msg[1024];
 	va_list ap;
 
@@ -97,29 +109,21 @@ void olog(int kind, const struct olog_ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (!lg.json) {
-		fprintf(stderr, "diamondctl: %s", msg);
-		if (b->suppressed)
-			fprintf(stderr, " (%llu similar lines suppressed)",
-				(unsigned long long)b->suppressed);
-		fputc('\n', stderr);
-	} else {
-		fputs("{\"error\":", stderr);
-		json_str(c && c->what ? c->what : "setup");
-		if (c && c->has_device)
-			fprintf(stderr, ",\"device\":%u,\"epoch\":%llu",
-				(unsigned int)c->device,
-				(unsigned long long)c->epoch);
-		if (c && c->reason)
-			fprintf(stderr, ",\"reason\":\"%s\"", c->reason);
-		fputs(",\"message\":", stderr);
-		json_str(msg);
-		if (b->suppressed)
-			fprintf(stderr, ",\"suppressed\":%llu",
-				(unsigned long long)b->suppressed);
-		fputs("}\n", stderr);
-	}
-	b->suppressed = 0;
+	emit("error", c, msg, lg.b[kind].suppressed);
+	lg.b[kind].suppressed = 0;
+}
+
+void olog_info(int level, const struct olog_ctx *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (verbosity < level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	emit("info", c, msg, 0);
 }
 
 uint64_t olog_suppressed(void)

@@ -123,7 +123,7 @@ int src_reopen(struct src *s)
 	s->fd = open_serial(s->name);
 	if (s->fd < 0)
 		return 0;
-	olog(OLOG_SOURCE, &source_ctx, "%s: reconnected", s->name);
+	olog_info(1, &source_ctx, "%s: reconnected", s->name);
 	return 1;
 }
 

@@ -18,10 +18,13 @@ static void help(FILE *f)
 	fprintf(f,
 		"usage: diamondctl seal --blob DEV.bin [--ad HEX] [--flush N]\n\n"
 		"Read telemetry lines on stdin (one line = one record, without its\n"
-		"newline, at most 4096 bytes) and write frames to stdout. An epoch is\n"
-		"closed after b records, after every N records with --flush, and at\n"
-		"end of input. DEV.bin is rewritten crash-safely with the next epoch's\n"
-		"reservation before each epoch's first record is sealed.\n\n"
+		"newline, at most 4096 bytes; a longer line is skipped with a message\n"
+		"and the exit status is 1) and write frames to stdout. An epoch is\n"
+		"closed after b records, after every N records with --flush, before\n"
+		"its body could pass the gateway's 1 MiB limit, and at end of input.\n"
+		"DEV.bin is rewritten crash-safely with the next epoch's reservation\n"
+		"before each epoch's first record is sealed. A seal is exclusive: it\n"
+		"holds a lock on DEV.bin.lock, and a second seal of DEV.bin fails.\n\n"
 		"  --blob DEV.bin  the device key blob (from provision), updated in place\n"
 		"  --ad HEX        associated data of every epoch (at most 1024 bytes)\n"
 		"  --flush N       close an epoch every N records (short epochs)\n"
@@ -51,7 +54,7 @@ int cmd_seal(int argc, char **argv)
 	uint8_t ad[DIAMOND_MAX_AD];
 	const char *blob = NULL;
 	struct diamond_sender *s;
-	uint64_t flush = 0, in_epoch = 0;
+	uint64_t flush = 0, in_epoch = 0, lineno = 0;
 	long adlen = 0;
 	char *line = NULL;
 	size_t cap = 0;
@@ -83,19 +86,34 @@ int cmd_seal(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	n = diamond_sender_open(&s, blob);
+	if (n == -EBUSY) {
+		err_msg("%s: another seal is running on this blob (it holds "
+			"%s.lock); two sealers would reuse keys", blob, blob);
+		return EXIT_SETUP;
+	}
 	if (n) {
 		err_msg("%s: %s", blob, diamond_strerror(n));
 		return EXIT_SETUP;
 	}
 	while ((len = getline(&line, &cap, stdin)) >= 0) {
+		lineno++;
 		if (len && line[len - 1] == '\n')
 			len--;
+		/* Refused before sealing: the line costs nothing, and the
+		 * lines after it still go out. */
+		if (len > DIAMOND_MAX_RECORD) {
+			err_msg("line %llu: %zd bytes, over the %d-byte record "
+				"limit: skipped", (unsigned long long)lineno,
+				len, DIAMOND_MAX_RECORD);
+			status = EXIT_REJECTED;
+			continue;
+		}
 		n = diamond_sender_seal(s, (uint8_t *)line, (size_t)len, frame,
 					&full);
 		if (n < 0) {
-			err_msg("record %llu: %s", (unsigned long long)in_epoch,
+			err_msg("line %llu: %s", (unsigned long long)lineno,
 				diamond_strerror(n));
-			status = n == -EMSGSIZE ? EXIT_REJECTED : EXIT_SETUP;
+			status = EXIT_SETUP;
 			break;
 		}
 		if (emit(frame, n)) {
@@ -111,6 +129,8 @@ int cmd_seal(int argc, char **argv)
 				status = EXIT_SETUP;
 				break;
 			}
+			note(2, "epoch closed: %llu records",
+			     (unsigned long long)in_epoch);
 			in_epoch = 0;
 		}
 	}

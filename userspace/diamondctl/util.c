@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +12,59 @@
 
 #include "diamondctl.h"
 
+int verbosity = 1;
+static const char *json_cmd;	/* set: errors are JSON lines */
+
+void set_json_errors(const char *command)
+{
+	json_cmd = command;
+}
+
+const char *json_errors(void)
+{
+	return json_cmd;
+}
+
+void json_string(void *fp, const char *s)
+{
+	FILE *f = fp;
+
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned int)(unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+}
+
 void err_msg(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!json_cmd) {
+		fprintf(stderr, "diamondctl: %s\n", msg);
+		return;
+	}
+	/* One line, so a supervisor can parse stderr line by line. */
+	fputs("{\"error\":\"", stderr);
+	json_string(stderr, msg);
+	fputs("\",\"command\":\"", stderr);
+	json_string(stderr, json_cmd);
+	fputs("\"}\n", stderr);
+}
+
+void note(int level, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (verbosity < level)
+		return;
 	fputs("diamondctl: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -22,15 +72,23 @@ void err_msg(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * Decimal digits only, and no leading zero: strtoull's base 0 read
+ * "010" as octal 8, and base 10 would silently read it as ten.
+ */
 int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
 	unsigned long long v;
+	const char *p;
 	char *end;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || !*s || (s[0] == '0' && s[1]))
 		return -1;
+	for (p = s; *p; p++)
+		if (*p < '0' || *p > '9')
+			return -1;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, 10);
 	if (errno || *end || v > max)
 		return -1;
 	*out = v;
@@ -90,8 +148,27 @@ long read_file(const char *path, uint8_t *buf, size_t size)
 	return (long)got;
 }
 
-int write_new_file(const char *path, const void *data, size_t len,
-		   unsigned int mode)
+/* fsync the directory holding @path: its new name is durable. */
+static int fsync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(copy);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+/* Write and fsync a new file at @path; on failure it is removed. */
+static int write_fresh(const char *path, const void *data, size_t len,
+		       unsigned int mode)
 {
 	const uint8_t *p = data;
 	ssize_t n;
@@ -111,9 +188,53 @@ int write_new_file(const char *path, const void *data, size_t len,
 	}
 	if (!rc && fsync(fd) < 0)
 		rc = -errno;
-	close(fd);
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
 	if (rc)
 		unlink(path);
+	return rc;
+}
+
+int write_new_file(const char *path, const void *data, size_t len,
+		   unsigned int mode)
+{
+	return write_new_files(&path, &data, &len, 1, mode);
+}
+
+/*
+ * All or nothing: each file is written and fsynced under a temporary name
+ * beside it, then linked to its name (link() never replaces), then the
+ * temporary names go. If anything fails, every name already linked is
+ * removed again, so a retry does not stop at "exists".
+ */
+int write_new_files(const char *const *paths, const void *const *data,
+		    const size_t *lens, size_t n, unsigned int mode)
+{
+	char tmp[8][4200];
+	size_t i, made = 0, linked = 0;
+	int rc = 0;
+
+	if (n > 8)
+		return -EINVAL;
+	for (i = 0; i < n && !rc; i++) {
+		if ((size_t)snprintf(tmp[i], sizeof(tmp[i]), "%s.tmp.%ld",
+				     paths[i], (long)getpid()) >= sizeof(tmp[i]))
+			rc = -ENAMETOOLONG;
+		else if (!(rc = write_fresh(tmp[i], data[i], lens[i], mode)))
+			made++;
+	}
+	for (i = 0; i < made && !rc; i++) {
+		if (link(tmp[i], paths[i]) < 0)
+			rc = -errno;
+		else
+			linked++;
+	}
+	for (i = 0; i < made; i++)
+		unlink(tmp[i]);
+	for (i = 0; rc && i < linked; i++)
+		unlink(paths[i]);
+	for (i = 0; !rc && i < n; i++)
+		rc = fsync_dir(paths[i]);
 	return rc;
 }
 

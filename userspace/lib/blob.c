@@ -17,6 +17,7 @@ int diamond_blob_info(const uint8_t *blob, size_t len,
 		p->b = st.b;
 		p->device_id = st.device_id;
 		p->epoch = st.epoch;
+		p->generation = st.gen;
 	}
 	dmd_wipe(&st, sizeof(st));
 	return 0;
@@ -28,16 +29,18 @@ int diamond_provision(const uint8_t root[DIAMOND_ROOT_SIZE],
 {
 	struct dmd_state st = { 0 };
 
-	if (!root || !p || !blob || !len || p->suite > 255 || p->agg > 255)
+	if (!root || !p || !blob || !len || p->suite > 255 || p->agg > 255 ||
+	    p->generation > DMD_GEN_MAX)
 		return -EINVAL;
 	st.suite = (uint8_t)p->suite;
 	st.agg = (uint8_t)p->agg;
 	st.b = p->b;
 	st.device_id = p->device_id;
+	st.gen = (uint16_t)p->generation;
 	if (dmd_derive_initial(&st, root) != DMD_OK)
 		return -EINVAL;
-	dmd_blob_write(blob, &st);
-	*len = dmd_blob_size(st.suite);
+	dmd_blob2_write(blob, &st);
+	*len = dmd_blob2_size(st.suite);
 	dmd_wipe(&st, sizeof(st));
 	return 0;
 }
@@ -61,6 +64,6 @@ int _diamond_check_epoch(const struct dmd_state *st, uint64_t epoch,
 	if (epoch - st->epoch > max_skip)
 		return -ERANGE;
 	if (epoch >= UINT64_MAX - 1)
-		return -ENOSPC;
+		return -DIAMOND_EEXHAUSTED;
 	return 0;
 }

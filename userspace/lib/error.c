@@ -12,18 +12,22 @@ const char *diamond_strerror(int err)
 	case EBADMSG:		return "bad tag (forged or damaged epoch)";
 	case EKEYEXPIRED:	return "epoch older than the state (replay or already verified)";
 	case ERANGE:		return "epoch too far ahead of the state (beyond max_skip)";
-	case EINVAL:		return "malformed key blob or epoch body";
+	case EINVAL:		return "malformed or damaged key blob, or malformed epoch body";
 	case EMSGSIZE:		return "record, associated data or epoch too large";
 	case EPROTO:		return "malformed frame";
 	case ENODATA:		return "truncated frame";
 	case EILSEQ:		return "garbage between frames (resynchronised)";
 	case ENOMSG:		return "incomplete epoch (records missing)";
-	case ENOENT:		return "unknown device (no state file)";
+	case EBUSY:		return "in use: locked by another process";
 	case EUCLEAN:		return "corrupt state file";
 	case EXDEV:		return "state file belongs to another device";
 	case ENOPKG:		return "kernel support missing (modprobe diamond)";
 	case EEXIST:		return "file exists, refusing to overwrite";
-	case ENOSPC:		return "epoch index space exhausted";
+	case DIAMOND_EEXHAUSTED: return "epoch index space exhausted";
+	case DIAMOND_ENODEVICE:	return "unknown device (no state file)";
+	case DIAMOND_EOLDGEN:	return "epoch of an older provisioning generation (device re-provisioned)";
+	case DIAMOND_EBACKWARD:	return "would not move the device forward (older or equal state)";
+	case DIAMOND_ECHAIN:	return "not a later state of this device's key chain";
 	default:		return strerror(-err);
 	}
 }
@@ -36,7 +40,7 @@ int _diamond_core_errno(int rc)
 	case DMD_EEXPIRED:	return -EKEYEXPIRED;
 	case DMD_ESKIP:		return -ERANGE;
 	case DMD_ESIZE:		return -EMSGSIZE;
-	case DMD_EFULL:		return -ENOSPC;
+	case DMD_EFULL:		return -DIAMOND_EEXHAUSTED;
 	default:		return -EINVAL;
 	}
 }

@@ -28,15 +28,7 @@ void _diamond_free_secret(void *p, size_t len)
 
 uint32_t _diamond_crc32(const uint8_t *p, size_t len)
 {
-	uint32_t crc = 0xffffffffu;
-	int k;
-
-	while (len--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
-	}
-	return ~crc;
+	return dmd_crc32(p, len);
 }
 
 int _diamond_fsync_parent(const char *path)

@@ -232,9 +232,10 @@ int diamond_reason(int err)
 	case ENOMSG:		return DIAMOND_REASON_INCOMPLETE;
 	case EMSGSIZE:		return DIAMOND_REASON_TOO_LARGE;
 	case ENOBUFS:		return DIAMOND_REASON_EVICTED;
-	case ENOENT:		return DIAMOND_REASON_UNKNOWN_DEVICE;
+	case DIAMOND_ENODEVICE:	return DIAMOND_REASON_UNKNOWN_DEVICE;
+	case DIAMOND_EOLDGEN:	return DIAMOND_REASON_OLD_GENERATION;
 	case EUCLEAN: case EXDEV: case EIO: case ENOSPC: case EDQUOT:
-	case EACCES: case EROFS:
+	case EACCES: case EROFS: case ENOENT:
 				return DIAMOND_REASON_STATE;
 	default:		return DIAMOND_REASON_OTHER;
 	}
@@ -244,7 +245,7 @@ const char *diamond_reason_name(int reason)
 {
 	static const char *const names[DIAMOND_REASON_COUNT] = {
 		"bad_tag", "replay", "too_far", "incomplete", "too_large",
-		"evicted", "unknown_device", "state", "other",
+		"evicted", "unknown_device", "old_generation", "state", "other",
 	};
 
 	return reason >= 0 && reason < DIAMOND_REASON_COUNT ? names[reason] :
@@ -257,7 +258,10 @@ int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
 	struct diamond_gw *gw;
 	int rc;
 
-	if (!out || !o || !o->state_dir)
+	/* One limit for sender and gateway: no other body cap (issue 10). */
+	if (!out || !o || !o->state_dir ||
+	    (o->max_body && o->max_body != DIAMOND_MAX_BODY) ||
+	    (o->max_buffer && o->max_buffer < DIAMOND_MIN_MAX_BUFFER))
 		return -EINVAL;
 	if (o->backend == DIAMOND_BACKEND_KERNEL) {
 		rc = diamond_kernel_probe(msg, size);
@@ -367,13 +371,16 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 		rc = gw->be->open(d, body, pt, gw->max_skip);
 		track_tfm(gw, d, 0);
 	}
+	/* Spec section 2: generation G's epochs start at G * 2^32. */
+	if (rc == -EKEYEXPIRED && body->epoch >> DMD_GEN_SHIFT < d->st.gen)
+		rc = -DIAMOND_EOLDGEN;
 	if (rc)
 		return rc;
 
 	next = d->st;
 	_diamond_state_advance(&next, body->epoch);
-	dmd_blob_write(blob, &next);
-	rc = diamond_store_save(gw->store, blob, dmd_blob_size(next.suite));
+	dmd_blob2_write(blob, &next);
+	rc = diamond_store_save(gw->store, blob, dmd_blob2_size(next.suite));
 	dmd_wipe(blob, sizeof(blob));
 	if (rc) {
 		/* The tfm moved on but the file did not: re-key from disk. */

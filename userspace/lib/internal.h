@@ -14,13 +14,16 @@
 #include "../../include/diamond/libdiamond.h"
 #include "../../core/util.h"
 
-#define DIAMOND_DEFAULT_MAX_BODY	(1u << 20)
+/* One limit for sender and gateway (libdiamond.h, spec.h). */
+_Static_assert(DIAMOND_MAX_BODY == DMD_MAX_BODY,
+	       "libdiamond.h and spec.h disagree on the largest epoch body");
+#define DIAMOND_DEFAULT_MAX_BODY	DIAMOND_MAX_BODY
 #define DIAMOND_DEFAULT_MAX_TFMS	256
 
 /* Map a portable-core DMD_E* code to the errno the kernel would return. */
 int _diamond_core_errno(int dmd_rc);
 
-/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()). */
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()): the core's dmd_crc32. */
 uint32_t _diamond_crc32(const uint8_t *p, size_t len);
 
 /* Wipe then free; @p may be NULL. */

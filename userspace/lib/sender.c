@@ -3,13 +3,16 @@
  * Host sender (spec section 10): the portable core's sender on a blob file.
  * Beginning an epoch writes the blob of the next epoch durably before the
  * first record is sealed, so a crash can lose at most the open epoch and
- * never reuses a slot.
+ * never reuses a slot. Two senders on one blob would seal the same slots,
+ * so a sender holds an exclusive lock on "<blob>.lock" for its lifetime.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -17,8 +20,34 @@
 struct diamond_sender {
 	struct dmd_sender core;
 	char *path;
+	int lockfd;
+	size_t body;	/* body bytes of the open epoch, tag included */
 	int broken;	/* a reservation failed: sealing would reuse slots */
 };
+
+/*
+ * flock(2) on a file beside the blob: the blob is replaced by rename(), so
+ * a lock on it would stay with the old inode. Any sealer of @path, and any
+ * tool that writes it, takes the same lock (Documentation/userspace.rst).
+ */
+static int lock_blob(const char *path)
+{
+	char *lock;
+	int fd, rc;
+
+	if (asprintf(&lock, "%s.lock", path) < 0)
+		return -ENOMEM;
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	free(lock);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
 
 int diamond_sender_open(struct diamond_sender **out, const char *blob_path)
 {
@@ -26,25 +55,38 @@ int diamond_sender_open(struct diamond_sender **out, const char *blob_path)
 	struct dmd_state st;
 	uint8_t blob[DIAMOND_BLOB_MAX + 1];
 	ssize_t n;
-	int fd, rc;
+	int fd, rc, lockfd;
 
-	fd = open(blob_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	/* The blob must exist before a lock file is made beside it. */
+	if (access(blob_path, R_OK | W_OK) < 0)
 		return -errno;
+	lockfd = lock_blob(blob_path);
+	if (lockfd < 0)
+		return lockfd;
+	fd = open(blob_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		close(lockfd);
+		return rc;
+	}
 	n = read(fd, blob, sizeof(blob));
 	rc = n < 0 ? -errno : 0;
 	close(fd);
 	if (!rc && dmd_blob_parse(&st, blob, (size_t)n) != DMD_OK)
 		rc = -EINVAL;
 	dmd_wipe(blob, sizeof(blob));
-	if (rc)
+	if (rc) {
+		close(lockfd);
 		return rc;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s || !(s->path = strdup(blob_path))) {
 		free(s);
+		close(lockfd);
 		dmd_wipe(&st, sizeof(st));
 		return -ENOMEM;
 	}
+	s->lockfd = lockfd;
 	rc = _diamond_core_errno(dmd_sender_init(&s->core, &st, NULL, 0, 0));
 	dmd_wipe(&st, sizeof(st));
 	if (rc) {
@@ -61,6 +103,7 @@ void diamond_sender_free(struct diamond_sender *s)
 		return;
 	dmd_sender_wipe(&s->core);
 	free(s->path);
+	close(s->lockfd);
 	_diamond_free_secret(s, sizeof(*s));
 }
 
@@ -72,6 +115,7 @@ void diamond_sender_params(const struct diamond_sender *s,
 	p->b = s->core.st.b;
 	p->device_id = s->core.st.device_id;
 	p->epoch = s->core.open ? s->core.epoch : s->core.st.epoch;
+	p->generation = s->core.st.gen;
 }
 
 /* Spec 10.1: the blob of e + 1 is durable before any slot of e is used. */
@@ -84,8 +128,8 @@ static int begin(struct diamond_sender *s)
 	rc = _diamond_core_errno(dmd_sender_begin(&s->core, &reserve));
 	if (rc)
 		return rc;
-	dmd_blob_write(blob, &reserve);
-	rc = diamond_file_replace(s->path, blob, dmd_blob_size(reserve.suite),
+	dmd_blob2_write(blob, &reserve);
+	rc = diamond_file_replace(s->path, blob, dmd_blob2_size(reserve.suite),
 				  0600);
 	dmd_wipe(blob, sizeof(blob));
 	dmd_wipe(&reserve, sizeof(reserve));
@@ -125,13 +169,18 @@ int diamond_sender_seal(struct diamond_sender *s, const uint8_t *data,
 		rc = begin(s);
 		if (rc)
 			return rc;
+		s->body = DIAMOND_TAG_SIZE;
 	}
 	rc = _diamond_core_errno(dmd_sender_seal(&s->core, data, len,
 						 frame + DIAMOND_FRAME_HDR, &j));
 	if (rc)
 		return rc;
+	s->body += DMD_BODY_LEN_SIZE + len;
+	/* Close while the next record, whatever its size, still fits. */
 	if (full)
-		*full = s->core.index >= s->core.st.b;
+		*full = s->core.index >= s->core.st.b ||
+			s->body + DMD_BODY_LEN_SIZE + DIAMOND_MAX_RECORD >
+			DIAMOND_MAX_BODY;
 	return write_frame(s, DIAMOND_FRAME_RECORD, j, len, frame,
 			   DIAMOND_FRAME_MAX);
 }

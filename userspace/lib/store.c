@@ -124,8 +124,8 @@ int diamond_store_load(struct diamond_store *store, uint32_t device_id,
 
 	diamond_store_path(store, device_id, path, sizeof(path));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0)	/* the directory was checked at open: no such device */
+		return errno == ENOENT ? -DIAMOND_ENODEVICE : -errno;
 	while (got < sizeof(buf)) {
 		n = read(fd, buf + got, sizeof(buf) - got);
 		if (n < 0 && errno == EINTR)
@@ -215,5 +215,80 @@ int diamond_store_create(struct diamond_store *store, const uint8_t *blob,
 		rc = _diamond_fsync_parent(path);
 out:
 	dmd_wipe(buf, sizeof(buf));
+	return rc;
+}
+
+/* At most this many epoch updates prove that a state follows another. */
+#define IMPORT_MAX_DERIVE	(1u << 20)
+
+/* Does @to follow @from on the same chain (same generation, later epoch)? */
+static int follows(const struct dmd_state *from, const struct dmd_state *to)
+{
+	struct dmd_state t = *from;
+	int same;
+
+	if (t.suite != to->suite || t.agg != to->agg || t.b != to->b ||
+	    t.device_id != to->device_id || to->epoch - t.epoch > IMPORT_MAX_DERIVE)
+		return 0;
+	if (to->epoch > t.epoch)
+		_diamond_state_advance(&t, to->epoch - 1);
+	same = dmd_ct_equal(t.key, to->key, sizeof(t.key));
+	dmd_wipe(&t, sizeof(t));
+	return same;
+}
+
+/* Whether @next may replace @cur: 0, or why not. */
+static int forward(const struct dmd_state *cur, const struct dmd_state *next)
+{
+	if (next->gen < cur->gen)
+		return -DIAMOND_EOLDGEN;
+	if (next->gen > cur->gen)	/* a newer provisioning */
+		return 0;
+	if (next->epoch < cur->epoch)
+		return -DIAMOND_EBACKWARD;
+	if (!follows(cur, next))
+		return next->epoch == cur->epoch ? -DIAMOND_EBACKWARD :
+		       -DIAMOND_ECHAIN;
+	return 0;
+}
+
+int diamond_store_import(struct diamond_store *store, const uint8_t *blob,
+			 size_t len, uint64_t advance)
+{
+	struct dmd_state next, cur;
+	uint8_t buf[DIAMOND_BLOB_MAX];
+	size_t clen;
+	int rc;
+
+	if (!store || !blob || dmd_blob_parse(&next, blob, len) != DMD_OK)
+		return -EINVAL;
+	if (advance && (advance >= UINT64_MAX - 1 - next.epoch))
+		rc = -DIAMOND_EEXHAUSTED;
+	else
+		rc = 0;
+	if (!rc && advance)
+		_diamond_state_advance(&next, next.epoch + advance - 1);
+	if (!rc) {
+		rc = diamond_store_load(store, next.device_id, buf, &clen);
+		if (rc == -DIAMOND_ENODEVICE) {
+			rc = 1;		/* a device new to this store */
+		} else if (!rc) {
+			rc = dmd_blob_parse(&cur, buf, clen) ? -EUCLEAN :
+			     forward(&cur, &next);
+			/* An equal state is already here: nothing to do. */
+			if (!rc && next.epoch == cur.epoch && next.gen == cur.gen)
+				rc = 2;
+			dmd_wipe(&cur, sizeof(cur));
+		}
+	}
+	if (rc == 1 || rc == 0) {
+		dmd_blob2_write(buf, &next);
+		rc = rc ? diamond_store_create(store, buf, dmd_blob2_size(next.suite)) :
+		     diamond_store_save(store, buf, dmd_blob2_size(next.suite));
+	} else if (rc == 2) {
+		rc = 0;
+	}
+	dmd_wipe(buf, sizeof(buf));
+	dmd_wipe(&next, sizeof(next));
 	return rc;
 }

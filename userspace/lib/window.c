@@ -293,6 +293,9 @@ static int screen(struct diamond_gw *gw, struct _diamond_dev *d,
 {
 	int rc = _diamond_check_epoch(&d->st, f->epoch, gw->max_skip);
 
+	/* Spec section 2: generation G's epochs start at G * 2^32. */
+	if (rc == -EKEYEXPIRED && f->epoch >> DMD_GEN_SHIFT < d->st.gen)
+		rc = -DIAMOND_EOLDGEN;
 	if (!rc && f->suite != d->st.suite)
 		rc = -EPROTO;
 	if (!rc && f->type == DIAMOND_FRAME_RECORD && f->index >= d->st.b)

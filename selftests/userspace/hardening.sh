@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# userspace-hardening: operator mistakes and hostile input at the sender
+# and in provisioning (issue 10), each checked end to end with diamondctl
+# on the host (open --software), plus the library units of test_hardening.
+# Environment: US_BUILD (build/userspace), TOP (the tree).
+set -u
+US_BUILD=${US_BUILD:?}
+TOP=${TOP:?}
+D=$US_BUILD/diamondctl
+W=$(mktemp -d /tmp/diamond-hardening.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+n=0 failed=0
+
+ok() {		# ok STATUS NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+}
+check() { local d=$1; shift; "$@" >/dev/null 2>&1; ok $? "$d"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+echo "TAP version 13"
+"$US_BUILD/test_hardening" "$W/units" >"$W/units.tap" 2>&1
+units=$?
+while IFS= read -r line; do
+	case $line in
+	"ok "*) ok 0 "${line#ok * }" ;;
+	"not ok "*) ok 1 "${line#not ok * }" ;;
+	"#"*) echo "$line" ;;
+	esac
+done <"$W/units.tap"
+ok $(( units > 1 )) "test_hardening ran to its end (status $units)"
+
+cd "$W" || exit 1
+"$D" keygen -o root >/dev/null 2>&1
+prov() {	# prov ID B BLOB [more options]: suite 2, xor, state in st
+	local id=$1 b=$2 blob=$3
+	shift 3
+	"$D" provision --root root --device "$id" --suite 2 --agg xor --b "$b" \
+		--blob "$blob" --state-dir st "$@"
+}
+
+# Item 3: a seal is exclusive.
+prov 3 4 d3.bin
+printf 'a\nb\n' >two
+flock d3.bin.lock sh -c "'$D' seal --blob d3.bin <two >f3a.bin 2>err3.txt"
+rc=$?
+check "lock: a second sealer of one blob is refused (exit 3)" [ $rc -eq 3 ]
+check "lock: its message names the other seal and the lock file" \
+	grep -q 'another seal is running on this blob (it holds d3.bin.lock)' err3.txt
+check "lock: and it sealed nothing" test ! -s f3a.bin
+check "lock: once free, seal runs" sh -c "'$D' seal --blob d3.bin <two >f3b.bin && test -s f3b.bin"
+
+# Item 4: re-provisioning never reuses a key.
+prov 4 4 d4.bin
+cp d4.bin d4.first
+printf 'old1\nold2\n' | "$D" seal --blob d4.bin >old.bin
+rm -f d4.bin st/4.state
+prov 4 4 d4.bin 2>err4.txt
+check "re-provision after blob and state were deleted: a new generation" \
+	sh -c "'$D' state --state-dir st --device 4 | grep -qx 'device=4 epoch=4294967296 index=0 suite=2 agg=xor b=4 generation=1'"
+check "re-provision: the new blob differs from the first" sh -c "! cmp -s d4.bin d4.first"
+check "re-provision: the ledger holds both generations" grep -qx '4 1' root.generations
+"$D" open --state-dir st --software --input old.bin >o4.json 2>e4.txt
+rc=$?
+check "old generation's traffic: rejected (exit 1), nothing delivered" sh -c "[ $rc -eq 1 ] && [ ! -s o4.json ]"
+check "old generation's traffic: reported as such" \
+	grep -q 'device 4 epoch 0 rejected: epoch of an older provisioning generation' e4.txt
+printf 'new\n' | "$D" seal --blob d4.bin >new.bin
+"$D" open --state-dir st --software --input new.bin >o4b.json 2>/dev/null
+check "new generation's traffic verifies" grep -q '"epoch":4294967296,"index":0,"data":"new"' o4b.json
+check "provision --generation 1 again is refused (used)" sh -c \
+	"! '$D' provision --root root --device 4 --suite 2 --agg xor --b 4 --blob x.bin --generation 1 2>/dev/null && test ! -e x.bin"
+check "provision onto an existing state needs --replace-state" sh -c \
+	"! '$D' provision --root root --device 4 --suite 2 --agg xor --b 4 --blob y.bin --state-dir st 2>/dev/null"
+cp root oldroot
+check "a root without a ledger needs --generation" sh -c \
+	"! '$D' provision --root oldroot --device 4 --suite 2 --agg xor --b 4 --blob z.bin 2>/dev/null && test ! -e z.bin"
+
+# Item 4: state export/import only moves a device forward.
+mkdir -p bk bk2
+check "state export writes ID.blob" sh -c "'$D' state export --state-dir st --device 4 bk && test -s bk/4.blob"
+printf 'later\n' | "$D" seal --blob d4.bin >later.bin
+"$D" open --state-dir st --software --input later.bin >/dev/null 2>&1
+before=$(md5sum st/4.state)
+"$D" state import --state-dir st bk/4.blob 2>ei.txt
+rc=$?
+check "import of an older backup is refused (exit 1)" [ $rc -eq 1 ]
+check "import refusal says why" grep -q 'would not move the device forward' ei.txt
+check "refused import left the state alone" sh -c "[ \"\$(md5sum st/4.state)\" = '$before' ]"
+"$D" open --state-dir st --software --input later.bin >o4c.json 2>/dev/null
+check "the epoch after the backup is still not accepted twice" test ! -s o4c.json
+check "export of every device" sh -c "'$D' state export --state-dir st bk2 && test -s bk2/3.blob && test -s bk2/4.blob"
+check "import moves the state to a new gateway" sh -c "'$D' state import --state-dir st2 bk2/3.blob bk2/4.blob"
+check "moved state equals the original" sh -c "[ \"\$('$D' state --state-dir st2 --device 4)\" = \"\$('$D' state --state-dir st --device 4)\" ]"
+check "import --advance 5 moves a restored device 5 epochs on" sh -c \
+	"'$D' state import --state-dir st3 --advance 5 bk2/4.blob && '$D' state --state-dir st3 --device 4 | grep -q 'epoch=4294967303 '"
+check "import of a blob from another root is refused" sh -c \
+	"'$D' keygen -o root2 && '$D' provision --root root2 --device 4 --suite 2 --agg xor --b 4 --blob r2.bin --generation 1 && ! '$D' state import --state-dir st r2.bin 2>/dev/null"
+
+# Item 5: a damaged blob is refused before anything is sealed.
+prov 5 4 d5.bin
+cp d5.bin d5.orig
+v=$(od -An -tu1 -j40 -N1 d5.bin | tr -d ' ')
+printf "\\x$(printf %02x $((v ^ 8)))" | dd of=d5.bin bs=1 seek=40 conv=notrunc status=none
+printf 'x\n' | "$D" seal --blob d5.bin >f5.bin 2>e5.txt
+rc=$?
+check "blob with one flipped key bit: seal exits 3" [ $rc -eq 3 ]
+check "damaged blob: message says so" grep -q 'malformed or damaged key blob' e5.txt
+check "damaged blob: no frame emitted, blob untouched" sh -c "test ! -s f5.bin && ! cmp -s d5.bin d5.orig && [ \$(stat -c %s d5.bin) = 64 ]"
+
+# Item 9: one limit; what seal produces, open opens.
+prov 9 1024 d9.bin
+head -c 4096 /dev/zero | tr '\0' r >rec
+for i in $(seq 300); do cat rec; echo; done >big.txt
+"$D" seal --blob d9.bin <big.txt >f9.bin 2>e9.txt
+check "seal: 300 records of 4096 B at b = 1024, exit 0" test $? -eq 0
+"$D" open --state-dir st --software --input f9.bin >o9.json 2>e9o.txt
+check "open: all 300 delivered (epochs closed at the 1 MiB body limit)" sh -c "[ \$(wc -l <o9.json) -eq 300 ]"
+check "provision --max-record 4096 at b = 1024 is refused" sh -c \
+	"! '$D' provision --root root --device 90 --suite 2 --agg xor --b 1024 --blob m.bin --max-record 4096 2>em.txt && grep -q 'at most 255 records' em.txt"
+check "provision --max-record 1000 at b = 1024 is accepted" \
+	"$D" provision --root root --device 91 --suite 2 --agg xor --b 1024 --blob m91.bin --max-record 1000
+
+# Item 11: an over-long line costs only itself.
+prov 11 16 d11.bin
+{ echo first; head -c 4097 /dev/zero | tr '\0' L; echo; echo last; } >l11
+"$D" seal --blob d11.bin <l11 >f11.bin 2>e11.txt
+rc=$?
+check "seal: 4097-byte line -> exit 1, message with line number" sh -c "[ $rc -eq 1 ] && grep -q 'line 2: 4097 bytes, over the 4096-byte record limit: skipped' e11.txt"
+"$D" open --state-dir st --software --input f11.bin >o11.json 2>/dev/null
+check "seal: the lines before and after it are delivered" sh -c \
+	"grep -q '\"index\":0,\"data\":\"first\"' o11.json && grep -q '\"index\":1,\"data\":\"last\"' o11.json"
+
+# Item 12: numbers are decimal, never octal.
+"$D" provision --root root --device 010 --suite 2 --agg xor --b 4 --blob oct.bin 2>e12.txt
+rc=$?
+check "--device 010 is refused (exit 2), not taken as 8" sh -c "[ $rc -eq 2 ] && test ! -e oct.bin && grep -q 'leading zeros' e12.txt"
+check "--device 10 is device 10" sh -c "'$D' provision --root root --device 10 --suite 2 --agg xor --b 4 --blob dec.bin --state-dir st && '$D' state --state-dir st --device 10 | grep -q '^device=10 '"
+check "--b 0x10 is refused" sh -c "! '$D' provision --root root --device 12 --suite 2 --agg xor --b 0x10 --blob hex.bin 2>/dev/null"
+
+# Item 13: --version, -q, -v.
+check "--version" sh -c "'$D' --version | grep -q '^diamondctl [0-9]'"
+check "-v: provision says the generation" sh -c \
+	"'$D' -v provision --root root --device 13 --suite 2 --agg xor --b 4 --blob v.bin 2>&1 | grep -q 'device 13: generation 0, first epoch 0'"
+check "-q: seal -v notes are gone, errors stay" sh -c \
+	"printf 'a\n' | '$D' -q seal --blob v.bin >/dev/null 2>q.txt && test ! -s q.txt && ! '$D' -q seal --blob nothere.bin </dev/null 2>q2.txt && test -s q2.txt"
+check "unknown global option is a usage error" sh -c "'$D' --frob 2>/dev/null; [ \$? -eq 2 ]"
+
+# Item 14: honest words, and errors as JSON lines.
+"$D" seal --blob nothere.bin </dev/null 2>e14.txt
+check "missing blob path: 'No such file or directory', not 'unknown device'" sh -c \
+	"grep -q 'nothere.bin: No such file or directory' e14.txt && ! grep -q 'unknown device' e14.txt"
+"$D" --json-errors seal --blob nothere.bin </dev/null 2>j14.txt
+check "--json-errors: one JSON line on stderr" sh -c \
+	"[ \$(wc -l <j14.txt) -eq 1 ] && grep -qx '{\"error\":\"nothere.bin: No such file or directory\",\"command\":\"seal\"}' j14.txt"
+"$D" --json-errors provision --root root --device 010 --suite 2 --agg xor --b 4 --blob j.bin 2>j14b.txt
+check "--json-errors: provision's error is JSON, quotes escaped" \
+	grep -q "^{\"error\":\"bad value '010' (numbers are decimal, without leading zeros)\",\"command\":\"provision\"}$" j14b.txt
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
+   unshare -m true 2>/dev/null; then
+	mkdir -p full
+	prov 14 4 d14.bin
+	unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs full && cp d14.bin full/ &&
+		(cat /dev/zero >full/fill 2>/dev/null; true) &&
+		printf 'x\n' | '$D' seal --blob full/d14.bin >/dev/null 2>e14f.txt" 2>/dev/null
+	check "disk full: 'No space left on device', not 'index space exhausted'" sh -c \
+		"grep -q 'No space left on device' e14f.txt && ! grep -q exhausted e14f.txt"
+else
+	skip "disk full: 'No space left on device'" "needs root and unshare -m for a full tmpfs"
+fi
+
+# Item 16: a failed --header leaves no blob behind.
+"$D" provision --root root --device 16 --suite 2 --agg xor --b 4 --blob d16.bin \
+	--header nodir/d16.h --state-dir st 2>e16.txt
+rc=$?
+check "failed --header write: exit 3, no blob, no state left" sh -c \
+	"[ $rc -eq 3 ] && test ! -e d16.bin && test ! -e st/16.state && ! ls d16.bin.tmp.* 2>/dev/null"
+check "retry with a good --header succeeds" "$D" provision --root root --device 16 \
+	--suite 2 --agg xor --b 4 --blob d16.bin --header d16.h --state-dir st
+
+echo "1..$n"
+[ $failed -eq 0 ]

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * libdiamond units for issue 10's sender-side hardening: error words that
+ * do not lie, the exclusive sender lock, the one epoch body limit, and the
+ * forward-only state import. Usage: test_hardening SCRATCH_DIR
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <diamond/core.h>
+#include <diamond/libdiamond.h>
+
+#include "../tap.h"
+
+static char dir[512];
+
+static void errors(void)
+{
+	tap_result(!strstr(diamond_strerror(-ENOSPC), "exhausted"),
+		   "ENOSPC (disk full) reads as '%s'", diamond_strerror(-ENOSPC));
+	tap_result(!strstr(diamond_strerror(-ENOENT), "device"),
+		   "ENOENT (missing path) reads as '%s'", diamond_strerror(-ENOENT));
+	tap_result(strstr(diamond_strerror(-DIAMOND_EEXHAUSTED), "exhausted") &&
+		   strstr(diamond_strerror(-DIAMOND_ENODEVICE), "unknown device") &&
+		   strstr(diamond_strerror(-DIAMOND_EOLDGEN), "older provisioning generation"),
+		   "libdiamond's own codes have their own words");
+	tap_result(DIAMOND_EEXHAUSTED > 4095 && DIAMOND_ECHAIN > 4095,
+		   "own codes lie above every errno");
+}
+
+static void provision(uint32_t id, unsigned int gen, uint32_t b, char root_byte,
+		      uint8_t *blob, size_t *len)
+{
+	struct diamond_params p = { .suite = 2, .agg = 0, .b = b,
+				    .device_id = id, .generation = gen };
+	uint8_t root[DIAMOND_ROOT_SIZE];
+
+	memset(root, root_byte, sizeof(root));
+	diamond_provision(root, &p, blob, len);
+}
+
+static int put(const char *path, const uint8_t *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	int ok = f && fwrite(p, 1, n, f) == n;
+
+	return f && !fclose(f) && ok ? 0 : -1;
+}
+
+static void sender(void)
+{
+	struct diamond_sender *a = NULL, *b = NULL;
+	static uint8_t frame[DIAMOND_FRAME_MAX], rec[DIAMOND_MAX_RECORD];
+	uint8_t blob[DIAMOND_BLOB_MAX];
+	char path[600];
+	size_t len, body = DIAMOND_TAG_SIZE;
+	int full = 0, n = 0, rc;
+
+	snprintf(path, sizeof(path), "%s/s.bin", dir);
+	provision(1, 0, 1024, 'r', blob, &len);
+	put(path, blob, len);
+	tap_result(diamond_sender_open(&a, path) == 0 &&
+		   diamond_sender_open(&b, path) == -EBUSY,
+		   "sender: a second sender on one blob -> EBUSY");
+	diamond_sender_free(b);
+	memset(rec, 'x', sizeof(rec));
+	while (a && !full && n < 1024) {
+		rc = diamond_sender_seal(a, rec, sizeof(rec), frame, &full);
+		if (rc < 0)
+			break;
+		body += 2 + sizeof(rec);
+		n++;
+	}
+	tap_result(full && n == 255 && body <= DIAMOND_MAX_BODY &&
+		   body + 2 + sizeof(rec) > DIAMOND_MAX_BODY,
+		   "sender: b = 1024 x 4096 B closes at %d records, body %zu <= %d",
+		   n, body, DIAMOND_MAX_BODY);
+	diamond_sender_free(a);
+	tap_result(diamond_sender_open(&b, path) == 0,
+		   "sender: the lock goes with the sender");
+	diamond_sender_free(b);
+}
+
+/* The store's state of device @id as parameters. */
+static int state_of(struct diamond_store *s, uint32_t id,
+		    struct diamond_params *p)
+{
+	uint8_t blob[DIAMOND_BLOB_MAX];
+	size_t len;
+
+	return diamond_store_load(s, id, blob, &len) ||
+	       diamond_blob_info(blob, len, p);
+}
+
+static void import(void)
+{
+	struct diamond_store *s;
+	struct diamond_params p;
+	struct dmd_state st;
+	uint8_t g0[DIAMOND_BLOB_MAX], later[DIAMOND_BLOB_MAX];
+	uint8_t g1[DIAMOND_BLOB_MAX], other[DIAMOND_BLOB_MAX], r0[DMD_KEY_MAX];
+	size_t len, l1, lo;
+	char sdir[600];
+
+	snprintf(sdir, sizeof(sdir), "%s/st", dir);
+	if (diamond_store_open(&s, sdir, DIAMOND_STORE_CREATE |
+			       DIAMOND_STORE_LOCK)) {
+		tap_result(0, "import: store opens");
+		return;
+	}
+	provision(7, 0, 4, 'r', g0, &len);
+	/* The same chain three epochs on, as a gateway would have saved it. */
+	dmd_blob_parse(&st, g0, len);
+	for (int i = 0; i < 3; i++) {
+		dmd_epoch_update(st.suite, st.key, st.key, r0);
+		st.epoch++;
+	}
+	dmd_blob2_write(later, &st);
+	provision(7, 1, 4, 'r', g1, &l1);
+	provision(7, 0, 4, 'o', other, &lo);
+
+	tap_result(diamond_store_import(s, g0, len, 0) == 0 &&
+		   !state_of(s, 7, &p) && p.epoch == 0,
+		   "import: a device new to the store is taken");
+	tap_result(diamond_store_import(s, g0, len, 0) == 0,
+		   "import: the equal state again is a no-op");
+	tap_result(diamond_store_import(s, later, len, 0) == 0 &&
+		   !state_of(s, 7, &p) && p.epoch == 3,
+		   "import: a later epoch of the same chain moves it forward");
+	tap_result(diamond_store_import(s, g0, len, 0) == -DIAMOND_EBACKWARD &&
+		   !state_of(s, 7, &p) && p.epoch == 3,
+		   "import: an older state -> DIAMOND_EBACKWARD, state kept");
+	tap_result(diamond_store_import(s, other, lo, 5) == -DIAMOND_ECHAIN,
+		   "import: a later state of another chain -> DIAMOND_ECHAIN");
+	tap_result(diamond_store_import(s, g1, l1, 0) == 0 &&
+		   !state_of(s, 7, &p) && p.generation == 1 &&
+		   p.epoch == (uint64_t)1 << 32,
+		   "import: a newer generation replaces the state");
+	tap_result(diamond_store_import(s, later, len, 0) == -DIAMOND_EOLDGEN,
+		   "import: an older generation -> DIAMOND_EOLDGEN");
+	tap_result(diamond_store_import(s, g1, l1, 2) == 0 &&
+		   !state_of(s, 7, &p) && p.epoch == ((uint64_t)1 << 32) + 2,
+		   "import: --advance 2 moves two epochs further");
+	g1[40] ^= 1;
+	tap_result(diamond_store_import(s, g1, l1, 0) == -EINVAL,
+		   "import: a damaged blob -> EINVAL");
+	diamond_store_close(s);
+	memset(&st, 0, sizeof(st));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_hardening SCRATCH_DIR\n");
+		return 2;
+	}
+	snprintf(dir, sizeof(dir), "%s", argv[1]);
+	mkdir(dir, 0700);
+	tap_header();
+	errors();
+	sender();
+	import();
+	tap_trailing_plan();
+	return tap_finish();
+}
