@@ -38,8 +38,10 @@
 struct _diamond_spool {
 	char path[4096];
 	int fd;
-	size_t bytes;		/* in the file */
+	size_t bytes;		/* in the file and in @buf */
 	int dirty;		/* appended since the last fsync */
+	size_t used;		/* bytes in @buf, not yet written */
+	uint8_t buf[65536];	/* one write() per feed, not per frame */
 };
 
 static int write_all(int fd, const uint8_t *p, size_t len)
@@ -102,10 +104,18 @@ int _diamond_spool_open(struct diamond_gw *gw, const char *state_dir)
 	return 0;
 }
 
+static void flush(struct _diamond_spool *s)
+{
+	if (s->used && write_all(s->fd, s->buf, s->used) < 0)
+		s->bytes -= s->used;	/* lost: not in the file */
+	s->used = 0;
+}
+
 void _diamond_spool_close(struct diamond_gw *gw)
 {
 	if (!gw->spool)
 		return;
+	flush(gw->spool);
 	if (gw->spool->dirty)
 		fdatasync(gw->spool->fd);
 	close(gw->spool->fd);
@@ -116,11 +126,16 @@ void _diamond_spool_close(struct diamond_gw *gw)
 void _diamond_spool_append(struct diamond_gw *gw, const struct diamond_frame *f)
 {
 	struct _diamond_spool *s = gw->spool;
+	int n;
 
 	if (!s || s->fd < 0)
 		return;
-	if (emit_fd(&s->fd, f) == 0) {
-		s->bytes += DIAMOND_FRAME_HDR + (size_t)f->len;
+	if (sizeof(s->buf) - s->used < DIAMOND_FRAME_HDR + (size_t)f->len)
+		flush(s);
+	n = diamond_frame_write(s->buf + s->used, sizeof(s->buf) - s->used, f);
+	if (n > 0) {
+		s->used += (size_t)n;
+		s->bytes += (size_t)n;
 		s->dirty = 1;
 	}
 }
@@ -170,6 +185,7 @@ void _diamond_spool_commit(struct diamond_gw *gw)
 
 	if (!s || s->fd < 0)
 		return;
+	flush(s);
 	if (!gw->stats.open_epochs && s->bytes) {
 		if (ftruncate(s->fd, 0) == 0)
 			s->bytes = 0;
