@@ -134,3 +134,10 @@ bench-userspace: $(DIAMONDCTL) $(DIAMONDCTL_STATIC)
 		--file $(DIAMONDCTL_STATIC):/bin/diamondctl -- \
 		'modprobe diamond; mkdir -p /b; diamondctl bench --devices 1 $(US_BENCH_ARGS) --dir /b; diamondctl bench --devices 10000 $(US_BENCH_ARGS) --dir /b'; \
 	else echo "bench-userspace: no $(US_MODULE) (make module): kernel path skipped"; fi
+
+# The gateway under hostile input: max RSS at 10,000 devices for the worst
+# frame mixes, and the UDP flood (Documentation/userspace.rst section 9).
+.PHONY: bench-ingest
+BENCH_TARGETS += bench-ingest
+bench-ingest: $(DIAMONDCTL) $(US_FRAMETOOL)
+	D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(TOP)/tools/ingest-bench.sh

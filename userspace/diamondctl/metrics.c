@@ -32,6 +32,9 @@ static void total(FILE *f, const char *name, const char *type,
 	fprintf(f, "%s %llu\n", name, (unsigned long long)v);
 }
 
+#define REJECTED	((size_t)-1)	/* one line per non-zero reason */
+#define FIELD(x)	offsetof(struct diamond_dev_stats, x)
+
 /* One per-device family: @off is the counter's offset in the struct. */
 struct family {
 	FILE *f;
@@ -45,8 +48,7 @@ static void dev_line(void *arg, const struct diamond_dev_stats *s)
 	uint64_t v;
 
 	memcpy(&v, (const uint8_t *)s + fam->off, sizeof(v));
-	if (fam->off == offsetof(struct diamond_dev_stats, last_epoch) &&
-	    !s->verified)
+	if (fam->off == FIELD(last_epoch) && !s->verified)
 		return;		/* no epoch verified yet: no value */
 	fprintf(fam->f, "%s{device=\"%u\"} %llu\n", fam->name,
 		(unsigned int)s->device_id, (unsigned long long)v);
@@ -65,15 +67,23 @@ static void dev_rejected(void *arg, const struct diamond_dev_stats *s)
 				(unsigned long long)s->rejected_by[r]);
 }
 
-static void per_device(FILE *f, const struct diamond_gw *gw,
-		       const char *name, const char *type, const char *help,
-		       size_t off)
-{
-	struct family fam = { f, name, off };
-
-	head(f, name, type, help);
-	diamond_gw_foreach_dev(gw, dev_line, &fam);
-}
+static const struct dev_family {
+	const char *name, *type, *help;
+	size_t off;
+} dev_families[] = {
+	{ "diamond_device_epochs_verified_total", "counter",
+	  "Epochs verified, per device.", FIELD(verified) },
+	{ "diamond_device_epochs_rejected_total", "counter",
+	  "Epochs rejected, per device and reason (non-zero only).", REJECTED },
+	{ "diamond_device_records_total", "counter",
+	  "Records delivered, per device.", FIELD(records) },
+	{ "diamond_device_frames_dropped_total", "counter",
+	  "Frames not used, per device.", FIELD(frames_dropped) },
+	{ "diamond_device_bytes_total", "counter",
+	  "Bytes of the device's frames received.", FIELD(bytes) },
+	{ "diamond_device_last_epoch", "gauge",
+	  "The last epoch verified, per device.", FIELD(last_epoch) },
+};
 
 static void write_metrics(FILE *f, const struct diamond_gw *gw)
 {
@@ -104,24 +114,16 @@ static void write_metrics(FILE *f, const struct diamond_gw *gw)
 	total(f, "diamond_buffered_bytes", "gauge",
 	      "Bytes held by open epochs (at most --max-buffer).",
 	      st.buffered);
-	per_device(f, gw, "diamond_device_epochs_verified_total", "counter",
-		   "Epochs verified, per device.",
-		   offsetof(struct diamond_dev_stats, verified));
-	head(f, "diamond_device_epochs_rejected_total", "counter",
-	     "Epochs rejected, per device and reason (non-zero only).");
-	diamond_gw_foreach_dev(gw, dev_rejected, f);
-	per_device(f, gw, "diamond_device_records_total", "counter",
-		   "Records delivered, per device.",
-		   offsetof(struct diamond_dev_stats, records));
-	per_device(f, gw, "diamond_device_frames_dropped_total", "counter",
-		   "Frames not used, per device.",
-		   offsetof(struct diamond_dev_stats, frames_dropped));
-	per_device(f, gw, "diamond_device_bytes_total", "counter",
-		   "Bytes of the device's frames received.",
-		   offsetof(struct diamond_dev_stats, bytes));
-	per_device(f, gw, "diamond_device_last_epoch", "gauge",
-		   "The last epoch verified, per device.",
-		   offsetof(struct diamond_dev_stats, last_epoch));
+	for (r = 0; r < (int)(sizeof(dev_families) / sizeof(dev_families[0])); r++) {
+		const struct dev_family *df = &dev_families[r];
+		struct family fam = { f, df->name, df->off };
+
+		head(f, df->name, df->type, df->help);
+		if (df->off == REJECTED)
+			diamond_gw_foreach_dev(gw, dev_rejected, f);
+		else
+			diamond_gw_foreach_dev(gw, dev_line, &fam);
+	}
 }
 
 int metrics_write_file(const struct diamond_gw *gw, const char *path)
