@@ -133,6 +133,16 @@ check "item 10: a restarted open takes them up: 4 of 4 records, exit 0" \
 	sh -c "[ $rc -eq 0 ] && [ \$(grep -c '\"index\"' sp.json) -eq 4 ]"
 check "item 10: it says so" grep -q 'taken up from the spool' sp.err
 check "item 10: the spool is empty once nothing is open" sh -c '[ -e st/spool/frames ] && [ ! -s st/spool/frames ]'
+# The same after SIGKILL: the spool was fsync'd after each datagram.
+fresh
+start_udp 127.0.0.1
+"$FT" send 127.0.0.1 "$P" f7.bin 0 1 2
+sleep 0.3
+kill -KILL "$GW"; wait "$GW" 2>/dev/null
+"$FT" pick f7.bin 3 4 >rest.bin
+"$D" open --state-dir st --software --input rest.bin >sk.json 2>/dev/null; rc=$?
+check "item 10: after SIGKILL a restarted open still has them: 4 of 4 records" \
+	sh -c "[ $rc -eq 0 ] && [ \$(grep -c '\"index\"' sk.json) -eq 4 ]"
 # An epoch with record 1 missing: rejected at the end, quarantined; fed
 # again with the missing frame, it verifies.
 fresh
