@@ -9,7 +9,8 @@
 #  2. The UDP flood: 100,000 junk datagrams with 100 valid epochs spread
 #     among them, sent over loopback as fast as sendto() goes and at fixed
 #     rates; how many valid epochs were delivered.
-# Environment: D (diamondctl), FT (frametool). Deterministic inputs; the
+# Environment: D (diamondctl), FT (frametool), PART (rss, flood, all),
+# DEVICES (10000). Deterministic inputs; the
 # flood's outcome depends on the machine's speed and load.
 set -u
 D=${D:?}
@@ -19,10 +20,12 @@ trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 1
 N=${DEVICES:-10000}
 
+PART=${PART:-all}	# rss, flood or all
+if [ "$PART" != flood ]; then
 echo "== max RSS of open at $N devices (b = 65535), default options"
 "$FT" states st0 "$N" 65535 || exit 1
 printf '%-16s %-52s %10s %12s\n' "mix" "what" "input" "max RSS"
-while read -r mix what; do
+while IFS=$'\t' read -r mix what; do
 	rm -rf st && cp -r st0 st
 	# shellcheck disable=SC2086
 	"$FT" mix "$N" 65535 $mix >m.bin
@@ -37,6 +40,8 @@ done <<'MIXES'
 5 0-3 1000 0	5 epochs/device, records 0-3 of 1000 B
 4 0-1 3000 1	4 epochs/device, records 0-1 of 3000 B + tag
 MIXES
+fi
+[ "$PART" = rss ] && exit 0
 
 echo "== UDP flood: 100,000 junk datagrams, 100 valid epochs (b = 4)"
 "$D" keygen -o root >/dev/null 2>&1

@@ -185,12 +185,19 @@ void _diamond_spool_commit(struct diamond_gw *gw)
 
 	if (!s || s->fd < 0)
 		return;
-	flush(s);
-	if (!gw->stats.open_epochs && s->bytes) {
-		if (ftruncate(s->fd, 0) == 0)
+	if (!gw->stats.open_epochs) {
+		/* Epochs that opened and closed within this feed: no disk. */
+		s->bytes -= s->used;
+		s->used = 0;
+		if (s->bytes && ftruncate(s->fd, 0) == 0) {
 			s->bytes = 0;
-		fdatasync(s->fd);
-	} else if (s->bytes > 2 * gw->stats.buffered + SPOOL_SLACK) {
+			fdatasync(s->fd);
+		}
+		s->dirty = 0;
+		return;
+	}
+	flush(s);
+	if (s->bytes > 2 * gw->stats.buffered + SPOOL_SLACK) {
 		if (rewrite(gw) == 0)
 			return;
 		fdatasync(s->fd);
