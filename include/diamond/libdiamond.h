@@ -64,7 +64,8 @@ extern "C" {
  * malformed body; -EMSGSIZE record, AD or epoch over its maximum;
  * -EPROTO malformed frame; -ENODATA truncated frame; -ENOMSG incomplete
  * epoch (records missing); -EUCLEAN corrupt state file; -EXDEV state file
- * of another device; -ENOPKG kernel module or AF_ALG missing; -EEXIST
+ * of another device; -ENOBUFS an open epoch evicted (the gateway's window
+ * or buffer was full); -ENOPKG kernel module or AF_ALG missing; -EEXIST
  * refusing to overwrite; -EBUSY the blob is locked by another sealer;
  * and its own codes -DIAMOND_E* above. Every other errno (-ENOENT,
  * -ENOSPC, ...) means what the OS says it means.
