@@ -191,9 +191,9 @@ int diamond_sender_close_epoch(struct diamond_sender *s, const uint8_t *ad,
 	uint32_t n;
 	int rc;
 
-	if (s->broken)
-		return -EIO;
-	if (!s->core.open)
+	/* A failed reservation sealed nothing: there is nothing to close
+	 * (seal already reported why). */
+	if (s->broken || !s->core.open)
 		return 0;
 	if (adlen > DIAMOND_MAX_AD)
 		return -EMSGSIZE;
