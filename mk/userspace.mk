@@ -55,11 +55,11 @@ $(US_PC): $(US_LIB_SRC)/libdiamond.pc.in
 
 US_CTL_FLAGS := -I$(TOP)/include -DDIAMONDCTL_VERSION='"$(US_VERSION)"'
 
-$(DIAMONDCTL): $(US_CTL_SRCS) $(US_CTL_SRC)/diamondctl.h $(US_LIB_A)
+$(DIAMONDCTL): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
 	$(CC) $(CSTD) $(US_CTL_FLAGS) -o $@ $(US_CTL_SRCS) $(US_LIB_A) $(US_KCAPI)
 
 # For the VM: no shared libraries there, so libc and libkcapi.a go in.
-$(DIAMONDCTL_STATIC): $(US_CTL_SRCS) $(US_CTL_SRC)/diamondctl.h $(US_LIB_A)
+$(DIAMONDCTL_STATIC): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
 	$(CC) $(CSTD) -static $(US_CTL_FLAGS) -o $@ $(US_CTL_SRCS) $(US_LIB_A) \
 		$(or $(US_KCAPI_A),-lkcapi)
 
@@ -73,9 +73,15 @@ $(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
 	$(CC) $(CSTD) -I$(TOP)/include -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(US_LIB_A) $(US_KCAPI)
 
-CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-vm
+# Hostile and disordered input for ingest.sh and the flood benchmark.
+US_FRAMETOOL := $(US_BUILD)/frametool
+$(US_FRAMETOOL): $(TOP)/tools/frametool.c $(US_LIB_A)
+	$(CC) $(CSTD) -I$(TOP)/include -o $@ $< $(US_LIB_A) $(US_KCAPI)
 
-.PHONY: check-userspace-host check-userspace-crash check-userspace-vm
+CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-ingest userspace-vm
+
+
+.PHONY: check-userspace-host check-userspace-crash check-userspace-ingest check-userspace-vm
 
 # Three programs, one TAP file: the shell driver renumbers their results.
 check-userspace-host: $(DIAMONDCTL) $(US_TESTS) $(US_PC) $(US_LIB_SO)
@@ -101,6 +107,14 @@ check-userspace-crash: $(DIAMONDCTL) $(US_BUILD)/test_crash
 		>$(TAPDIR)/userspace-crash.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-crash.tap; exit $$rc
 
+# The gateway under hostile input: datagrams, windows, memory, spool,
+# quarantine, logs, bind, serial reconnect, metrics (software backend).
+check-userspace-ingest: $(DIAMONDCTL) $(US_FRAMETOOL)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/ingest.sh \
+		>$(TAPDIR)/userspace-ingest.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-ingest.tap; exit $$rc
+
 # Needs the kernel module (mk/kernel.mk, target `module`); skips without it.
 US_MODULE := $(BUILD)/kernel/diamond.ko
 check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC)
@@ -123,3 +137,10 @@ bench-userspace: $(DIAMONDCTL) $(DIAMONDCTL_STATIC)
 		--file $(DIAMONDCTL_STATIC):/bin/diamondctl -- \
 		'modprobe diamond; mkdir -p /b; diamondctl bench --devices 1 $(US_BENCH_ARGS) --dir /b; diamondctl bench --devices 10000 $(US_BENCH_ARGS) --dir /b'; \
 	else echo "bench-userspace: no $(US_MODULE) (make module): kernel path skipped"; fi
+
+# The gateway under hostile input: max RSS at 10,000 devices for the worst
+# frame mixes, and the UDP flood (Documentation/userspace.rst section 9).
+.PHONY: bench-ingest
+BENCH_TARGETS += bench-ingest
+bench-ingest: $(DIAMONDCTL) $(US_FRAMETOOL)
+	D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(TOP)/tools/ingest-bench.sh

@@ -64,7 +64,8 @@ extern "C" {
  * malformed body; -EMSGSIZE record, AD or epoch over its maximum;
  * -EPROTO malformed frame; -ENODATA truncated frame; -ENOMSG incomplete
  * epoch (records missing); -EUCLEAN corrupt state file; -EXDEV state file
- * of another device; -ENOPKG kernel module or AF_ALG missing; -EEXIST
+ * of another device; -ENOBUFS an open epoch evicted (the gateway's window
+ * or buffer was full); -ENOPKG kernel module or AF_ALG missing; -EEXIST
  * refusing to overwrite; -EBUSY the blob is locked by another sealer;
  * and its own codes -DIAMOND_E* above. Every other errno (-ENOENT,
  * -ENOSPC, ...) means what the OS says it means.
@@ -332,6 +333,13 @@ int diamond_reader_next(struct diamond_reader *r, struct diamond_frame *f,
  */
 size_t diamond_reader_pending(const struct diamond_reader *r);
 
+/**
+ * diamond_reader_reset() - discard every byte held (a new datagram or a
+ * reconnected line starts at a frame boundary)
+ * @r: the reader
+ */
+void diamond_reader_reset(struct diamond_reader *r);
+
 /* ---- Epoch assembler --------------------------------------------------- */
 
 struct diamond_asm;
@@ -438,7 +446,20 @@ int diamond_kernel_probe(char *msg, size_t size);
  * @backend: DIAMOND_BACKEND_KERNEL (default) or DIAMOND_BACKEND_SOFTWARE
  * @max_tfms: kernel backend: keyed tfms kept open at once (LRU; 0 = 256)
  * @max_skip: lost epochs a device may skip (0 = 4096, spec section 9)
- * @max_body: largest epoch body assembled (0 = 1 MiB)
+ * @max_body: 0 or DIAMOND_MAX_BODY, the one limit of sender and gateway
+ *	(any other value is -EINVAL: a smaller cap would refuse epochs the
+ *	sender makes, a larger one accept epochs no sender makes)
+ * @max_buffer: bytes all open epochs of all devices may hold together
+ *	(0 = DIAMOND_DEFAULT_MAX_BUFFER, at least DIAMOND_MIN_MAX_BUFFER);
+ *	past it the least recently fed open epoch is dropped ("evicted")
+ * @flags: DIAMOND_GW_SPOOL, DIAMOND_GW_QUARANTINE
+ * @quarantine_max: bytes the quarantine may hold (0 = 64 MiB); the oldest
+ *	files go first
+ *
+ * Ingest limits (Documentation/userspace.rst, "Gateway limits"): a device
+ * has at most DIAMOND_WINDOW_EPOCHS epochs open at once, each at most
+ * @max_body bytes of records plus 8 bytes per record index below the
+ * device's b; all open epochs together hold at most @max_buffer bytes.
  */
 struct diamond_gw_opts {
 	const char *state_dir;
@@ -446,7 +467,62 @@ struct diamond_gw_opts {
 	unsigned int max_tfms;
 	uint32_t max_skip;
 	size_t max_body;
+	size_t max_buffer;
+	unsigned int flags;
+	size_t quarantine_max;
 };
+
+#define DIAMOND_WINDOW_EPOCHS		4
+#define DIAMOND_DEFAULT_MAX_BUFFER	(32u << 20)
+/* One largest epoch: its records grown by doubling, and 65535 slots. */
+#define DIAMOND_MIN_MAX_BUFFER		(4u << 20)
+#define DIAMOND_DEFAULT_QUARANTINE_MAX	(64u << 20)
+
+/*
+ * DIAMOND_GW_SPOOL: every frame taken into an open epoch is appended to
+ * @state_dir/spool/frames (fsync'd once per diamond_gw_feed() call);
+ * diamond_gw_resume() reloads it after a restart. The file is rewritten
+ * from memory when it outgrows twice what is open, so it stays within
+ * 2 * max_buffer + 1 MiB.
+ * DIAMOND_GW_QUARANTINE: the frames of each rejected epoch that had its
+ * tag frame are written to
+ * @state_dir/quarantine/<seq>-<device>-<epoch>-<reason>.frames, a frame
+ * file that "diamondctl open --input" takes again; at most quarantine_max
+ * bytes and 4096 files, the oldest removed first.
+ */
+#define DIAMOND_GW_SPOOL	1
+#define DIAMOND_GW_QUARANTINE	2
+
+/* Why an epoch was rejected: the labels of the metrics. */
+enum diamond_reason {
+	DIAMOND_REASON_BAD_TAG,		/* -EBADMSG */
+	DIAMOND_REASON_REPLAY,		/* -EKEYEXPIRED */
+	DIAMOND_REASON_TOO_FAR,		/* -ERANGE */
+	DIAMOND_REASON_INCOMPLETE,	/* -ENOMSG */
+	DIAMOND_REASON_TOO_LARGE,	/* -EMSGSIZE */
+	DIAMOND_REASON_EVICTED,		/* -ENOBUFS: window or buffer full */
+	DIAMOND_REASON_UNKNOWN_DEVICE,	/* -DIAMOND_ENODEVICE */
+	DIAMOND_REASON_OLD_GENERATION,	/* -DIAMOND_EOLDGEN */
+	DIAMOND_REASON_STATE,		/* -EUCLEAN, -EXDEV, I/O */
+	DIAMOND_REASON_OTHER,
+	DIAMOND_REASON_COUNT
+};
+
+/**
+ * diamond_reason() - the reason class of a rejection errno
+ * @err: a negative errno from an event
+ *
+ * Return: an enum diamond_reason.
+ */
+int diamond_reason(int err);
+
+/**
+ * diamond_reason_name() - a short label: "bad_tag", "replay", ...
+ * @reason: an enum diamond_reason
+ *
+ * Return: a static string.
+ */
+const char *diamond_reason_name(int reason);
 
 enum diamond_event_kind {
 	DIAMOND_EV_VERIFIED = 1,	/* an epoch verified; records delivered */
@@ -473,17 +549,40 @@ struct diamond_event {
 };
 
 /**
+ * struct diamond_record - one verified record with its epoch's AD
+ * @device_id: device
+ * @epoch: epoch
+ * @index: record index
+ * @data: the plaintext record
+ * @len: its length
+ * @ad: the epoch's associated data (verified with it)
+ * @adlen: its length, 0 without AD
+ */
+struct diamond_record {
+	uint32_t device_id;
+	uint64_t epoch;
+	uint32_t index;
+	const uint8_t *data;
+	size_t len;
+	const uint8_t *ad;
+	size_t adlen;
+};
+
+/**
  * struct diamond_gw_cbs - gateway callbacks
  * @record: one plaintext record of a verified epoch; called only after the
  *	new state is durable, in index order
  * @event: after each epoch (verified or rejected) and each input error
- * @arg: passed to both
+ * @arg: passed to all
+ * @record_ad: like @record, with the epoch's associated data; when set it
+ *	is called instead of @record
  */
 struct diamond_gw_cbs {
 	void (*record)(void *arg, uint32_t device_id, uint64_t epoch,
 		       uint32_t index, const uint8_t *data, size_t len);
 	void (*event)(void *arg, const struct diamond_event *ev);
 	void *arg;
+	void (*record_ad)(void *arg, const struct diamond_record *r);
 };
 
 /**
@@ -495,6 +594,13 @@ struct diamond_gw_cbs {
  * @frame_errors: malformed, truncated or unsynchronised input events
  * @tfm_inits: kernel tfms created (setkey from the state file)
  * @tfm_evictions: kernel tfms closed by the LRU
+ * @frames_dropped: well-formed frames not used: unknown device, epoch
+ *	already verified or beyond max_skip, index past b, window or buffer
+ *	full (the frames of evicted epochs count too)
+ * @bytes: bytes received
+ * @rejected_by: @rejected by enum diamond_reason
+ * @open_epochs: epochs being assembled now
+ * @buffered: bytes they hold (at most max_buffer)
  */
 struct diamond_gw_stats {
 	uint64_t devices;
@@ -504,6 +610,31 @@ struct diamond_gw_stats {
 	uint64_t frame_errors;
 	uint64_t tfm_inits;
 	uint64_t tfm_evictions;
+	uint64_t frames_dropped;
+	uint64_t bytes;
+	uint64_t rejected_by[DIAMOND_REASON_COUNT];
+	uint64_t open_epochs;
+	uint64_t buffered;
+};
+
+/**
+ * struct diamond_dev_stats - one device's counters since diamond_gw_new()
+ * @device_id: the device
+ * @verified: epochs verified
+ * @rejected_by: epochs rejected, by enum diamond_reason
+ * @records: records delivered
+ * @frames_dropped: its frames not used (see struct diamond_gw_stats)
+ * @bytes: bytes of its frames received
+ * @last_epoch: the last epoch verified (valid if @verified)
+ */
+struct diamond_dev_stats {
+	uint32_t device_id;
+	uint64_t verified;
+	uint64_t rejected_by[DIAMOND_REASON_COUNT];
+	uint64_t records;
+	uint64_t frames_dropped;
+	uint64_t bytes;
+	uint64_t last_epoch;
 };
 
 struct diamond_gw;
@@ -545,7 +676,8 @@ int diamond_gw_feed(struct diamond_gw *gw, const uint8_t *data, size_t len);
  * @gw: the gateway
  *
  * Reports a truncated final frame and every unfinished epoch as rejected
- * (-ENOMSG).
+ * (-ENOMSG), quarantines them and empties the spool. A gateway freed
+ * without this keeps its open epochs in the spool for the next run.
  *
  * Return: 0.
  */
@@ -569,6 +701,54 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 
 void diamond_gw_stats(const struct diamond_gw *gw,
 		      struct diamond_gw_stats *stats);
+
+/**
+ * diamond_gw_foreach_dev() - the counters of every device seen
+ * @gw: the gateway
+ * @fn: called once per device that sent a frame, in no particular order
+ * @arg: passed to @fn
+ */
+void diamond_gw_foreach_dev(const struct diamond_gw *gw,
+			    void (*fn)(void *arg,
+				       const struct diamond_dev_stats *s),
+			    void *arg);
+
+/**
+ * diamond_gw_feed_datagram() - process one datagram
+ * @gw: the gateway
+ * @data: the datagram
+ * @len: its length
+ *
+ * The datagram is parsed as whole frames on its own: bytes it leaves
+ * unparsed (a header claiming more than the datagram holds) are reported
+ * as a truncated frame and discarded, so no datagram can reach into the
+ * next one. Otherwise as diamond_gw_feed().
+ *
+ * Return: 0, or a negative errno for a fatal error (out of memory).
+ */
+int diamond_gw_feed_datagram(struct diamond_gw *gw, const uint8_t *data,
+			     size_t len);
+
+/**
+ * diamond_gw_break() - the byte stream broke (a serial port went away)
+ * @gw: the gateway
+ *
+ * Bytes held that do not form a whole frame are reported as a truncated
+ * frame and dropped; the next bytes fed start at a frame boundary.
+ */
+void diamond_gw_break(struct diamond_gw *gw);
+
+/**
+ * diamond_gw_resume() - take up the spool of an earlier run
+ * @gw: a gateway opened with DIAMOND_GW_SPOOL
+ *
+ * Feeds the frames a previous gateway spooled for its open epochs; those
+ * that complete are verified and delivered now, the others wait for the
+ * rest of their frames.
+ *
+ * Return: the number of frames taken up, or a negative errno.
+ */
+int diamond_gw_resume(struct diamond_gw *gw);
 
 /* ---- Host sender (spec section 10) ------------------------------------- */
 

@@ -85,11 +85,11 @@ cat >expect.json <<'JSON'
 {"device":7,"epoch":0,"index":2,"data":"010262696e","encoding":"hex"}
 {"device":7,"epoch":0,"index":3,"data":"four"}
 {"device":7,"epoch":1,"index":0,"data":"five"}
-{"device":9,"epoch":0,"index":0,"data":"a"}
-{"device":9,"epoch":0,"index":1,"data":"b"}
-{"device":9,"epoch":1,"index":0,"data":"c"}
-{"device":9,"epoch":1,"index":1,"data":"d"}
-{"device":9,"epoch":2,"index":0,"data":"e"}
+{"device":9,"epoch":0,"index":0,"data":"a","ad":"0a0b0c"}
+{"device":9,"epoch":0,"index":1,"data":"b","ad":"0a0b0c"}
+{"device":9,"epoch":1,"index":0,"data":"c","ad":"0a0b0c"}
+{"device":9,"epoch":1,"index":1,"data":"d","ad":"0a0b0c"}
+{"device":9,"epoch":2,"index":0,"data":"e","ad":"0a0b0c"}
 {"device":4294967295,"epoch":0,"index":0,"data":"x"}
 {"device":4294967295,"epoch":1,"index":0,"data":"y"}
 JSON
@@ -97,7 +97,7 @@ cp -r st st.orig
 cat f7.bin f9.bin fmax.bin >all.bin
 "$D" open --state-dir st --software --input all.bin >out.json 2>err.txt; rc=$?
 check "open --software --input: exit 0" [ "$rc" -eq 0 ]
-check "open --software: JSON output exact" cmp -s out.json expect.json
+check "open --software: JSON output exact, AD as hex (item 17)" cmp -s out.json expect.json
 check "open: summary line on stderr" grep -q '3 devices, 7 epochs verified, 0 rejected, 12 records' err.txt
 check "state: device 7 now at epoch 2" sh -c "'$D' state --state-dir st --device 7 | grep -q 'epoch=2'"
 check "state: device 9 now at epoch 3" sh -c "'$D' state --state-dir st --device 9 | grep -q 'epoch=3'"

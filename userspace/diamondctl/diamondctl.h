@@ -27,6 +27,10 @@ extern int verbosity;
  * JSON line {"error":"...","command":"..."}. */
 void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void set_json_errors(const char *command);
+/* The command named by set_json_errors(), or NULL: errors are text. */
+const char *json_errors(void);
+/* @s as a JSON string body: quotes, backslashes and controls escaped. */
+void json_string(void *f, const char *s);
 /* A message shown at @level (1: normal, 2: -v) and above, on stderr. */
 void note(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Decimal only, no sign, no leading zero ("010" is refused); 0 on success. */
@@ -53,8 +57,9 @@ int ledger_take(const char *root_path, uint32_t id, long want,
 		unsigned int *gen);
 int parse_agg(const char *s, unsigned int *agg);
 const char *agg_name(unsigned int agg);
-/* A JSON line for one record, into @f. */
+/* A JSON line for one record and its epoch's AD (hex, if any), into @f. */
 void json_record(void *f, uint32_t dev, uint64_t epoch, uint32_t index,
-		 const uint8_t *data, size_t len);
+		 const uint8_t *data, size_t len, const uint8_t *ad,
+		 size_t adlen);
 
 #endif

@@ -1,25 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * diamondctl open: the gateway. Frames from a file, stdin, a serial device
- * or a loopback UDP port; every epoch verified (in the kernel unless
+ * or a UDP port (open_src.c); every epoch verified (in the kernel unless
  * --software), its new state durable, then its records written as JSON
- * lines on stdout.
+ * lines on stdout. Open epochs are spooled and taken up again by the next
+ * run; rejected ones are quarantined; messages are rate-limited
+ * (open_log.c); counters go out as Prometheus metrics (metrics.c).
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "diamondctl.h"
+#include "open.h"
 
 static volatile sig_atomic_t stop;
 
@@ -27,24 +26,41 @@ static void help(FILE *f)
 {
 	fprintf(f,
 		"usage: diamondctl open --state-dir DIR [--software]\n"
-		"                       [--input FILE | --serial DEV | --udp PORT]\n"
-		"                       [--max-tfms N] [--max-skip N]\n\n"
+		"                       [--input FILE | --serial DEV | --udp PORT [--bind ADDR]]\n"
+		"                       [--max-tfms N] [--max-skip N] [--max-buffer MIB]\n"
+		"                       [--no-spool] [--quarantine-max MIB]\n"
+		"                       [--metrics FILE] [--metrics-socket PATH]\n"
+		"                       [--metrics-interval S] [--log-rate N] [--json-errors]\n\n"
 		"Verify every epoch of the frames read (stdin by default) and write\n"
 		"its records to stdout as JSON lines:\n"
-		"  {\"device\":ID,\"epoch\":E,\"index\":J,\"data\":\"...\"}\n"
+		"  {\"device\":ID,\"epoch\":E,\"index\":J,\"data\":\"...\"[,\"ad\":\"HEX\"]}\n"
 		"data is the record as a JSON string when it is printable ASCII, else\n"
-		"hex with \"encoding\":\"hex\" added. Records are written only after the\n"
-		"device's new state is durable in DIR. Rejected epochs are reported on\n"
-		"stderr with device, epoch and reason; a summary line ends the run.\n\n"
+		"hex with \"encoding\":\"hex\" added; ad, the epoch's associated data, is\n"
+		"always hex and present only when the epoch has some. Records are\n"
+		"written only after the device's new state is durable in DIR. Rejected\n"
+		"epochs are reported on stderr with device, epoch and reason; a summary\n"
+		"line ends the run.\n\n"
 		"  --state-dir DIR  the state directory (one file per device, provision)\n"
 		"  --software       verify with the portable core instead of the kernel\n"
 		"                   (the default needs the diamond module: modprobe diamond)\n"
 		"  --input FILE     read frames from FILE\n"
 		"  --serial DEV     read frames from a serial device (raw mode) until\n"
-		"                   SIGINT/SIGTERM\n"
-		"  --udp PORT       read datagrams on 127.0.0.1:PORT until SIGINT/SIGTERM\n"
+		"                   SIGINT/SIGTERM; reconnects when it goes away\n"
+		"  --udp PORT       read datagrams until SIGINT/SIGTERM, each parsed on its own\n"
+		"  --bind ADDR      the address --udp binds, IPv4 or IPv6 (default 127.0.0.1)\n"
 		"  --max-tfms N     kernel tfms kept open at once, LRU (default 256)\n"
 		"  --max-skip N     lost epochs a device may skip (default 4096)\n"
+		"  --max-buffer MIB memory all open epochs may hold together (default 32,\n"
+		"                   at least 4)\n"
+		"  --no-spool       do not keep open epochs in DIR/spool for the next run\n"
+		"  --quarantine-max MIB  size of DIR/quarantine, the frames of rejected\n"
+		"                   epochs (default 64; 0 keeps none)\n"
+		"  --metrics FILE   write Prometheus metrics to FILE (replaced atomically)\n"
+		"  --metrics-socket PATH  serve them on a unix socket at PATH\n"
+		"  --metrics-interval S   seconds between --metrics writes (default 10)\n"
+		"  --log-rate N     stderr lines per second per kind of message (default\n"
+		"                   10; 0 unlimited); the rest are counted as suppressed\n"
+		"  --json-errors    write every message on stderr as a JSON line\n"
 		"  -h, --help       this text\n\n"
 		"Exit status: 0; 1 an epoch or frame was rejected (file or stdin input);\n"
 		"2 usage; 3 setup (state directory, missing kernel module, I/O).\n");
@@ -56,85 +72,167 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static void on_record(void *arg, uint32_t dev, uint64_t epoch, uint32_t index,
-		      const uint8_t *data, size_t len)
+static void on_record(void *arg, const struct diamond_record *r)
 {
 	(void)arg;
-	json_record(stdout, dev, epoch, index, data, len);
+	json_record(stdout, r->device_id, r->epoch, r->index, r->data, r->len,
+		    r->ad, r->adlen);
+}
+
+static void on_rejected(const struct diamond_event *ev)
+{
+	int reason = diamond_reason(ev->err);
+	struct olog_ctx c = {
+		.what = "rejected", .reason = diamond_reason_name(reason),
+		.has_device = 1, .device = ev->device_id, .epoch = ev->epoch,
+	};
+
+	if (ev->err == -ENOPKG)
+		olog(reason, &c, "device %u epoch %llu rejected: the diamond kernel module is missing (modprobe diamond)",
+		     (unsigned int)ev->device_id, (unsigned long long)ev->epoch);
+	else
+		olog(reason, &c, "device %u epoch %llu rejected: %s%s%s",
+		     (unsigned int)ev->device_id, (unsigned long long)ev->epoch,
+		     diamond_strerror(ev->err),
+		     ev->detail && *ev->detail ? ": " : "",
+		     ev->detail ? ev->detail : "");
 }
 
 static void on_event(void *arg, const struct diamond_event *ev)
 {
+	struct olog_ctx c = { .what = "frame" };
+
 	(void)arg;
 	switch (ev->kind) {
 	case DIAMOND_EV_VERIFIED:
 		fflush(stdout);
 		break;
 	case DIAMOND_EV_REJECTED:
-		if (ev->err == -ENOPKG)
-			err_msg("device %u epoch %llu rejected: the diamond kernel module is missing (modprobe diamond)",
-				(unsigned int)ev->device_id,
-				(unsigned long long)ev->epoch);
-		else
-			err_msg("device %u epoch %llu rejected: %s%s%s",
-				(unsigned int)ev->device_id,
-				(unsigned long long)ev->epoch,
-				diamond_strerror(ev->err),
-				ev->detail && *ev->detail ? ": " : "",
-				ev->detail ? ev->detail : "");
+		on_rejected(ev);
 		break;
 	default:
 		if (ev->err == -EILSEQ)
-			err_msg("input: %u bytes without frame sync skipped",
-				(unsigned int)ev->count);
+			olog(OLOG_FRAME_SYNC, &c,
+			     "input: %u bytes without frame sync skipped",
+			     (unsigned int)ev->count);
 		else if (ev->err == -ENODATA)
-			err_msg("input: truncated frame at end of input (%u bytes)",
-				(unsigned int)ev->count);
+			olog(OLOG_FRAME_TRUNC, &c,
+			     "input: truncated frame (%u bytes)",
+			     (unsigned int)ev->count);
 		else
-			err_msg("input: malformed frame header (%s)",
-				diamond_strerror(ev->err));
+			olog(OLOG_FRAME_HDR, &c, "input: malformed frame header (%s)",
+			     diamond_strerror(ev->err));
 		break;
 	}
 }
 
-static int open_udp(const char *port_s)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET };
-	uint64_t port;
-	int fd;
+struct run {
+	struct src src;
+	const char *metrics, *msock;
+	unsigned int interval;		/* seconds between --metrics writes */
+	int lfd;			/* metrics socket or -1 */
+};
 
-	if (parse_u64(port_s, 65535, &port)) {
-		err_msg("--udp: bad port '%s'", port_s);
-		return -1;
-	}
-	sa.sin_port = htons((uint16_t)port);
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);	/* loopback only */
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		err_msg("udp 127.0.0.1:%llu: %m", (unsigned long long)port);
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int open_serial(const char *dev)
+static void write_metrics(struct run *r, struct diamond_gw *gw)
 {
-	struct termios t;
-	int fd = open(dev, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	static const struct olog_ctx c = { .what = "metrics" };
+	int rc;
 
-	if (fd < 0) {
-		err_msg("%s: %m", dev);
-		return -1;
+	if (!r->metrics)
+		return;
+	rc = metrics_write_file(gw, r->metrics);
+	if (rc)
+		olog(OLOG_SOURCE, &c, "metrics %s: %s", r->metrics, strerror(-rc));
+}
+
+/*
+ * Until the input ends or a signal: poll the input, the metrics socket and
+ * the clock (metrics file, serial reconnect). 0, or -1 on a fatal error.
+ */
+static int loop(struct run *r, struct diamond_gw *gw)
+{
+	static uint8_t buf[65536];
+	double next_metrics = mono() + r->interval, retry = 0, t;
+	struct pollfd p[2];
+	int n, rc;
+
+	while (!stop) {
+		t = mono();
+		if (r->metrics && t >= next_metrics) {
+			write_metrics(r, gw);
+			next_metrics = t + r->interval;
+		}
+		if (r->src.fd < 0 && t >= retry && !src_reopen(&r->src))
+			retry = t + 0.2;	/* the serial port is still away */
+		p[0] = (struct pollfd){ .fd = r->src.fd, .events = POLLIN };
+		p[1] = (struct pollfd){ .fd = r->lfd, .events = POLLIN };
+		n = poll(p, 2, r->src.kind == SRC_SERIAL ? 200 :
+			 r->metrics ? 1000 : -1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		src_check(&r->src, gw);
+		if (n > 0 && (p[1].revents & POLLIN))
+			metrics_serve(gw, r->lfd);
+		if (n <= 0 || !(p[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		rc = src_pump(&r->src, gw, buf, sizeof(buf));
+		if (rc <= 0)
+			return rc;
 	}
-	if (isatty(fd) && tcgetattr(fd, &t) == 0) {
-		cfmakeraw(&t);
-		t.c_cc[VMIN] = 1;
-		t.c_cc[VTIME] = 0;
-		tcsetattr(fd, TCSANOW, &t);
+	return 0;
+}
+
+static void summary(const struct diamond_gw_opts *go, struct diamond_gw *gw,
+		    int stream)
+{
+	struct diamond_gw_stats st;
+	struct olog_ctx c = { .what = "summary" };
+
+	diamond_gw_stats(gw, &st);
+	olog_info(1, &c, "open (%s): %llu devices, %llu epochs verified, "
+	     "%llu rejected, %llu records, %llu frame errors, %llu frames dropped%s%s",
+	     go->backend == DIAMOND_BACKEND_KERNEL ? "kernel" : "software",
+	     (unsigned long long)st.devices, (unsigned long long)st.verified,
+	     (unsigned long long)st.rejected, (unsigned long long)st.records,
+	     (unsigned long long)st.frame_errors,
+	     (unsigned long long)st.frames_dropped,
+	     stream && st.open_epochs ? ", open epochs kept in the spool" : "",
+	     olog_suppressed() ? ", some messages suppressed by --log-rate" : "");
+	if (olog_suppressed())
+		olog_info(1, &c, "%llu log lines suppressed by --log-rate",
+		     (unsigned long long)olog_suppressed());
+}
+
+static int start(struct diamond_gw **gw, const struct diamond_gw_opts *go)
+{
+	static const struct olog_ctx c = { .what = "setup" };
+	struct diamond_gw_cbs cbs = { .event = on_event, .record_ad = on_record };
+	char msg[512] = "";
+	int rc = diamond_gw_new(gw, go, &cbs, msg, sizeof(msg));
+
+	if (rc == -ENOPKG)
+		olog(OLOG_SETUP, &c, "%s; or verify in software with --software", msg);
+	else if (rc)
+		olog(OLOG_SETUP, &c, "%s", *msg ? msg : diamond_strerror(rc));
+	if (rc)
+		return rc;
+	rc = diamond_gw_resume(*gw);
+	if (rc > 0)
+		olog_info(1, &c, "%d open epochs taken up from the spool", rc);
+	if (rc < 0) {
+		olog(OLOG_SETUP, &c, "spool: %s", diamond_strerror(rc));
+		diamond_gw_free(*gw);
+		return rc;
 	}
-	return fd;
+	return 0;
 }
 
 int cmd_open(int argc, char **argv)
@@ -145,30 +243,44 @@ int cmd_open(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "serial", required_argument, NULL, 'S' },
 		{ "udp", required_argument, NULL, 'u' },
+		{ "bind", required_argument, NULL, 'B' },
 		{ "max-tfms", required_argument, NULL, 'T' },
 		{ "max-skip", required_argument, NULL, 'K' },
+		{ "max-buffer", required_argument, NULL, 'M' },
+		{ "no-spool", no_argument, NULL, 'n' },
+		{ "quarantine-max", required_argument, NULL, 'Q' },
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "metrics-socket", required_argument, NULL, 'x' },
+		{ "metrics-interval", required_argument, NULL, 'I' },
+		{ "log-rate", required_argument, NULL, 'L' },
+		{ "json-errors", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct diamond_gw_opts go = { .backend = DIAMOND_BACKEND_KERNEL };
-	struct diamond_gw_cbs cbs = { .record = on_record, .event = on_event };
-	const char *input = NULL, *serial = NULL, *udp = NULL;
-	static uint8_t buf[65536];
-	struct diamond_gw_stats st;
+	struct diamond_gw_opts go = {
+		.backend = DIAMOND_BACKEND_KERNEL,
+		.flags = DIAMOND_GW_SPOOL | DIAMOND_GW_QUARANTINE,
+	};
+	struct run r = { .src = { .kind = SRC_FD, .bind = "127.0.0.1" },
+			 .interval = 10, .lfd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct diamond_gw *gw;
-	char msg[512] = "";
-	int c, fd = 0, rc, nsrc = 0, stream;
+	unsigned int rate = 10;
+	int c, rc, nsrc = 0, json = 0, stream;
 	uint64_t v;
-	ssize_t n;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': go.state_dir = optarg; break;
 		case 's': go.backend = DIAMOND_BACKEND_SOFTWARE; break;
-		case 'i': input = optarg; nsrc++; break;
-		case 'S': serial = optarg; nsrc++; break;
-		case 'u': udp = optarg; nsrc++; break;
+		case 'i': r.src.kind = SRC_FILE; r.src.name = optarg; nsrc++; break;
+		case 'S': r.src.kind = SRC_SERIAL; r.src.name = optarg; nsrc++; break;
+		case 'u': r.src.kind = SRC_UDP; r.src.name = optarg; nsrc++; break;
+		case 'B': r.src.bind = optarg; break;
+		case 'n': go.flags &= ~(unsigned int)DIAMOND_GW_SPOOL; break;
+		case 'm': r.metrics = optarg; break;
+		case 'x': r.msock = optarg; break;
+		case 'j': json = 1; break;
 		case 'T':
 			if (parse_u64(optarg, 1u << 20, &v) || !v)
 				goto bad;
@@ -179,73 +291,77 @@ int cmd_open(int argc, char **argv)
 				goto bad;
 			go.max_skip = (uint32_t)v;
 			break;
+		case 'M':
+			if (parse_u64(optarg, 1u << 16, &v) ||
+			    v << 20 < DIAMOND_MIN_MAX_BUFFER)
+				goto bad;	/* room for one largest epoch */
+			go.max_buffer = (size_t)v << 20;
+			break;
+		case 'Q':
+			if (parse_u64(optarg, 1u << 20, &v))
+				goto bad;
+			if (!v)
+				go.flags &= ~(unsigned int)DIAMOND_GW_QUARANTINE;
+			go.quarantine_max = (size_t)v << 20;
+			break;
+		case 'I':
+			if (parse_u64(optarg, 86400, &v) || !v)
+				goto bad;
+			r.interval = (unsigned int)v;
+			break;
+		case 'L':
+			if (parse_u64(optarg, 1000000, &v))
+				goto bad;
+			rate = (unsigned int)v;
+			break;
 		case 'h': help(stdout); return 0;
 		default: help(stderr); return EXIT_USAGE;
 		}
 	}
+	if (json)
+		set_json_errors("open");
+	olog_setup(rate);
 	if (!go.state_dir || nsrc > 1 || optind != argc) {
 		if (nsrc > 1)
 			err_msg("choose one of --input, --serial, --udp");
 		help(stderr);
 		return EXIT_USAGE;
 	}
-	rc = diamond_gw_new(&gw, &go, &cbs, msg, sizeof(msg));
-	if (rc) {
-		if (rc == -ENOPKG)
-			err_msg("%s; or verify in software with --software", msg);
-		else
-			err_msg("%s", *msg ? msg : diamond_strerror(rc));
+	if (start(&gw, &go))
 		return EXIT_SETUP;
-	}
-	stream = serial || udp;
-	if (input && (fd = open(input, O_RDONLY | O_CLOEXEC)) < 0) {
-		err_msg("%s: %m", input);
+	stream = r.src.kind == SRC_SERIAL || r.src.kind == SRC_UDP;
+	if (src_open(&r.src)) {
 		diamond_gw_free(gw);
 		return EXIT_SETUP;
 	}
-	if (serial && (fd = open_serial(serial)) < 0) {
-		diamond_gw_free(gw);
-		return EXIT_SETUP;
-	}
-	if (udp && (fd = open_udp(udp)) < 0) {
+	if (r.msock && (r.lfd = metrics_listen(r.msock)) < 0) {
+		olog(OLOG_SETUP, NULL, "--metrics-socket %s: %m", r.msock);
+		src_close(&r.src);
 		diamond_gw_free(gw);
 		return EXIT_SETUP;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	rc = 0;
-	while (!stop) {
-		n = udp ? recv(fd, buf, sizeof(buf), 0) : read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err_msg("reading %s: %m", input ? input : serial ? serial :
-				udp ? "udp" : "stdin");
-			rc = EXIT_SETUP;
-			break;
-		}
-		if (n == 0 && !udp)
-			break;
-		if (diamond_gw_feed(gw, buf, (size_t)n) < 0) {
-			err_msg("out of memory");
-			rc = EXIT_SETUP;
-			break;
-		}
-	}
-	diamond_gw_finish(gw);
+	signal(SIGPIPE, SIG_IGN);	/* a scraper that hangs up early */
+	rc = loop(&r, gw) < 0 ? EXIT_SETUP : 0;
+	if (!stream)
+		diamond_gw_finish(gw);	/* the input ended: nothing more comes */
 	fflush(stdout);
-	diamond_gw_stats(gw, &st);
-	fprintf(stderr, "diamondctl: open (%s): %llu devices, %llu epochs verified, "
-		"%llu rejected, %llu records, %llu frame errors\n",
-		go.backend == DIAMOND_BACKEND_KERNEL ? "kernel" : "software",
-		(unsigned long long)st.devices, (unsigned long long)st.verified,
-		(unsigned long long)st.rejected, (unsigned long long)st.records,
-		(unsigned long long)st.frame_errors);
+	write_metrics(&r, gw);
+	summary(&go, gw, stream);
+	if (!rc && !stream) {
+		struct diamond_gw_stats st;
+
+		diamond_gw_stats(gw, &st);
+		if (st.rejected || st.frame_errors)
+			rc = EXIT_REJECTED;
+	}
 	diamond_gw_free(gw);
-	if (fd > 0)
-		close(fd);
-	if (!rc && !stream && (st.rejected || st.frame_errors))
-		rc = EXIT_REJECTED;
+	src_close(&r.src);
+	if (r.lfd >= 0) {
+		close(r.lfd);
+		unlink(r.msock);
+	}
 	return rc;
 bad:
 	err_msg("bad value '%s'", optarg);

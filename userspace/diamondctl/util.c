@@ -20,9 +20,15 @@ void set_json_errors(const char *command)
 	json_cmd = command;
 }
 
-/* @s as a JSON string body: quotes, backslashes and controls escaped. */
-static void json_string(FILE *f, const char *s)
+const char *json_errors(void)
 {
+	return json_cmd;
+}
+
+void json_string(void *fp, const char *s)
+{
+	FILE *f = fp;
+
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
 			fprintf(f, "\\%c", *s);
@@ -266,8 +272,17 @@ static int printable(const uint8_t *p, size_t len)
 	return 1;
 }
 
+static void hex(FILE *f, const uint8_t *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		fprintf(f, "%02x", p[i]);
+}
+
 void json_record(void *fp, uint32_t dev, uint64_t epoch, uint32_t index,
-		 const uint8_t *data, size_t len)
+		 const uint8_t *data, size_t len, const uint8_t *ad,
+		 size_t adlen)
 {
 	FILE *f = fp;
 	size_t i;
@@ -284,11 +299,17 @@ void json_record(void *fp, uint32_t dev, uint64_t epoch, uint32_t index,
 			else
 				fputc(data[i], f);
 		}
-		fputs("\"}\n", f);
+		fputc('"', f);
 	} else {
 		/* Marked, so hex never reads as a printable record. */
-		for (i = 0; i < len; i++)
-			fprintf(f, "%02x", data[i]);
-		fputs("\",\"encoding\":\"hex\"}\n", f);
+		hex(f, data, len);
+		fputs("\",\"encoding\":\"hex\"", f);
 	}
+	/* The epoch's associated data, always hex: it is usually binary. */
+	if (adlen) {
+		fputs(",\"ad\":\"", f);
+		hex(f, ad, adlen);
+		fputc('"', f);
+	}
+	fputs("}\n", f);
 }

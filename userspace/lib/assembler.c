@@ -26,6 +26,7 @@ struct diamond_asm {
 	struct slot *slot;	/* by record index */
 	uint32_t nslots;	/* allocated */
 	uint32_t top;		/* highest index seen + 1 */
+	uint32_t nhave;		/* distinct indexes held */
 	uint8_t *data;		/* record payloads, appended */
 	size_t used, cap;
 };
@@ -46,7 +47,7 @@ static void reset(struct diamond_asm *a)
 	_diamond_free_secret(a->data, a->cap);
 	a->slot = NULL;
 	a->data = NULL;
-	a->nslots = a->top = 0;
+	a->nslots = a->top = a->nhave = 0;
 	a->used = a->cap = 0;
 	a->pending = 0;
 }
@@ -120,7 +121,12 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 		 sizeof(*a->slot)))
 		return -ENOMEM;
 	a->nslots = (uint32_t)nslots;
-	/* A repeated index: the latest copy wins; the old bytes stay unused. */
+	if (a->slot[f->index].have && a->slot[f->index].len == f->len) {
+		/* A duplicate: overwrite in place, so repeats cost nothing. */
+		memcpy(a->data + a->slot[f->index].off, f->payload, f->len);
+		return ret;
+	}
+	/* Another length: the latest copy wins; the old bytes stay unused. */
 	if (a->used + f->len > a->cap) {
 		cap = a->cap ? a->cap : 256;
 		while (cap < a->used + f->len)
@@ -136,6 +142,8 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 	}
 	if (f->len)
 		memcpy(a->data + a->used, f->payload, f->len);
+	if (!a->slot[f->index].have)
+		a->nhave++;
 	a->slot[f->index].off = (uint32_t)a->used;
 	a->slot[f->index].len = f->len;
 	a->slot[f->index].have = 1;
@@ -145,38 +153,71 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 	return ret;
 }
 
+int _diamond_asm_complete(const struct diamond_asm *a, uint32_t n)
+{
+	return a->pending && a->top == n && a->nhave == n;
+}
+
+size_t _diamond_asm_footprint(const struct diamond_asm *a)
+{
+	return sizeof(*a) + (size_t)a->nslots * sizeof(*a->slot) + a->cap;
+}
+
+int _diamond_asm_frames(const struct diamond_asm *a, uint32_t device_id,
+			int (*emit)(void *arg, const struct diamond_frame *f),
+			void *arg)
+{
+	struct diamond_frame f = {
+		.type = DIAMOND_FRAME_RECORD, .suite = a->suite,
+		.device_id = device_id, .epoch = a->epoch,
+	};
+	uint32_t j;
+	int rc;
+
+	for (j = 0; a->pending && j < a->top; j++) {
+		if (!a->slot[j].have)
+			continue;
+		f.index = (uint16_t)j;
+		f.len = a->slot[j].len;
+		f.payload = a->data + a->slot[j].off;
+		rc = emit(arg, &f);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int diamond_asm_tag(struct diamond_asm *a, const struct diamond_frame *f,
 		    uint8_t **buf, size_t *cap, struct diamond_epoch_body *body)
+{
+	int rc = _diamond_asm_assemble(a, f, buf, cap, body);
+
+	reset(a);
+	return rc;
+}
+
+int _diamond_asm_assemble(const struct diamond_asm *a,
+			  const struct diamond_frame *f, uint8_t **buf,
+			  size_t *cap, struct diamond_epoch_body *body)
 {
 	uint8_t *out;
 	size_t adlen = f->len - DIAMOND_TAG_SIZE, need = adlen, pos;
 	uint32_t n = f->index, j;
-	int rc = 0;
 
-	if (!a->pending || a->epoch != f->epoch || a->top != n) {
-		rc = -ENOMSG;	/* nothing, another epoch, or records past n */
-		goto done;
-	}
-	for (j = 0; j < n; j++) {
-		if (!a->slot[j].have) {
-			rc = -ENOMSG;
-			goto done;
-		}
+	/* Nothing, another epoch, records missing or records past n. */
+	if (a->epoch != f->epoch || !_diamond_asm_complete(a, n))
+		return -ENOMSG;
+	for (j = 0; j < n; j++)
 		need += DMD_BODY_LEN_SIZE + a->slot[j].len;
-	}
 	need += DIAMOND_TAG_SIZE;
-	if (need - adlen > a->max_body) {
-		rc = -EMSGSIZE;
-		goto done;
-	}
+	if (need - adlen > a->max_body)
+		return -EMSGSIZE;
 	if (need > *cap) {
 		free(*buf);	/* ciphertext only: nothing to wipe */
 		*buf = malloc(need);
 		*cap = *buf ? need : 0;
-		if (!*buf) {
-			rc = -ENOMEM;
-			goto done;
-		}
+		if (!*buf)
+			return -ENOMEM;
 	}
 	out = *buf;
 	/* out = AD || body || T: the layout an AF_ALG AEAD request takes. */
@@ -198,7 +239,5 @@ int diamond_asm_tag(struct diamond_asm *a, const struct diamond_frame *f,
 	body->adlen = adlen;
 	body->ct = out + adlen;
 	body->ct_len = need - adlen;
-done:
-	reset(a);
-	return rc;
+	return 0;
 }

@@ -18,6 +18,7 @@ const char *diamond_strerror(int err)
 	case ENODATA:		return "truncated frame";
 	case EILSEQ:		return "garbage between frames (resynchronised)";
 	case ENOMSG:		return "incomplete epoch (records missing)";
+	case ENOBUFS:		return "evicted: the device's window or the gateway's buffer was full";
 	case EBUSY:		return "in use: locked by another process";
 	case EUCLEAN:		return "corrupt state file";
 	case EXDEV:		return "state file belongs to another device";

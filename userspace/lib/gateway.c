@@ -46,26 +46,6 @@ static unsigned int fit_tfms(unsigned int want)
 	return fit < want ? (unsigned int)fit : want;
 }
 
-struct diamond_gw {
-	struct diamond_store *store;
-	const struct _diamond_backend *be;
-	struct diamond_gw_cbs cbs;
-	uint32_t max_skip;
-	unsigned int max_tfms, ntfms;
-	size_t max_body;
-	struct diamond_reader *rd;
-	/* Device table: open addressing on the id, never shrinks. */
-	struct _diamond_dev **tab;
-	size_t tab_size, ndev;
-	struct _diamond_dev *lru_head, *lru_tail;	/* head = most recent */
-	uint8_t *body;		/* assembled epoch, shared by all devices */
-	size_t body_cap;
-	uint8_t *pt;
-	size_t pt_cap;
-	struct diamond_gw_stats stats;
-	char detail[4200];
-};
-
 static size_t hash_id(uint32_t id, size_t size)
 {
 	return (size_t)((id * 2654435761u) & (uint32_t)(size - 1));
@@ -188,8 +168,8 @@ static int load_state(struct diamond_gw *gw, uint32_t id,
 }
 
 /* The device's entry, loading its state file on first use. */
-static int get_dev(struct diamond_gw *gw, uint32_t id,
-		   struct _diamond_dev **out)
+int _diamond_gw_get_dev(struct diamond_gw *gw, uint32_t id,
+			struct _diamond_dev **out)
 {
 	struct _diamond_dev *d = find(gw, id);
 	int rc;
@@ -202,6 +182,7 @@ static int get_dev(struct diamond_gw *gw, uint32_t id,
 	if (!d)
 		return -ENOMEM;
 	d->id = id;
+	d->stats.device_id = id;
 	rc = load_state(gw, id, &d->st);
 	if (!rc)
 		rc = insert(gw, d);
@@ -213,23 +194,62 @@ static int get_dev(struct diamond_gw *gw, uint32_t id,
 	return 0;
 }
 
-static void event(struct diamond_gw *gw, int kind, int err, uint32_t dev,
-		  uint64_t epoch, uint32_t count)
+void _diamond_gw_event(struct diamond_gw *gw, int kind, int err,
+		       uint32_t dev, uint64_t epoch, uint32_t count)
 {
 	struct diamond_event ev = {
 		.kind = kind, .err = err, .device_id = dev, .epoch = epoch,
 		.count = count, .detail = gw->detail,
 	};
+	struct _diamond_dev *d = kind == DIAMOND_EV_FRAME ? NULL : find(gw, dev);
+	int reason = diamond_reason(err);
 
-	if (kind == DIAMOND_EV_VERIFIED)
+	if (kind == DIAMOND_EV_VERIFIED) {
 		gw->stats.verified++;
-	else if (kind == DIAMOND_EV_REJECTED)
+		if (d) {
+			d->stats.verified++;
+			d->stats.last_epoch = epoch;
+		}
+	} else if (kind == DIAMOND_EV_REJECTED) {
 		gw->stats.rejected++;
-	else
+		gw->stats.rejected_by[reason]++;
+		if (d)
+			d->stats.rejected_by[reason]++;
+	} else {
 		gw->stats.frame_errors++;
+	}
 	if (gw->cbs.event)
 		gw->cbs.event(gw->cbs.arg, &ev);
 	gw->detail[0] = 0;
+}
+
+int diamond_reason(int err)
+{
+	switch (-err) {
+	case EBADMSG:		return DIAMOND_REASON_BAD_TAG;
+	case EKEYEXPIRED:	return DIAMOND_REASON_REPLAY;
+	case ERANGE:		return DIAMOND_REASON_TOO_FAR;
+	case ENOMSG:		return DIAMOND_REASON_INCOMPLETE;
+	case EMSGSIZE:		return DIAMOND_REASON_TOO_LARGE;
+	case ENOBUFS:		return DIAMOND_REASON_EVICTED;
+	case DIAMOND_ENODEVICE:	return DIAMOND_REASON_UNKNOWN_DEVICE;
+	case DIAMOND_EOLDGEN:	return DIAMOND_REASON_OLD_GENERATION;
+	case EUCLEAN: case EXDEV: case EIO: case ENOSPC: case EDQUOT:
+	case EACCES: case EROFS: case ENOENT:
+				return DIAMOND_REASON_STATE;
+	default:		return DIAMOND_REASON_OTHER;
+	}
+}
+
+const char *diamond_reason_name(int reason)
+{
+	static const char *const names[DIAMOND_REASON_COUNT] = {
+		"bad_tag", "replay", "too_far", "incomplete", "too_large",
+		"evicted", "unknown_device", "old_generation", "state", "other",
+	};
+
+	return reason >= 0 && reason < DIAMOND_REASON_COUNT ? names[reason] :
+	       "other";
 }
 
 int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
@@ -238,7 +258,10 @@ int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
 	struct diamond_gw *gw;
 	int rc;
 
-	if (!out || !o || !o->state_dir)
+	/* One limit for sender and gateway: no other body cap (issue 10). */
+	if (!out || !o || !o->state_dir ||
+	    (o->max_body && o->max_body != DIAMOND_MAX_BODY) ||
+	    (o->max_buffer && o->max_buffer < DIAMOND_MIN_MAX_BUFFER))
 		return -EINVAL;
 	if (o->backend == DIAMOND_BACKEND_KERNEL) {
 		rc = diamond_kernel_probe(msg, size);
@@ -257,6 +280,8 @@ int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
 	if (o->backend == DIAMOND_BACKEND_KERNEL)
 		gw->max_tfms = fit_tfms(gw->max_tfms);
 	gw->max_body = o->max_body ? o->max_body : DIAMOND_DEFAULT_MAX_BODY;
+	gw->max_buffer = o->max_buffer ? o->max_buffer :
+			 DIAMOND_DEFAULT_MAX_BUFFER;
 	if (cbs)
 		gw->cbs = *cbs;
 	gw->tab_size = 1024;
@@ -275,6 +300,19 @@ int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
 		diamond_gw_free(gw);
 		return rc;
 	}
+	rc = o->flags & DIAMOND_GW_SPOOL ?
+	     _diamond_spool_open(gw, o->state_dir) : 0;
+	if (!rc && (o->flags & DIAMOND_GW_QUARANTINE))
+		rc = _diamond_quarantine_open(gw, o->state_dir,
+					      o->quarantine_max ? o->quarantine_max :
+					      DIAMOND_DEFAULT_QUARANTINE_MAX);
+	if (rc) {
+		if (msg && size)
+			snprintf(msg, size, "%s: %s", gw->detail,
+				 diamond_strerror(rc));
+		diamond_gw_free(gw);
+		return rc;
+	}
 	*out = gw;
 	return 0;
 }
@@ -285,11 +323,13 @@ void diamond_gw_free(struct diamond_gw *gw)
 
 	if (!gw)
 		return;
+	_diamond_win_close_all(gw, 0);	/* still spooled for the next run */
+	_diamond_spool_close(gw);
+	free(gw->qdir);
 	for (i = 0; gw->tab && i < gw->tab_size; i++) {
 		if (!gw->tab[i])
 			continue;
 		gw->be->release(gw->tab[i]);
-		diamond_asm_free(gw->tab[i]->asm_);
 		_diamond_free_secret(gw->tab[i], sizeof(*gw->tab[i]));
 	}
 	free(gw->tab);
@@ -314,7 +354,7 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 	uint8_t blob[DIAMOND_BLOB_MAX];
 	int rc, had;
 
-	rc = get_dev(gw, body->device_id, &d);
+	rc = _diamond_gw_get_dev(gw, body->device_id, &d);
 	if (rc)
 		return rc;
 	if (body->suite != d->st.suite)
@@ -362,135 +402,84 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 	return 0;
 }
 
-static void deliver(struct diamond_gw *gw, const struct diamond_epoch_body *b,
-		    const uint8_t *pt)
+void diamond_gw_foreach_dev(const struct diamond_gw *gw,
+			    void (*fn)(void *arg,
+				       const struct diamond_dev_stats *s),
+			    void *arg)
 {
-	size_t pos = 0, len;
-	uint32_t j;
+	size_t i;
 
-	for (j = 0; j < b->count; j++) {
-		len = (size_t)pt[pos] | (size_t)pt[pos + 1] << 8;
-		pos += DMD_BODY_LEN_SIZE;
-		if (gw->cbs.record)
-			gw->cbs.record(gw->cbs.arg, b->device_id, b->epoch, j,
-				       pt + pos, len);
-		pos += len;
-	}
-	gw->stats.records += b->count;
+	for (i = 0; i < gw->tab_size; i++)
+		if (gw->tab[i] && (gw->tab[i]->stats.bytes ||
+				   gw->tab[i]->stats.verified))
+			fn(arg, &gw->tab[i]->stats);
 }
 
-static int on_tag(struct diamond_gw *gw, const struct diamond_frame *f)
-{
-	struct diamond_epoch_body body;
-	struct _diamond_dev *d;
-	uint64_t old;
-	size_t ptlen;
-	uint8_t *np;
-	int rc;
-
-	rc = get_dev(gw, f->device_id, &d);
-	if (rc) {
-		event(gw, DIAMOND_EV_REJECTED, rc, f->device_id, f->epoch,
-		      f->index);
-		return rc == -ENOMEM ? rc : 0;
-	}
-	if (!d->asm_ || !diamond_asm_pending(d->asm_, &old)) {
-		event(gw, DIAMOND_EV_REJECTED, -ENOMSG, d->id, f->epoch,
-		      f->index);
-		return 0;
-	}
-	if (old < f->epoch)
-		event(gw, DIAMOND_EV_REJECTED, -ENOMSG, d->id, old, 0);
-	rc = diamond_asm_tag(d->asm_, f, &gw->body, &gw->body_cap, &body);
-	if (rc) {
-		event(gw, DIAMOND_EV_REJECTED, rc, d->id, f->epoch, f->index);
-		return rc == -ENOMEM ? rc : 0;
-	}
-	ptlen = body.ct_len - DIAMOND_TAG_SIZE;
-	if (ptlen > gw->pt_cap) {
-		np = malloc(ptlen);
-		if (!np)
-			return -ENOMEM;
-		_diamond_free_secret(gw->pt, gw->pt_cap);
-		gw->pt = np;
-		gw->pt_cap = ptlen;
-	}
-	rc = diamond_gw_open_epoch(gw, &body, gw->pt);
-	if (rc) {
-		event(gw, DIAMOND_EV_REJECTED, rc, d->id, f->epoch, f->index);
-		return rc == -ENOMEM ? rc : 0;
-	}
-	deliver(gw, &body, gw->pt);
-	dmd_wipe(gw->pt, ptlen);
-	event(gw, DIAMOND_EV_VERIFIED, 0, d->id, f->epoch, body.count);
-	return 0;
-}
-
-static int on_record(struct diamond_gw *gw, const struct diamond_frame *f)
-{
-	struct _diamond_dev *d;
-	uint64_t dropped = 0;
-	int rc;
-
-	/* Unknown devices hold nothing: their tag frame reports them. */
-	rc = get_dev(gw, f->device_id, &d);
-	if (rc) {
-		gw->detail[0] = 0;
-		return rc == -ENOMEM ? rc : 0;
-	}
-	if (!d->asm_) {
-		d->asm_ = diamond_asm_new(gw->max_body);
-		if (!d->asm_)
-			return -ENOMEM;
-	}
-	rc = diamond_asm_record(d->asm_, f, &dropped);
-	if (rc == 1 || rc == -EMSGSIZE)
-		event(gw, DIAMOND_EV_REJECTED, rc == 1 ? -ENOMSG : rc, d->id,
-		      dropped, 0);
-	return rc == -ENOMEM ? rc : 0;
-}
-
-int diamond_gw_feed(struct diamond_gw *gw, const uint8_t *data, size_t len)
+/* Take every whole frame the reader holds. */
+int _diamond_gw_drain(struct diamond_gw *gw)
 {
 	struct diamond_frame f;
 	size_t skipped;
 	int rc;
 
-	rc = diamond_reader_feed(gw->rd, data, len);
-	while (!rc) {
+	for (;;) {
 		rc = diamond_reader_next(gw->rd, &f, &skipped);
 		if (rc == 0)
-			break;
+			return 0;
 		if (rc < 0) {
-			event(gw, DIAMOND_EV_FRAME, rc, 0, 0,
-			      (uint32_t)skipped);
-			rc = 0;
+			_diamond_gw_event(gw, DIAMOND_EV_FRAME, rc, 0, 0,
+					  (uint32_t)skipped);
 			continue;
 		}
-		rc = f.type == DIAMOND_FRAME_RECORD ? on_record(gw, &f) :
-						      on_tag(gw, &f);
+		rc = _diamond_win_frame(gw, &f);
+		if (rc)
+			return rc;
 	}
+}
+
+int diamond_gw_feed(struct diamond_gw *gw, const uint8_t *data, size_t len)
+{
+	int rc;
+
+	gw->stats.bytes += len;
+	rc = diamond_reader_feed(gw->rd, data, len);
+	if (!rc)
+		rc = _diamond_gw_drain(gw);
+	_diamond_spool_commit(gw);
 	return rc;
+}
+
+/* Report and drop what the reader holds that is not a whole frame. */
+static void drop_partial(struct diamond_gw *gw)
+{
+	size_t left = diamond_reader_pending(gw->rd);
+
+	if (!left)
+		return;
+	_diamond_gw_event(gw, DIAMOND_EV_FRAME, -ENODATA, 0, 0, (uint32_t)left);
+	diamond_reader_reset(gw->rd);
+}
+
+int diamond_gw_feed_datagram(struct diamond_gw *gw, const uint8_t *data,
+			     size_t len)
+{
+	int rc;
+
+	drop_partial(gw);	/* a stream fed earlier must not leak in */
+	rc = diamond_gw_feed(gw, data, len);
+	drop_partial(gw);
+	return rc;
+}
+
+void diamond_gw_break(struct diamond_gw *gw)
+{
+	drop_partial(gw);
 }
 
 int diamond_gw_finish(struct diamond_gw *gw)
 {
-	size_t i, left = diamond_reader_pending(gw->rd);
-	uint64_t e;
-
-	if (left) {
-		event(gw, DIAMOND_EV_FRAME, -ENODATA, 0, 0, (uint32_t)left);
-		diamond_reader_free(gw->rd);
-		gw->rd = diamond_reader_new();
-	}
-	for (i = 0; i < gw->tab_size; i++) {
-		struct _diamond_dev *d = gw->tab[i];
-
-		if (d && d->asm_ && diamond_asm_pending(d->asm_, &e)) {
-			event(gw, DIAMOND_EV_REJECTED, -ENOMSG, d->id, e, 0);
-			diamond_asm_free(d->asm_);
-			d->asm_ = NULL;
-		}
-	}
+	drop_partial(gw);
+	_diamond_win_close_all(gw, 1);
+	_diamond_spool_commit(gw);
 	return 0;
 }

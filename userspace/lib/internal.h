@@ -38,18 +38,106 @@ int _diamond_fsync_parent(const char *path);
  */
 void _diamond_state_advance(struct dmd_state *st, uint64_t epoch);
 
+struct _diamond_dev;
+
 /*
- * One device at the gateway: the mirror of its state file, its epoch
- * assembler and, with the kernel backend, its keyed tfm.
+ * One open epoch of one device: its records, the tag frame if it came
+ * first, and what it costs against the gateway's max_buffer. Open epochs
+ * of all devices sit on one LRU list (head = most recently fed).
+ */
+struct _diamond_ep {
+	struct _diamond_dev *dev;
+	struct diamond_asm *asm_;
+	uint64_t epoch;
+	uint8_t suite;
+	uint8_t *tag;			/* AD || T of a held tag frame, or NULL */
+	uint16_t tag_n, tag_len;
+	uint32_t frames;		/* frames taken */
+	size_t charge;			/* bytes charged to the buffer */
+	struct _diamond_ep *prev, *next;
+};
+
+/*
+ * One device at the gateway: the mirror of its state file, its open
+ * epochs, its counters and, with the kernel backend, its keyed tfm.
  */
 struct _diamond_dev {
 	uint32_t id;
 	uint8_t verified_once;
 	struct dmd_state st;		/* == the state file's contents */
-	struct diamond_asm *asm_;	/* NULL until a record arrives */
+	struct _diamond_ep *win[DIAMOND_WINDOW_EPOCHS];	/* open epochs */
+	struct diamond_dev_stats stats;
+	uint8_t last_tag[DIAMOND_TAG_SIZE];	/* T of stats.last_epoch */
 	void *tfm;			/* backend handle or NULL */
 	struct _diamond_dev *lru_prev, *lru_next;	/* devices with a tfm */
 };
+
+struct _diamond_spool;
+
+struct diamond_gw {
+	struct diamond_store *store;
+	const struct _diamond_backend *be;
+	struct diamond_gw_cbs cbs;
+	uint32_t max_skip;
+	unsigned int max_tfms, ntfms;
+	size_t max_body, max_buffer;
+	struct diamond_reader *rd;
+	/* Device table: open addressing on the id, never shrinks. */
+	struct _diamond_dev **tab;
+	size_t tab_size, ndev;
+	struct _diamond_dev *lru_head, *lru_tail;	/* head = most recent */
+	struct _diamond_ep *ep_head, *ep_tail;		/* open epochs, LRU */
+	struct _diamond_spool *spool;	/* NULL without DIAMOND_GW_SPOOL */
+	char *qdir;			/* NULL without DIAMOND_GW_QUARANTINE */
+	size_t qmax, qused, qfiles;
+	uint64_t qseq;
+	int replaying;			/* feeding the spool back: no appends */
+	uint8_t *body;		/* assembled epoch, shared by all devices */
+	size_t body_cap;
+	uint8_t *pt;
+	size_t pt_cap;
+	struct diamond_gw_stats stats;
+	char detail[4200];
+};
+
+/* gateway.c */
+int _diamond_gw_get_dev(struct diamond_gw *gw, uint32_t id,
+			struct _diamond_dev **out);
+/* Take every whole frame gw->rd holds. */
+int _diamond_gw_drain(struct diamond_gw *gw);
+void _diamond_gw_event(struct diamond_gw *gw, int kind, int err,
+		       uint32_t dev, uint64_t epoch, uint32_t count);
+
+/* window.c: frames into open epochs, complete epochs verified. */
+int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f);
+void _diamond_win_close_all(struct diamond_gw *gw, int report);
+void _diamond_ep_free(struct diamond_gw *gw, struct _diamond_ep *ep);
+/* Call @emit for every frame @ep holds (records, then a held tag). */
+int _diamond_ep_frames(const struct _diamond_ep *ep,
+		       int (*emit)(void *arg, const struct diamond_frame *f),
+		       void *arg);
+
+/* spool.c */
+int _diamond_spool_open(struct diamond_gw *gw, const char *state_dir);
+void _diamond_spool_close(struct diamond_gw *gw);
+void _diamond_spool_append(struct diamond_gw *gw, const struct diamond_frame *f);
+/* After each feed: fsync, or rewrite from memory once it outgrew that. */
+void _diamond_spool_commit(struct diamond_gw *gw);
+int _diamond_quarantine_open(struct diamond_gw *gw, const char *state_dir,
+			     size_t max);
+void _diamond_quarantine(struct diamond_gw *gw, const struct _diamond_ep *ep,
+			 int err);
+
+/* assembler.c */
+int _diamond_asm_complete(const struct diamond_asm *a, uint32_t n);
+size_t _diamond_asm_footprint(const struct diamond_asm *a);
+int _diamond_asm_frames(const struct diamond_asm *a, uint32_t device_id,
+			int (*emit)(void *arg, const struct diamond_frame *f),
+			void *arg);
+/* diamond_asm_tag() without emptying the assembler. */
+int _diamond_asm_assemble(const struct diamond_asm *a,
+			  const struct diamond_frame *f, uint8_t **buf,
+			  size_t *cap, struct diamond_epoch_body *body);
 
 /*
  * A verification backend. open() verifies @body against d->st with

@@ -64,6 +64,11 @@ int diamond_reader_feed(struct diamond_reader *r, const uint8_t *data,
 	return 0;
 }
 
+void diamond_reader_reset(struct diamond_reader *r)
+{
+	r->head = r->tail = 0;
+}
+
 size_t diamond_reader_pending(const struct diamond_reader *r)
 {
 	return r->tail - r->head;

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The ingest window: each device may have DIAMOND_WINDOW_EPOCHS epochs
+ * open at once, so duplicated and reordered frames, the records of the
+ * next epoch arriving before this one's tag, and a tag frame arriving
+ * before its records all assemble. Each frame touches only its own
+ * (device, epoch): a late copy of an already verified epoch's frame is
+ * dropped against the device's state and never disturbs the epoch being
+ * assembled.
+ *
+ * An epoch is verified as soon as it holds its tag and every record below
+ * the tag's count. Once it verifies, the device's older open epochs can
+ * never verify (the state moved past them) and are rejected as incomplete.
+ *
+ * Memory: each open epoch is charged what it holds (assembler, held tag)
+ * against the gateway's max_buffer; over it, the least recently fed open
+ * epoch of any device is rejected ("evicted"), so neither one device nor
+ * many can make the gateway grow without bound.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void lru_unlink(struct diamond_gw *gw, struct _diamond_ep *ep)
+{
+	if (ep->prev)
+		ep->prev->next = ep->next;
+	else
+		gw->ep_head = ep->next;
+	if (ep->next)
+		ep->next->prev = ep->prev;
+	else
+		gw->ep_tail = ep->prev;
+	ep->prev = ep->next = NULL;
+}
+
+static void lru_touch(struct diamond_gw *gw, struct _diamond_ep *ep)
+{
+	if (gw->ep_head == ep)
+		return;
+	if (ep->prev || ep->next || gw->ep_tail == ep)
+		lru_unlink(gw, ep);
+	ep->next = gw->ep_head;
+	if (gw->ep_head)
+		gw->ep_head->prev = ep;
+	gw->ep_head = ep;
+	if (!gw->ep_tail)
+		gw->ep_tail = ep;
+}
+
+static void charge(struct diamond_gw *gw, struct _diamond_ep *ep)
+{
+	size_t now = sizeof(*ep) + _diamond_asm_footprint(ep->asm_) +
+		     ep->tag_len;
+
+	gw->stats.buffered = gw->stats.buffered - ep->charge + now;
+	ep->charge = now;
+}
+
+void _diamond_ep_free(struct diamond_gw *gw, struct _diamond_ep *ep)
+{
+	unsigned int i;
+
+	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++)
+		if (ep->dev->win[i] == ep)
+			ep->dev->win[i] = NULL;
+	lru_unlink(gw, ep);
+	gw->stats.buffered -= ep->charge;
+	gw->stats.open_epochs--;
+	diamond_asm_free(ep->asm_);
+	free(ep->tag);		/* ciphertext: nothing to wipe */
+	free(ep);
+}
+
+static void drop_frames(struct diamond_gw *gw, struct _diamond_dev *d,
+			uint32_t n)
+{
+	gw->stats.frames_dropped += n;
+	if (d)
+		d->stats.frames_dropped += n;
+}
+
+/* Report, quarantine and free an open epoch that will never verify. */
+static void reject(struct diamond_gw *gw, struct _diamond_ep *ep, int err)
+{
+	if (err == -ENOBUFS)
+		drop_frames(gw, ep->dev, ep->frames);
+	_diamond_gw_event(gw, DIAMOND_EV_REJECTED, err, ep->dev->id, ep->epoch,
+			  ep->tag_len ? ep->tag_n : 0);
+	_diamond_quarantine(gw, ep, err);
+	_diamond_ep_free(gw, ep);
+}
+
+static struct _diamond_ep *ep_find(struct _diamond_dev *d, uint64_t epoch)
+{
+	unsigned int i;
+
+	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++)
+		if (d->win[i] && d->win[i]->epoch == epoch)
+			return d->win[i];
+	return NULL;
+}
+
+/*
+ * A new open epoch for @f. A full window gives up its oldest epoch, unless
+ * @f is older still (then @f is the straggler): -ENOBUFS.
+ */
+static int ep_new(struct diamond_gw *gw, struct _diamond_dev *d,
+		  const struct diamond_frame *f, struct _diamond_ep **out)
+{
+	struct _diamond_ep *ep, *oldest = NULL;
+	unsigned int i, slot = DIAMOND_WINDOW_EPOCHS;
+
+	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++) {
+		if (!d->win[i])
+			slot = i;
+		else if (!oldest || d->win[i]->epoch < oldest->epoch)
+			oldest = d->win[i];
+	}
+	if (slot == DIAMOND_WINDOW_EPOCHS) {
+		if (f->epoch < oldest->epoch)
+			return -ENOBUFS;
+		reject(gw, oldest, -ENOBUFS);
+		return ep_new(gw, d, f, out);
+	}
+	ep = calloc(1, sizeof(*ep));
+	if (!ep)
+		return -ENOMEM;
+	ep->asm_ = diamond_asm_new(gw->max_body);
+	if (!ep->asm_) {
+		free(ep);
+		return -ENOMEM;
+	}
+	ep->dev = d;
+	ep->epoch = f->epoch;
+	ep->suite = f->suite;
+	d->win[slot] = ep;
+	gw->stats.open_epochs++;
+	lru_touch(gw, ep);
+	charge(gw, ep);
+	*out = ep;
+	return 0;
+}
+
+/* Over max_buffer: evict from the cold end. 1 if @keep went too. */
+static int enforce_budget(struct diamond_gw *gw, struct _diamond_ep *keep)
+{
+	struct _diamond_ep *v;
+
+	while (gw->stats.buffered > gw->max_buffer && gw->ep_tail) {
+		v = gw->ep_tail;
+		reject(gw, v, -ENOBUFS);
+		if (v == keep)
+			return 1;
+	}
+	return 0;
+}
+
+static void deliver(struct diamond_gw *gw, struct _diamond_dev *d,
+		    const struct diamond_epoch_body *b, const uint8_t *pt)
+{
+	struct diamond_record r = {
+		.device_id = b->device_id, .epoch = b->epoch,
+		.ad = b->ad, .adlen = b->adlen,
+	};
+	size_t pos = 0;
+
+	for (r.index = 0; r.index < b->count; r.index++) {
+		r.len = (size_t)pt[pos] | (size_t)pt[pos + 1] << 8;
+		r.data = pt + pos + DMD_BODY_LEN_SIZE;
+		if (gw->cbs.record_ad)
+			gw->cbs.record_ad(gw->cbs.arg, &r);
+		else if (gw->cbs.record)
+			gw->cbs.record(gw->cbs.arg, r.device_id, r.epoch,
+				       r.index, r.data, r.len);
+		pos += DMD_BODY_LEN_SIZE + r.len;
+	}
+	gw->stats.records += b->count;
+	d->stats.records += b->count;
+}
+
+static void tag_frame(const struct _diamond_ep *ep, struct diamond_frame *f)
+{
+	f->type = DIAMOND_FRAME_TAG;
+	f->suite = ep->suite;
+	f->device_id = ep->dev->id;
+	f->epoch = ep->epoch;
+	f->index = ep->tag_n;
+	f->len = ep->tag_len;
+	f->payload = ep->tag;
+}
+
+static int grow_pt(struct diamond_gw *gw, size_t need)
+{
+	uint8_t *np;
+
+	if (need <= gw->pt_cap)
+		return 0;
+	np = malloc(need);
+	if (!np)
+		return -ENOMEM;
+	_diamond_free_secret(gw->pt, gw->pt_cap);
+	gw->pt = np;
+	gw->pt_cap = need;
+	return 0;
+}
+
+/* A complete epoch: verify, make durable, deliver; then older ones go. */
+static int verify(struct diamond_gw *gw, struct _diamond_ep *ep)
+{
+	struct _diamond_dev *d = ep->dev;
+	struct diamond_epoch_body body;
+	struct diamond_frame t;
+	uint64_t e = ep->epoch;
+	unsigned int i;
+	int rc;
+
+	tag_frame(ep, &t);
+	rc = _diamond_asm_assemble(ep->asm_, &t, &gw->body, &gw->body_cap,
+				   &body);
+	if (!rc)
+		rc = grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE);
+	if (!rc)
+		rc = diamond_gw_open_epoch(gw, &body, gw->pt);
+	if (rc) {
+		reject(gw, ep, rc);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	memcpy(d->last_tag, ep->tag + ep->tag_len - DIAMOND_TAG_SIZE,
+	       DIAMOND_TAG_SIZE);
+	deliver(gw, d, &body, gw->pt);
+	dmd_wipe(gw->pt, body.ct_len - DIAMOND_TAG_SIZE);
+	_diamond_gw_event(gw, DIAMOND_EV_VERIFIED, 0, d->id, e, body.count);
+	_diamond_ep_free(gw, ep);
+	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++)
+		if (d->win[i] && d->win[i]->epoch < e)
+			reject(gw, d->win[i], -ENOMSG);
+	return 0;
+}
+
+static int add_record(struct diamond_gw *gw, struct _diamond_ep *ep,
+		      const struct diamond_frame *f)
+{
+	uint64_t dropped;
+	int rc;
+
+	if (ep->tag_len && f->index >= ep->tag_n) {
+		drop_frames(gw, ep->dev, 1);	/* past the tag's count */
+		return 1;
+	}
+	rc = diamond_asm_record(ep->asm_, f, &dropped);
+	if (rc == -EMSGSIZE)
+		reject(gw, ep, rc);
+	return rc;
+}
+
+static int hold_tag(struct diamond_gw *gw, struct _diamond_ep *ep,
+		    const struct diamond_frame *f)
+{
+	uint8_t *t;
+
+	if (ep->tag_len == f->len && ep->tag_n == f->index &&
+	    !memcmp(ep->tag, f->payload, f->len)) {
+		drop_frames(gw, ep->dev, 1);	/* a duplicate */
+		return 1;
+	}
+	t = malloc(f->len);	/* the latest different copy wins */
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, f->payload, f->len);
+	free(ep->tag);
+	ep->tag = t;
+	ep->tag_len = f->len;
+	ep->tag_n = f->index;
+	return 0;
+}
+
+/* A copy of the tag frame of the epoch @d verified last. */
+static int late_copy(const struct _diamond_dev *d,
+		     const struct diamond_frame *f)
+{
+	return f->type == DIAMOND_FRAME_TAG && d->stats.verified &&
+	       f->epoch == d->stats.last_epoch &&
+	       !memcmp(f->payload + f->len - DIAMOND_TAG_SIZE, d->last_tag,
+		       DIAMOND_TAG_SIZE);
+}
+
+/* Frames that can never be part of a verifiable epoch of @d. */
+static int screen(struct diamond_gw *gw, struct _diamond_dev *d,
+		  const struct diamond_frame *f)
+{
+	int rc = _diamond_check_epoch(&d->st, f->epoch, gw->max_skip);
+
+	/* Spec section 2: generation G's epochs start at G * 2^32. */
+	if (rc == -EKEYEXPIRED && f->epoch >> DMD_GEN_SHIFT < d->st.gen)
+		rc = -DIAMOND_EOLDGEN;
+	if (!rc && f->suite != d->st.suite)
+		rc = -EPROTO;
+	if (!rc && f->type == DIAMOND_FRAME_RECORD && f->index >= d->st.b)
+		rc = -EINVAL;
+	if (!rc && f->type == DIAMOND_FRAME_TAG && f->index > d->st.b)
+		rc = -EINVAL;
+	if (!rc)
+		return 0;
+	drop_frames(gw, d, 1);
+	/*
+	 * A tag names its epoch's fate; a replayed spool and a network
+	 * duplicate of the last verified tag stay quiet.
+	 */
+	if (f->type == DIAMOND_FRAME_TAG && !gw->replaying && !late_copy(d, f))
+		_diamond_gw_event(gw, DIAMOND_EV_REJECTED, rc, d->id, f->epoch,
+				  f->index);
+	return rc;
+}
+
+int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
+{
+	struct _diamond_dev *d;
+	struct _diamond_ep *ep;
+	int rc;
+
+	rc = _diamond_gw_get_dev(gw, f->device_id, &d);
+	if (rc) {
+		drop_frames(gw, NULL, 1);
+		/* Unknown devices hold nothing: their tag frame reports them. */
+		if (f->type == DIAMOND_FRAME_TAG && !gw->replaying)
+			_diamond_gw_event(gw, DIAMOND_EV_REJECTED, rc,
+					  f->device_id, f->epoch, f->index);
+		gw->detail[0] = 0;
+		return rc == -ENOMEM ? rc : 0;
+	}
+	d->stats.bytes += DIAMOND_FRAME_HDR + (size_t)f->len;
+	if (screen(gw, d, f))
+		return 0;
+	ep = ep_find(d, f->epoch);
+	if (!ep) {
+		rc = ep_new(gw, d, f, &ep);
+		if (rc == -ENOBUFS)
+			drop_frames(gw, d, 1);
+		if (rc)
+			return rc == -ENOMEM ? rc : 0;
+	}
+	rc = f->type == DIAMOND_FRAME_RECORD ? add_record(gw, ep, f) :
+					       hold_tag(gw, ep, f);
+	if (rc)		/* dropped (1), rejected (-EMSGSIZE) or -ENOMEM */
+		return rc == -ENOMEM ? rc : 0;
+	ep->frames++;
+	if (!gw->replaying)
+		_diamond_spool_append(gw, f);
+	lru_touch(gw, ep);
+	charge(gw, ep);
+	if (enforce_budget(gw, ep))
+		return 0;
+	if (ep->tag_len && _diamond_asm_complete(ep->asm_, ep->tag_n))
+		return verify(gw, ep);
+	return 0;
+}
+
+void _diamond_win_close_all(struct diamond_gw *gw, int report)
+{
+	while (gw->ep_tail) {
+		if (report)
+			reject(gw, gw->ep_tail, -ENOMSG);
+		else
+			_diamond_ep_free(gw, gw->ep_tail);
+	}
+}
+
+int _diamond_ep_frames(const struct _diamond_ep *ep,
+		       int (*emit)(void *arg, const struct diamond_frame *f),
+		       void *arg)
+{
+	struct diamond_frame t;
+	int rc = _diamond_asm_frames(ep->asm_, ep->dev->id, emit, arg);
+
+	if (rc || !ep->tag_len)
+		return rc;
+	tag_frame(ep, &t);
+	return emit(arg, &t);
+}
