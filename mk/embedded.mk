@@ -8,6 +8,7 @@
 #   make check-fw-kat-*   known answers on each target (TAP from the device)
 #   make check-fw-reset   >= 100 random power losses on the AVR (and M4)
 #   make check-fw-interop firmware frames through the gateway (diamondctl)
+#   make check-fw-frame   frame-check accepts and rejects what core/frame.c does
 #   make bench-embedded   cycles / instructions per message (not a test)
 
 EMB        := $(TOP)/embedded
@@ -15,7 +16,7 @@ EMB_BUILD  := $(BUILD)/embedded
 EMB_HOST   := $(EMB_BUILD)/host
 EMB_CORE_SRCS  := $(sort $(wildcard $(TOP)/core/*.c))
 CORE_HDRS  := $(wildcard $(TOP)/core/*.h) $(wildcard $(TOP)/include/diamond/*.h)
-EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/frame.c $(EMB)/common/sensor.c
+EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/sensor.c
 EMB_HDRS   := $(wildcard $(EMB)/common/*.h) $(CORE_HDRS)
 VECTORS    := $(TOP)/vectors/diamond.txt
 
@@ -152,6 +153,15 @@ check-fw-reset: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(AVR_RUN) $(FW_NV) $(FRAME_CHE
 	@mkdir -p $(TAPDIR)
 	@BUILD=$(BUILD) $(EMB)/tests/reset-test.sh >$(TAPDIR)/fw-reset.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-reset.tap; exit $$rc
+
+# frame-check parses as the core does: selftests/core/test_frame.c's table
+# through both (issue 14: one framing).
+CHECK_SUITES += fw-frame
+.PHONY: check-fw-frame
+check-fw-frame: $(CORE_HOST)/test_frame $(FRAME_CHECK)
+	@mkdir -p $(TAPDIR)
+	@$(CORE_HOST)/test_frame --frame-check $(FRAME_CHECK) >$(TAPDIR)/fw-frame.tap; \
+		rc=$$?; cat $(TAPDIR)/fw-frame.tap; exit $$rc
 
 # --- benchmark (not a test) -------------------------------------------------
 # bench-d<suite>-<record length>[-g<group size>].elf

@@ -14,10 +14,10 @@
  * EPOCHS_PER_BOOT (0 = run forever), WINDOW_BYTES, IDLE_SLOTS.
  */
 #include "board.h"
-#include "frame.h"
 #include "nvstate.h"
 #include "sensor.h"
 #include "../../include/diamond/core.h"
+#include "../../include/diamond/frame.h"
 #include "../../core/util.h"
 
 #ifndef SENDER_SUITE
@@ -66,6 +66,33 @@ static void fail(const char *why, int code)
 	board_exit(code);
 }
 
+/*
+ * One frame of the open epoch (core/frame.c writes the header): header,
+ * @payload, then @tail (a tag frame's T), each straight to the link, so no
+ * frame buffer is needed.
+ */
+static void send_frame(uint8_t type, uint32_t index, const uint8_t *payload,
+		       size_t len, const uint8_t *tail, size_t tail_len)
+{
+	struct dmd_frame f = {
+		.type = type,
+		.suite = SENDER_SUITE,
+		.device_id = snd.st.device_id,
+		.epoch = snd.epoch,
+		.index = (uint16_t)index,
+		.len = (uint16_t)(len + tail_len),
+	};
+	uint8_t hdr[DMD_FRAME_HDR];
+
+	if (dmd_frame_header(hdr, &f))
+		fail("# frame out of range\n", EXIT_CORE);
+	board_out(hdr, sizeof(hdr));
+	if (len)
+		board_out(payload, len);
+	if (tail_len)
+		board_out(tail, tail_len);
+}
+
 int main(void)
 {
 	struct dmd_state st, reserve;
@@ -100,17 +127,15 @@ int main(void)
 			flags = 0;
 			if (dmd_sender_seal(&snd, rec, sizeof(rec), c, &index))
 				fail("# seal failed\n", EXIT_CORE);
-			frame_send(DMD_FRAME_RECORD, SENDER_SUITE,
-				   snd.st.device_id, snd.epoch, (uint16_t)index,
-				   c, sizeof(c), NULL, 0);
+			send_frame(DMD_FRAME_RECORD, index, c, sizeof(c),
+				   NULL, 0);
 			/* Idle until the next sample: refill the window. */
 			dmd_sender_precompute(&snd, IDLE_SLOTS);
 		}
 		if (dmd_sender_close(&snd, (const uint8_t *)ad, sizeof(ad) - 1,
 				     tag, &count))
 			fail("# close failed\n", EXIT_CORE);
-		frame_send(DMD_FRAME_TAG, SENDER_SUITE, snd.st.device_id,
-			   snd.epoch, (uint16_t)count, (const uint8_t *)ad,
+		send_frame(DMD_FRAME_TAG, count, (const uint8_t *)ad,
 			   sizeof(ad) - 1, tag, sizeof(tag));
 		epochs++;
 	}

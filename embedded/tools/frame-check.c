@@ -14,12 +14,18 @@
  *   frame-check --key BLOB [--key BLOB ...] [--readings] [--max-lost N] FILE...
  *
  * Prints TAP 13; exit status 0 when every check passes.
+ *
+ *   frame-check --list FILE...
+ *
+ * only parses: one line "frame TYPE SUITE DEVICE EPOCH INDEX LEN" per frame,
+ * then "skipped N cut M" (selftests/core/test_frame.c holds it to the core).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../include/diamond/core.h"
+#include "../../include/diamond/frame.h"
 
 struct frame {
 	uint8_t type, suite;
@@ -59,50 +65,39 @@ static uint64_t le(const uint8_t *p, int n)
 	return v;
 }
 
-/* Parse one run; returns how many bytes were skipped or cut short. */
+/*
+ * Parse one run with core/frame.c, the gateway's parser: a byte where no
+ * valid frame starts is skipped up to the next possible sync; a frame the
+ * run ends inside (a reset cut it) counts as cut. Returns the bytes skipped.
+ */
 static size_t parse_run(const uint8_t *b, size_t n, unsigned int run,
 			size_t *cut)
 {
-	size_t i = 0, skipped = 0;
+	size_t i = 0, skipped = 0, s;
+	struct dmd_frame d;
+	int rc;
 
 	while (i < n) {
-		struct frame f;
-
-		if (n - i < 2 || b[i] != DMD_FRAME_SYNC0 || b[i + 1] != DMD_FRAME_SYNC1) {
-			i++;
-			skipped++;
-			continue;
-		}
-		if (n - i < DMD_FRAME_HDR) {
+		rc = dmd_frame_parse(&d, b + i, n - i);
+		if (rc == 0) {
 			*cut += n - i;
 			break;
 		}
-		f.type = b[i + 2];
-		f.suite = b[i + 3];
-		f.device = (uint32_t)le(b + i + 4, 4);
-		f.epoch = le(b + i + 8, 8);
-		f.field = (uint16_t)le(b + i + 16, 2);
-		f.len = (uint16_t)le(b + i + 18, 2);
-		if ((f.type != DMD_FRAME_RECORD && f.type != DMD_FRAME_TAG) ||
-		    (f.type == DMD_FRAME_TAG && f.len < DMD_TAG_SIZE)) {
-			i++;
-			skipped++;
+		if (rc < 0) {
+			s = dmd_frame_sync(b + i, n - i);
+			skipped += s;
+			i += s;
 			continue;
 		}
-		if (n - i - DMD_FRAME_HDR < f.len) {
-			*cut += n - i;
-			break;
-		}
-		f.payload = b + i + DMD_FRAME_HDR;
-		f.run = run;
 		if (nframes == cap) {
 			cap = cap ? 2 * cap : 256;
 			frames = realloc(frames, cap * sizeof(*frames));
 			if (!frames)
 				exit(1);
 		}
-		frames[nframes++] = f;
-		i += DMD_FRAME_HDR + f.len;
+		frames[nframes++] = (struct frame){ d.type, d.suite,
+			d.device_id, d.epoch, d.index, d.len, d.payload, run };
+		i += (size_t)rc;
 	}
 	return skipped;
 }
@@ -143,7 +138,7 @@ static void print_reading(uint32_t dev, uint64_t epoch, unsigned int j,
 int main(int argc, char **argv)
 {
 	struct dmd_state keys[16];
-	unsigned int nkeys = 0, runs = 0, readings = 0, k;
+	unsigned int nkeys = 0, runs = 0, readings = 0, list = 0, k;
 	long max_lost = -1;
 	size_t cut = 0, skipped = 0, i, j, records = 0, tags = 0;
 	size_t dup_rec = 0, dup_tag = 0, backwards = 0;
@@ -166,6 +161,8 @@ int main(int argc, char **argv)
 			max_lost = strtol(argv[++a], NULL, 0);
 		} else if (!strcmp(argv[a], "--readings")) {
 			readings = 1;
+		} else if (!strcmp(argv[a], "--list")) {
+			list = 1;
 		} else {
 			FILE *f = fopen(argv[a], "rb");
 			uint8_t *buf;
@@ -184,6 +181,15 @@ int main(int argc, char **argv)
 			fclose(f);
 			skipped += parse_run(buf, (size_t)n, runs++, &cut);
 		}
+	}
+	if (list) {
+		for (i = 0; i < nframes; i++)
+			printf("frame %u %u %u %llu %u %u\n", frames[i].type,
+			       frames[i].suite, frames[i].device,
+			       (unsigned long long)frames[i].epoch,
+			       frames[i].field, frames[i].len);
+		printf("skipped %zu cut %zu\n", skipped, cut);
+		return 0;
 	}
 	printf("TAP version 13\n");
 
