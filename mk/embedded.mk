@@ -172,12 +172,22 @@ $(EMB_BUILD)/avr/bench-d%.elf: $(EMB)/common/bench_main.c $(AVR_SRC) $(AVR_CORE_
 		$(patsubst g%,-DBENCH_GROUP=%,$(word 3,$(subst -, ,$*))) \
 		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
 
+# The sensor firmware over one whole epoch of b = 1024 records, its group
+# size from the blob (bench-embedded-groups).
+$(EMB_BUILD)/avr/sender-full-d%.elf: $(EMB)/common/sender_main.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$* \
+		-DWINDOW_BYTES=$(AVR_WINDOW) -DREC_LEN=16 -DRECORDS_PER_EPOCH=1024 \
+		-DEPOCHS_PER_BOOT=1 $(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
+
 # Group tags on the AVR sender (spec section 5.1): cycles, RAM and flash
-# for g = 64 and 16 against g = b (a benchmark, not a test).
-FW_AVR_BENCH_GROUPS := $(foreach s,$(FW_SUITES),$(foreach g,1024 64 16,$(EMB_BUILD)/avr/bench-d$(s)-16-g$(g).elf))
+# for g = 64 and 16 against g = b, in the core's bench firmware and in the
+# sensor firmware (a benchmark, not a test).
+FW_AVR_BENCH_GROUPS := $(foreach s,$(FW_SUITES),$(foreach g,1024 64 16,$(EMB_BUILD)/avr/bench-d$(s)-16-g$(g).elf)) \
+		       $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/sender-full-d$(s).elf)
 BENCH_TARGETS += bench-embedded-groups
 .PHONY: bench-embedded-groups
-bench-embedded-groups: $(FW_AVR_BENCH_GROUPS) $(AVR_RUN)
+bench-embedded-groups: $(FW_AVR_BENCH_GROUPS) $(FW_AVR_SENDER) $(FW_NV) $(AVR_RUN)
 	@BUILD=$(BUILD) $(TOP)/tools/bench/embedded-groups.sh
 
 $(EMB_BUILD)/m4/bench-d%.elf: $(EMB)/common/bench_main.c $(M4_SRC) $(EMB_CORE_SRCS) $(EMB_HDRS)

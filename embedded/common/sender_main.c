@@ -7,8 +7,10 @@
  * (derives E_{e+1}, R_{e,0}), persist the blob for e + 1 and only then
  * seal; fill the precompute window, then per record read the sensor, seal
  * (online: one XOR and one universal hash), send the frame and refill a few
- * slots while idle. The epoch is flushed after RECORDS_PER_EPOCH records
- * (a short epoch, well under b) so the gateway sees data at a bounded delay.
+ * slots while idle. With a group size g < b in the blob (spec section 5.1)
+ * a group tag frame follows each full group that ends before b. The epoch
+ * is flushed after RECORDS_PER_EPOCH records (a short epoch, well under b)
+ * so the gateway sees data at a bounded delay.
  *
  * Build-time parameters: SENDER_SUITE, REC_LEN, RECORDS_PER_EPOCH,
  * EPOCHS_PER_BOOT (0 = run forever), WINDOW_BYTES, IDLE_SLOTS.
@@ -93,6 +95,19 @@ static void send_frame(uint8_t type, uint32_t index, const uint8_t *payload,
 		board_out(tail, tail_len);
 }
 
+/* The group tag frame of the group the last seal filled (AD || G_i). */
+static void send_group_tag(void)
+{
+	uint8_t tag[DMD_TAG_SIZE];
+	uint32_t group;
+
+	if (dmd_sender_close_group(&snd, (const uint8_t *)ad, sizeof(ad) - 1,
+				   tag, &group))
+		fail("# close failed\n", EXIT_CORE);
+	send_frame(DMD_FRAME_GROUP, group, (const uint8_t *)ad, sizeof(ad) - 1,
+		   tag, sizeof(tag));
+}
+
 int main(void)
 {
 	struct dmd_state st, reserve;
@@ -107,7 +122,9 @@ int main(void)
 		     EXIT_UNPROVISIONED);
 	if (st.suite != SENDER_SUITE)
 		fail("# NV blob is for the other suite\n", EXIT_WRONG_SUITE);
-	if (dmd_sender_init(&snd, &st, window, sizeof(window), REC_LEN))
+	/* Group size from the blob: 0 stands for g = b (no group tags). */
+	if (dmd_sender_init_groups(&snd, &st, window, sizeof(window), REC_LEN,
+				   st.group ? st.group : st.b))
 		fail("# sender init failed\n", EXIT_CORE);
 	dmd_wipe(&st, sizeof(st));
 
@@ -129,6 +146,8 @@ int main(void)
 				fail("# seal failed\n", EXIT_CORE);
 			send_frame(DMD_FRAME_RECORD, index, c, sizeof(c),
 				   NULL, 0);
+			if (dmd_sender_group_due(&snd))
+				send_group_tag();
 			/* Idle until the next sample: refill the window. */
 			dmd_sender_precompute(&snd, IDLE_SLOTS);
 		}
