@@ -163,6 +163,17 @@ check-fw-frame: $(CORE_HOST)/test_frame $(FRAME_CHECK)
 	@$(CORE_HOST)/test_frame --frame-check $(FRAME_CHECK) >$(TAPDIR)/fw-frame.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-frame.tap; exit $$rc
 
+# diamondctl provision --group-size and seal's group tag frames, checked by
+# the core's group receiver through frame-check (diamondctl open does not
+# take group tags yet). diamondctl's rule is in mk/userspace.mk.
+CHECK_SUITES += seal-groups
+.PHONY: check-seal-groups
+check-seal-groups: $(BUILD)/userspace/diamondctl $(FRAME_CHECK)
+	@mkdir -p $(TAPDIR)
+	@$(TOP)/selftests/userspace/seal-groups.sh $(BUILD)/userspace/diamondctl \
+		$(FRAME_CHECK) >$(TAPDIR)/seal-groups.tap; \
+		rc=$$?; cat $(TAPDIR)/seal-groups.tap; exit $$rc
+
 # --- benchmark (not a test) -------------------------------------------------
 # bench-d<suite>-<record length>[-g<group size>].elf
 $(EMB_BUILD)/avr/bench-d%.elf: $(EMB)/common/bench_main.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
