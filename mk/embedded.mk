@@ -165,13 +165,16 @@ check-fw-frame: $(CORE_HOST)/test_frame $(FRAME_CHECK)
 
 # diamondctl provision --group-size and seal's group tag frames, checked by
 # the core's group receiver through frame-check (diamondctl open does not
-# take group tags yet). diamondctl's rule is in mk/userspace.mk.
+# take group tags yet), and such a blob in the AVR sensor firmware's image.
+# diamondctl's rule is in mk/userspace.mk.
 CHECK_SUITES += seal-groups
 .PHONY: check-seal-groups
-check-seal-groups: $(BUILD)/userspace/diamondctl $(FRAME_CHECK)
+check-seal-groups: $(BUILD)/userspace/diamondctl $(FRAME_CHECK) $(FW_NV) $(AVR_RUN) \
+		   $(EMB_BUILD)/avr/sender-d2.elf
 	@mkdir -p $(TAPDIR)
 	@$(TOP)/selftests/userspace/seal-groups.sh $(BUILD)/userspace/diamondctl \
-		$(FRAME_CHECK) >$(TAPDIR)/seal-groups.tap; \
+		$(FRAME_CHECK) $(FW_NV) $(AVR_RUN) $(EMB_BUILD)/avr/sender-d2.elf \
+		>$(TAPDIR)/seal-groups.tap; \
 		rc=$$?; cat $(TAPDIR)/seal-groups.tap; exit $$rc
 
 # --- benchmark (not a test) -------------------------------------------------

@@ -4,10 +4,17 @@
 # seal-groups: diamondctl provision --group-size and seal's group tag frames
 # (spec section 5.1), checked by the portable core's group receiver through
 # frame-check (the gateway, diamondctl open, does not take group tags yet).
-# Usage: seal-groups.sh DIAMONDCTL FRAME-CHECK; prints TAP.
+# With FW-NV AVR-RUN SENDER-ELF as well, a blob provisioned with
+# --group-size goes into an AVR image and the sensor firmware's frames
+# are checked the same way.
+# Usage: seal-groups.sh DIAMONDCTL FRAME-CHECK [FW-NV AVR-RUN SENDER-ELF];
+# prints TAP.
 set -u
 D=$(realpath "${1:?diamondctl}")
 FC=$(realpath "${2:?frame-check}")
+FWNV=${3:+$(realpath "$3")}
+AVR_RUN=${4:+$(realpath "$4")}
+ELF=${5:+$(realpath "$5")}
 W=$(mktemp -d /tmp/diamond-seal-groups.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 1
@@ -89,6 +96,21 @@ seq 1 11 | "$D" seal --blob gb.bin --flush 10 >gb.frames
 t "g = b: no group tag frame" sh -c "! '$FC' --list gb.frames | grep -q '^frame 3 '"
 "$FC" --key gb.init gb.frames >gb.tap
 t "g = b: both epochs verify" grep -q '^# 2 epochs and 0 groups verified, 0 units rejected' gb.tap
+
+# The firmware path: provision --group-size 3 -> fw-nv image -> AVR sensor
+# firmware (Diamond2, 4 epochs of 8 records) -> the core's group receiver.
+if [ -n "$ELF" ]; then
+	prov --device 9 --b 1024 --group-size 3 --blob fw.bin >/dev/null 2>&1
+	"$FWNV" image avr fw.bin ee.bin && "$FWNV" show avr ee.bin >nv.txt
+	t "fw-nv image keeps the blob's group size (slot shows group 3)" grep -q 'live, suite 2 device 9 epoch 0 group 3$' nv.txt
+	"$AVR_RUN" --eeprom ee.bin --uart-out fw.link "$ELF" 2>/dev/null
+	t "the AVR sensor firmware runs on the provisioned g = 3 image" [ $? = 0 ]
+	"$FC" --key fw.bin fw.link >fw.tap
+	t "its frames: 4 epochs and 8 group tags verify with the group receiver" \
+		sh -c "[ $? = 0 ] && grep -q '^# 4 epochs and 8 groups verified, 0 units rejected, 0 incomplete' fw.tap"
+else
+	echo "ok $((n += 1)) - provisioned firmware image with groups # SKIP no fw-nv, avr-run or firmware given"
+fi
 
 echo "1..$n"
 [ $failed = 0 ]
