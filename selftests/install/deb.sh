@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # deb.sh HOST_TAP KAT_TAP: the Debian packages end to end, on this host.
-# Builds them (tools/deb/build-debs), runs lintian (no error or warning
-# allowed), installs all four with dpkg -i (diamond-dkms's postinst has
+# Builds them (tools/deb/build-debs), runs lintian (no tag allowed, down
+# to pedantic and info; overrides are in debian/*.lintian-overrides), installs all four with dpkg -i (diamond-dkms's postinst has
 # dkms build the module for the kernel headers installed here), checks
 # what each installed, builds a program against the installed
 # libdiamond-dev, runs the installed diamondctl (provision, seal, open
@@ -42,7 +42,8 @@ run() {
 	done
 	check "four packages: ${PKGS[*]}" [ ${#debs[@]} -eq 4 ]
 	lintian --pedantic --display-info "$changes" >lintian.log 2>&1
-	check "lintian: no error or warning" sh -c "! grep -q '^[EW]:' lintian.log"
+	check "lintian --pedantic --display-info: no tag (one justified override)" \
+		sh -c "! grep -q '^[EWIPX]:' lintian.log"
 	diag <lintian.log
 
 	# What was there before, to leave it so.
