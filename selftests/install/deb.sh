@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # deb.sh HOST_TAP KAT_TAP: the Debian packages end to end, on this host.
-# Builds them (tools/deb/build-debs), runs lintian (no tag allowed, down
-# to pedantic and info; overrides are in debian/*.lintian-overrides), installs all four with dpkg -i (diamond-dkms's postinst has
-# dkms build the module for the kernel headers installed here), checks
+# Builds them (tools/deb/build-debs) and runs lintian (no tag allowed,
+# down to pedantic and info; overrides are in debian/*.lintian-overrides).
+# Installs all four with dpkg -i (diamond-dkms's postinst has dkms build
+# the module for the kernel headers installed here), checks
 # what each installed, builds a program against the installed
 # libdiamond-dev, runs the installed diamondctl (provision, seal, open
 # --software), then boots KVER in the VM with the module dkms installed and
