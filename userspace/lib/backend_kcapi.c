@@ -91,6 +91,9 @@ static int kern_open(struct _diamond_dev *d,
 	ssize_t n;
 	int rc;
 
+	/* Spec 9.2: the lengths, then the epoch, in the kernel's order. */
+	if (body->adlen > DMD_MAX_AD)
+		return -EMSGSIZE;
 	if (body->ct_len < DIAMOND_TAG_SIZE)
 		return -EINVAL;
 	/* The kernel's own default bound is 4096; a tighter one is ours. */
