@@ -354,7 +354,7 @@ static void blob(const char *name, const struct state *st)
 
 /* An epoch under construction: plaintext body, AD, ciphertext. */
 struct epoch {
-	uint8_t pt[1100000], ct[1100000], ad[1024];
+	uint8_t pt[1100000], ct[1100000], ad[1025];	/* 1025: one too many */
 	size_t ptlen, adlen;
 	uint32_t n;
 	size_t off[1100];	/* offset of record j's length prefix */
@@ -588,6 +588,207 @@ static void negatives(int suite)
 	memcpy(bad + ep.ptlen + 2, ep.ct + ep.ptlen, 16);
 	step_bad(0, bad, len + 2, "EFORMAT");
 	then_genuine(&st);
+}
+
+/* ---- corners: large values, limits and the order of checks ---- */
+
+#define MAX_SKIP 4096	/* the default every vector assumes (section 13) */
+
+/* A vector of b records per epoch whose state opens at @epoch. */
+static struct state at_epoch(int suite, uint32_t b, uint64_t epoch,
+			     const char *name, const char *what)
+{
+	struct state st = make(suite, 0, b, 0x800);
+
+	st.epoch = epoch;
+	head(name, &st, what);
+	return st;
+}
+
+/* Two small records, no AD: the body of the corner vectors. */
+static void small_body(void)
+{
+	body_reset(0);
+	body_add(3);
+	body_add(20);
+}
+
+/* bad = the body of ep.ct with its last record running into the tag. */
+static size_t run_into_tag(void)
+{
+	size_t len = ep.ptlen + 16;
+
+	memcpy(bad, ep.ct, len);
+	put_le(bad + ep.off[ep.n - 1], 21, 2);
+	return len;
+}
+
+/* bad = one record whose prefix says 4097 bytes and only 10 follow. */
+static size_t oversize_cut(void)
+{
+	put_le(bad, 4097, 2);
+	memset(bad + 2, 0x5a, 10 + 16);
+	return 2 + 10 + 16;
+}
+
+static void large_epochs(int suite)
+{
+	struct state st, s2;
+	size_t len;
+
+	st = at_epoch(suite, 4, (1ull << 32) + 5, "epoch-2to32",
+		      "a state at epoch 2^32 + 5 opens 2^32 + 7 (two lost)");
+	small_body();
+	step_ok(&st, (1ull << 32) + 7);
+
+	st = at_epoch(suite, 4, UINT64_MAX - 3, "last-epoch",
+		      "2^64 - 3 is the last epoch: it opens, leaving the state "
+		      "at 2^64 - 2; 2^64 - 2 and 2^64 - 1 are refused with "
+		      "EFULL, before the body (a malformed one too), and the "
+		      "opened epoch is a replay");
+	small_body();
+	step_ok(&st, UINT64_MAX - 2);
+	len = ep.ptlen + 16;
+	step_bad(UINT64_MAX - 1, ep.ct, len, "EFULL");
+	step_bad(UINT64_MAX, ep.ct, len, "EFULL");
+	step_bad(UINT64_MAX - 1, bad, run_into_tag(), "EFULL");
+	step_bad(UINT64_MAX - 2, ep.ct, len, "EKEYEXPIRED");
+
+	st = at_epoch(suite, 4, UINT64_MAX - 1 - MAX_SKIP - 1, "full-past-skip",
+		      "epochs 2^64 - 2 and 2^64 - 1 more than max_skip ahead "
+		      "of the state: ESKIP comes before EFULL");
+	small_body();
+	s2 = st;
+	seal(&s2, st.epoch, ep.ad, ep.adlen, ep.pt, ep.ptlen, ep.ct);
+	len = ep.ptlen + 16;
+	step_bad(UINT64_MAX - 1, ep.ct, len, "ESKIP");
+	step_bad(UINT64_MAX, ep.ct, len, "ESKIP");
+	step_ok(&st, st.epoch);
+}
+
+static void skips(int suite)
+{
+	struct state st = at_epoch(suite, 4, 0, "skip-max",
+				   "a skip of exactly max_skip (4096) opens; "
+				   "max_skip + 1 is refused");
+
+	small_body();
+	step_ok(&st, MAX_SKIP);
+	step_bad(st.epoch + MAX_SKIP + 1, ep.ct, ep.ptlen + 16, "ESKIP");
+	small_body();
+	step_ok(&st, st.epoch + MAX_SKIP);
+}
+
+static void sizes_max(int suite)
+{
+	struct state st;
+	uint32_t j;
+
+	st = at_epoch(suite, 3, 0, "len4096-ad1024",
+		      "records of 1501 and 4096 bytes with 1024 bytes of AD, "
+		      "then one of 4095 with 41 bytes of AD");
+	body_reset(1024);
+	body_add(1501);
+	body_add(4096);
+	step_ok(&st, 0);
+	body_reset(41);
+	body_add(4095);
+	step_ok(&st, 1);
+
+	st = at_epoch(suite, 65535, 0, "b65535",
+		      "b = 65535, the largest: a short epoch of three records");
+	body_reset(0);
+	body_add(1);
+	body_add(0);
+	body_add(33);
+	step_ok(&st, 0);
+
+	st = at_epoch(suite, 1025, 0, "b1025-full",
+		      "b = 1025: a full epoch of 1025 records (two of them "
+		      "not empty), then 1026 records refused");
+	body_reset(7);
+	for (j = 0; j < 1025; j++)
+		body_add(j == 0 || j == 1024 ? 9 : 0);
+	step_ok(&st, 0);
+	body_reset(7);
+	for (j = 0; j < 1026; j++)
+		body_add(0);
+	memcpy(bad, ep.pt, ep.ptlen);
+	memset(bad + ep.ptlen, 0x3c, 16);
+	step_bad(1, bad, ep.ptlen + 16, "EFORMAT");
+}
+
+/*
+ * Section 9.2: lengths, then the epoch, then the body, then the tag. Each
+ * step is wrong in two ways and must give the earlier error.
+ */
+static void order(int suite)
+{
+	struct state st, s2;
+	size_t len;
+
+	st = neg(suite, "order-epoch-before-body", "after epoch 0 opened: "
+		 "epoch 0 again with a malformed, an oversize and a too long "
+		 "body is expired; epoch 4098 with them is past max_skip",
+		 &s2);
+	len = ep.ptlen + 16;
+	step_ok(&st, 0);
+	step_bad(0, bad, run_into_tag(), "EKEYEXPIRED");
+	step_bad(0, bad, oversize_cut(), "EKEYEXPIRED");
+	memcpy(bad, ep.ct, ep.ptlen);
+	put_le(bad + ep.ptlen, 0, 2);
+	memcpy(bad + ep.ptlen + 2, ep.ct + ep.ptlen, 16);
+	step_bad(0, bad, len + 2, "EKEYEXPIRED");
+	step_bad(1 + MAX_SKIP + 1, bad, run_into_tag(), "ESKIP");
+	step_bad(1 + MAX_SKIP + 1, bad, oversize_cut(), "ESKIP");
+
+	st = neg(suite, "order-lengths-first", "AD of 1025 bytes beats an "
+		 "expired epoch, a malformed body and a missing tag; a "
+		 "ciphertext shorter than the tag beats an expired epoch, "
+		 "an empty body does not", &s2);
+	len = ep.ptlen + 16;
+	step_ok(&st, 0);
+	ep.adlen = 1025;
+	fill(ep.ad, ep.adlen);
+	step_bad(0, ep.ct, len, "ESIZE");
+	step_bad(1, bad, run_into_tag(), "ESIZE");
+	step_bad(1, ep.ct, 15, "ESIZE");
+	ep.adlen = 12;
+	step_bad(0, ep.ct, 15, "EFORMAT");
+	step_bad(0, ep.ct, 0, "EFORMAT");
+	step_bad(0, ep.ct + ep.ptlen, 16, "EKEYEXPIRED");
+	step_bad(1, ep.ct + ep.ptlen, 16, "EFORMAT");
+
+	st = neg(suite, "order-within-body", "the body is read from its start: "
+		 "a record over 4096 bytes that is also cut short is ESIZE, "
+		 "a fifth record (b = 4) over 4096 bytes is ESIZE", &s2);
+	step_bad(0, bad, oversize_cut(), "ESIZE");
+	memcpy(bad, ep.ct, ep.ptlen);
+	put_le(bad + ep.ptlen, 4097, 2);
+	memset(bad + ep.ptlen + 2, 0, 4097);
+	memcpy(bad + ep.ptlen + 2 + 4097, ep.ct + ep.ptlen, 16);
+	step_bad(0, bad, ep.ptlen + 2 + 4097 + 16, "ESIZE");
+	then_genuine(&st);
+
+	st = neg(suite, "tag-not-parsed", "section 7: the tag is the last 16 "
+		 "bytes and is never read as a length. One byte 0xff after "
+		 "the last record is a malformed body (EFORMAT), though "
+		 "0xff and the tag's first byte would read as 33023", &s2);
+	len = ep.ptlen + 16;
+	memcpy(bad, ep.ct, ep.ptlen);
+	bad[ep.ptlen] = 0xff;
+	memcpy(bad + ep.ptlen + 1, ep.ct + ep.ptlen, 16);
+	bad[ep.ptlen + 1] = 0x80;
+	step_bad(0, bad, len + 1, "EFORMAT");
+	then_genuine(&st);
+}
+
+static void corners(int suite)
+{
+	large_epochs(suite);
+	skips(suite);
+	sizes_max(suite);
+	order(suite);
 }
 
 /* ---- group vectors (spec section 5.1, steps of section 9.1) ---- */
@@ -859,6 +1060,8 @@ static void generate(void)
 			group_positives(suite, agg);
 		group_negatives(suite);
 	}
+	for (suite = 1; suite <= 2; suite++)
+		corners(suite);
 }
 
 /* ---- key blobs, version 2 (spec section 2) ---- */
