@@ -206,10 +206,10 @@ static int check_unit(const struct dmd_receiver *rx, uint64_t epoch,
 
 	if (!ct || (!pt && ct_len > DMD_TAG_SIZE) || (!ad && adlen))
 		return DMD_EINVAL;
-	if (adlen > DMD_MAX_AD)
-		return DMD_ESIZE;
 	if (ct_len < DMD_TAG_SIZE)
 		return DMD_EFORMAT;
+	if (adlen > DMD_MAX_AD)
+		return DMD_ESIZE;
 	rc = check_position(rx, epoch, u->group);
 	if (rc == DMD_OK)
 		rc = check_body(ct, ct_len, u->count);

@@ -119,10 +119,10 @@ int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
 	if (dmd_state_check(st) != DMD_OK)
 		return DMD_EKEY;
 	/* Spec 9.2: lengths, then the epoch, then the body, then the tag. */
-	if (adlen > DMD_MAX_AD)
-		return DMD_ESIZE;
 	if (ct_len < DMD_TAG_SIZE)
 		return DMD_EFORMAT;
+	if (adlen > DMD_MAX_AD)
+		return DMD_ESIZE;
 	body_len = ct_len - DMD_TAG_SIZE;
 	rc = dmd_check_epoch(st, epoch, max_skip);
 	if (rc == DMD_OK)

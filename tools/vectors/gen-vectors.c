@@ -742,17 +742,17 @@ static void order(int suite)
 	step_bad(1 + MAX_SKIP + 1, bad, run_into_tag(), "ESKIP");
 	step_bad(1 + MAX_SKIP + 1, bad, oversize_cut(), "ESKIP");
 
-	st = neg(suite, "order-lengths-first", "AD of 1025 bytes beats an "
-		 "expired epoch, a malformed body and a missing tag; a "
-		 "ciphertext shorter than the tag beats an expired epoch, "
-		 "an empty body does not", &s2);
+	st = neg(suite, "order-lengths-first", "a ciphertext shorter than "
+		 "the tag beats AD of 1025 bytes, which beats an expired "
+		 "epoch and a malformed body; an empty body does not beat an "
+		 "expired epoch", &s2);
 	len = ep.ptlen + 16;
 	step_ok(&st, 0);
 	ep.adlen = 1025;
 	fill(ep.ad, ep.adlen);
 	step_bad(0, ep.ct, len, "ESIZE");
 	step_bad(1, bad, run_into_tag(), "ESIZE");
-	step_bad(1, ep.ct, 15, "ESIZE");
+	step_bad(1, ep.ct, 15, "EFORMAT");
 	ep.adlen = 12;
 	step_bad(0, ep.ct, 15, "EFORMAT");
 	step_bad(0, ep.ct, 0, "EFORMAT");
