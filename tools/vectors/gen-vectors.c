@@ -742,22 +742,24 @@ static void order(int suite)
 	step_bad(1 + MAX_SKIP + 1, bad, run_into_tag(), "ESKIP");
 	step_bad(1 + MAX_SKIP + 1, bad, oversize_cut(), "ESKIP");
 
-	st = neg(suite, "order-lengths-first", "a ciphertext shorter than "
-		 "the tag beats AD of 1025 bytes, which beats an expired "
-		 "epoch and a malformed body; an empty body does not beat an "
-		 "expired epoch", &s2);
+	/*
+	 * A request without a whole tag is refused by AF_ALG itself, which
+	 * then keeps its bytes queued on the socket: such a step comes last.
+	 */
+	st = neg(suite, "order-lengths-first", "AD of 1025 bytes beats an "
+		 "expired epoch and a malformed body; an empty body does not "
+		 "beat an expired epoch; a ciphertext shorter than the tag "
+		 "beats AD of 1025 bytes", &s2);
 	len = ep.ptlen + 16;
 	step_ok(&st, 0);
+	step_bad(0, ep.ct + ep.ptlen, 16, "EKEYEXPIRED");
+	step_bad(1, ep.ct + ep.ptlen, 16, "EFORMAT");
 	ep.adlen = 1025;
 	fill(ep.ad, ep.adlen);
 	step_bad(0, ep.ct, len, "ESIZE");
 	step_bad(1, bad, run_into_tag(), "ESIZE");
-	step_bad(1, ep.ct, 15, "EFORMAT");
-	ep.adlen = 12;
 	step_bad(0, ep.ct, 15, "EFORMAT");
-	step_bad(0, ep.ct, 0, "EFORMAT");
-	step_bad(0, ep.ct + ep.ptlen, 16, "EKEYEXPIRED");
-	step_bad(1, ep.ct + ep.ptlen, 16, "EFORMAT");
+	ep.adlen = 12;
 
 	st = neg(suite, "order-within-body", "the body is read from its start: "
 		 "a record over 4096 bytes that is also cut short is ESIZE, "
