@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../../include/diamond/core.h"
+#include "../../include/diamond/frame.h"
 
 struct frame {
 	uint8_t type, suite;
@@ -59,41 +60,41 @@ static uint64_t le(const uint8_t *p, int n)
 	return v;
 }
 
-/* Parse one run; returns how many bytes were skipped or cut short. */
+/*
+ * Parse one run with the one frame parser, core/frame.c, resynchronising
+ * as spec section 8.1 says; returns how many bytes were skipped. Group tag
+ * frames (type 3) are valid frames but not this checker's business.
+ */
 static size_t parse_run(const uint8_t *b, size_t n, unsigned int run,
 			size_t *cut)
 {
-	size_t i = 0, skipped = 0;
+	size_t i = 0, skipped = 0, step;
+	struct dmd_frame d;
+	struct frame f;
+	int rc;
 
 	while (i < n) {
-		struct frame f;
-
-		if (n - i < 2 || b[i] != DMD_FRAME_SYNC0 || b[i + 1] != DMD_FRAME_SYNC1) {
-			i++;
-			skipped++;
-			continue;
-		}
-		if (n - i < DMD_FRAME_HDR) {
+		rc = dmd_frame_parse(&d, b + i, n - i);
+		if (rc == 0) {		/* a frame cut short by the reset */
 			*cut += n - i;
 			break;
 		}
-		f.type = b[i + 2];
-		f.suite = b[i + 3];
-		f.device = (uint32_t)le(b + i + 4, 4);
-		f.epoch = le(b + i + 8, 8);
-		f.field = (uint16_t)le(b + i + 16, 2);
-		f.len = (uint16_t)le(b + i + 18, 2);
-		if ((f.type != DMD_FRAME_RECORD && f.type != DMD_FRAME_TAG) ||
-		    (f.type == DMD_FRAME_TAG && f.len < DMD_TAG_SIZE)) {
-			i++;
-			skipped++;
+		if (rc < 0) {
+			step = dmd_frame_sync(b + i, n - i);
+			skipped += step;
+			i += step;
 			continue;
 		}
-		if (n - i - DMD_FRAME_HDR < f.len) {
-			*cut += n - i;
-			break;
-		}
-		f.payload = b + i + DMD_FRAME_HDR;
+		i += (size_t)rc;
+		if (d.type == DMD_FRAME_GROUP)
+			continue;
+		f.type = d.type;
+		f.suite = d.suite;
+		f.device = d.device_id;
+		f.epoch = d.epoch;
+		f.field = d.index;
+		f.len = d.len;
+		f.payload = d.payload;
 		f.run = run;
 		if (nframes == cap) {
 			cap = cap ? 2 * cap : 256;
@@ -102,7 +103,6 @@ static size_t parse_run(const uint8_t *b, size_t n, unsigned int run,
 				exit(1);
 		}
 		frames[nframes++] = f;
-		i += DMD_FRAME_HDR + f.len;
 	}
 	return skipped;
 }
