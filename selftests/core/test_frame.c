@@ -87,6 +87,31 @@ static void one(const struct frame_case *c)
 	}
 }
 
+/*
+ * A header refused for its type, with a genuine frame starting at its
+ * fifth byte (a frame cut short by a reset, then the next one): the
+ * receiver's loop of parse, then scan from offset 1, must find it there.
+ */
+static int resync_inside(void)
+{
+	static const uint8_t head[] = { 'D', 'F', 9, 1, 0 };
+	struct dmd_frame f = { DMD_FRAME_RECORD, 2, 0x0a0b0c0d, 42, 7, 3,
+			       payload };
+	size_t at = 0, n;
+	int rc;
+
+	memcpy(buf, head, sizeof(head));
+	rc = dmd_frame_write(buf + sizeof(head), sizeof(buf) - sizeof(head),
+			     &f);
+	if (rc <= 0)
+		return 0;
+	n = sizeof(head) + (size_t)rc;
+	while ((rc = dmd_frame_parse(&f, buf + at, n - at)) < 0)
+		at += dmd_frame_sync(buf + at, n - at);
+	return rc > 0 && at == sizeof(head) && f.epoch == 42 &&
+	       f.index == 7 && f.len == 3 && f.device_id == 0x0a0b0c0d;
+}
+
 int main(void)
 {
 	static const uint8_t junk[] = { 'x', 'D', 'D', 'F', 'y', 'D' };
@@ -105,6 +130,8 @@ int main(void)
 		   dmd_frame_parse(&f, junk + 2, 1) == 0,
 		   "a wrong sync is refused; the scan finds the next 'DF' "
 		   "(or a trailing 'D')");
+	tap_result(resync_inside(), "a refused header's scan restarts at its "
+		   "second byte: a frame starting inside it is found (spec 8.1)");
 	tap_trailing_plan();
 	return tap_finish();
 }
