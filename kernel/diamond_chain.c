@@ -38,30 +38,14 @@
  */
 #define DMD_PRE_MAX_BYTES	(64u << 20)
 
-/* Pages a buffer of at most DMD_STREAM_BUF bytes can touch. */
-#define DMD_SG_MAX		3
+/* Zero pages for at most DMD_STREAM_BUF bytes of G's input. */
+#define DMD_SG_MAX		2
 
-/*
- * @buf (kmalloc'd or vmalloc'd, up to DMD_STREAM_BUF bytes) as a
- * scatterlist: one entry for linear memory, one per page for vmalloc.
- */
-static void buf_sg(struct scatterlist *sg, u8 *buf, unsigned int len)
+/* Mark the first @len bytes of ctx->sbuf for the end-of-request wipe. */
+static u8 *sbuf_use(struct diamond_tfm_ctx *ctx, unsigned int len)
 {
-	unsigned int n, i, part;
-
-	if (!is_vmalloc_addr(buf)) {
-		sg_init_one(sg, buf, len);
-		return;
-	}
-	n = DIV_ROUND_UP(offset_in_page(buf) + len, PAGE_SIZE);
-	sg_init_table(sg, n);
-	for (i = 0; i < n; i++) {
-		part = min_t(unsigned int, len, PAGE_SIZE - offset_in_page(buf));
-		sg_set_page(&sg[i], vmalloc_to_page(buf), part,
-			    offset_in_page(buf));
-		buf += part;
-		len -= part;
-	}
+	ctx->sbuf_used = max(ctx->sbuf_used, len);
+	return ctx->sbuf;
 }
 
 /* @len zero bytes from the zero page, the plaintext of G. */
@@ -81,10 +65,15 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 				   const u8 *key, bool epoch_domain, u8 *dst,
 				   unsigned int len)
 {
-	struct scatterlist src[DMD_SG_MAX], out[DMD_SG_MAX];
+	struct scatterlist src[DMD_SG_MAX], out;
+	/*
+	 * The table is vmalloc'd: a slot is generated in the linear scratch
+	 * (one scatterlist entry, no page walk) and copied there.
+	 */
+	u8 *buf = is_vmalloc_addr(dst) ? sbuf_use(ctx, len) : dst;
 	int err;
 
-	BUILD_BUG_ON(DMD_STREAM_BUF + PAGE_SIZE - 1 > DMD_SG_MAX * PAGE_SIZE);
+	BUILD_BUG_ON(DIV_ROUND_UP(DMD_STREAM_BUF, PAGE_SIZE) > DMD_SG_MAX);
 
 	err = crypto_skcipher_setkey(ctx->stream, key, ctx->k);
 	if (unlikely(err))
@@ -94,12 +83,14 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 	if (epoch_domain)
 		ctx->iv[0] = 0x80;	/* counter 2^127 */
 	zero_sg(src, len);
-	buf_sg(out, dst, len);
+	sg_init_one(&out, buf, len);
 	skcipher_request_set_callback(ctx->sreq, ctx->req_flags, crypto_req_done,
 				      &ctx->wait);
-	skcipher_request_set_crypt(ctx->sreq, src, out, len, ctx->iv);
-	return diamond_child_err(crypto_wait_req(crypto_skcipher_encrypt(ctx->sreq),
-						 &ctx->wait));
+	skcipher_request_set_crypt(ctx->sreq, src, &out, len, ctx->iv);
+	err = crypto_wait_req(crypto_skcipher_encrypt(ctx->sreq), &ctx->wait);
+	if (likely(!err) && buf != dst)
+		memcpy(dst, buf, len);
+	return diamond_child_err(err);
 }
 
 /*
@@ -144,13 +135,6 @@ static int __must_check stream(struct diamond_tfm_ctx *ctx, const u8 *key,
 		return stream_ctr(ctx, key, epoch_domain, dst, len);
 	stream_chacha(ctx, key, epoch_domain, dst, len);
 	return 0;
-}
-
-/* Mark the first @len bytes of ctx->sbuf for the end-of-request wipe. */
-static u8 *sbuf_use(struct diamond_tfm_ctx *ctx, unsigned int len)
-{
-	ctx->sbuf_used = max(ctx->sbuf_used, len);
-	return ctx->sbuf;
 }
 
 /* (E, R_0) <- G(E, IV_epoch)[0:2k]; @e is updated in place. */

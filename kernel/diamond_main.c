@@ -359,12 +359,13 @@ static bool stream_is_suite2(struct skcipher_alg_common *alg)
  */
 static int check_request(struct rtattr **tb, const struct crypto_alg *base)
 {
+	const char *stream = crypto_attr_alg_name(tb[1]);
+	const char *hash = crypto_attr_alg_name(tb[2]);
 	char req[CRYPTO_MAX_ALG_NAME];
 
-	if (tb[3] ||
-	    snprintf(req, sizeof(req), "diamond(%s,%s)",
-		     crypto_attr_alg_name(tb[1]),
-		     crypto_attr_alg_name(tb[2])) >= sizeof(req))
+	if (tb[3] || IS_ERR(stream) || IS_ERR(hash) ||
+	    snprintf(req, sizeof(req), "diamond(%s,%s)", stream, hash) >=
+	    sizeof(req))
 		return -ENOENT;
 	if (strcmp(req, base->cra_name) && strcmp(req, base->cra_driver_name))
 		return -ENOENT;

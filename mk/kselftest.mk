@@ -2,7 +2,9 @@
 #
 # kselftest: the diamond kernel selftests (selftests/diamond/) in one VM
 # boot with diamond.ko: raw AF_ALG vectors, bad input, tamper matrix,
-# interop with the portable core, threads, libkcapi, kcapi-enc, fuzz.
+# interop with the portable core, threads, libkcapi, kcapi-enc, fuzz,
+# instance names, memcg charging, a 1-deep cryptd queue, and both suites
+# from softirq (selftests/diamond/atomic/dmd_atomic.ko, built here too).
 #
 #   make check-kselftest   build diamond.ko (`module`, mk/kernel.mk) and the
 #                          static test programs into $(BUILD)/selftests/diamond,

@@ -23,7 +23,11 @@ const char *diamond_strerror(int err)
 	case EXDEV:		return "state file belongs to another device";
 	case ENOPKG:		return "kernel support missing (modprobe diamond)";
 	case EEXIST:		return "file exists, refusing to overwrite";
+	/* The kernel's -ENOSPC means only this (kernel-api.rst, errno). */
 	case ENOSPC:		return "epoch index space exhausted";
+	case EAGAIN:		return "kernel busy, nothing done (try again)";
+	case ENOMEM:		return "out of memory (or the memory cgroup limit)";
+	case ENOKEY:		return "no key set (or the last key was refused)";
 	default:		return strerror(-err);
 	}
 }

@@ -77,19 +77,21 @@ static int count_at(int *counter)
 	return 0;
 }
 
-static int gfp_check(gfp_t gfp)
+/* @gfp: a gfp_t read from a register (sparse: no cast to restricted). */
+static int gfp_check(unsigned long gfp)
 {
-	return gfp & __GFP_DIRECT_RECLAIM ? count_at(sleeping_alloc) : 0;
+	return gfp & (__force unsigned long)__GFP_DIRECT_RECLAIM ?
+	       count_at(sleeping_alloc) : 0;
 }
 
 static int on_failslab(struct kprobe *p, struct pt_regs *regs)
 {
-	return gfp_check((gfp_t)regs_get_kernel_argument(regs, 1));
+	return gfp_check(regs_get_kernel_argument(regs, 1));
 }
 
 static int on_fail_page(struct kprobe *p, struct pt_regs *regs)
 {
-	return gfp_check((gfp_t)regs_get_kernel_argument(regs, 0));
+	return gfp_check(regs_get_kernel_argument(regs, 0));
 }
 
 static int on_mutex(struct kprobe *p, struct pt_regs *regs)
