@@ -94,7 +94,7 @@ check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_blobs test_api
 	@$(CORE_HOST)/asan/test_api | tee $(TAPDIR)/core-asan-api.tap
 	@$(CORE_HOST)/asan/test_blobs $(BLOB_VECTORS) | tee $(TAPDIR)/core-asan-blobs.tap
 	@$(CORE_HOST)/asan/test_groups | tee $(TAPDIR)/core-asan-groups.tap
-	@$(CORE_HOST)/asan/test_frame | tee $(TAPDIR)/core-asan-frame.tap
+	@$(CORE_HOST)/asan/test_frame $(FRAME_VECTORS) | tee $(TAPDIR)/core-asan-frame.tap
 	@$(CORE_HOST)/asan/test_literal_forgery | tee $(TAPDIR)/core-asan-literal.tap
 	@$(CORE_HOST)/asan/test_ctgrind | tee $(TAPDIR)/core-asan-ctgrind.tap
 
