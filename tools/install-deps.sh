@@ -15,6 +15,7 @@ PKGS=(
 	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libglib2.0-dev
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev
 	gnuplot-nox
+	debootstrap gcc-aarch64-linux-gnu dwarves
 )
 
 missing=()
