@@ -66,12 +66,14 @@ int main(void)
 	if (!qlen || strcmp(qlen, "1")) {
 		tap_skip("cryptd was not reloaded with cryptd_max_cpu_qlen=1",
 			 "1-deep cryptd queue");
+		tap_trailing_plan();
 		return TAP_EXIT_SKIP;
 	}
 	fd = afalg_bind(NAME);
 	afalg_close(fd);
 	if (fd < 0) {
 		tap_skip("no cryptd children", NAME);
+		tap_trailing_plan();
 		return TAP_EXIT_SKIP;
 	}
 	len = dmd_make_blob(&rng, blob, 1, 0, 16, 0);

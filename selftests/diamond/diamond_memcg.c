@@ -251,6 +251,7 @@ int main(void)
 	if (geteuid() || !have_memcg()) {
 		tap_skip("needs root and a cgroup v2 memory controller",
 			 "memcg limit");
+		tap_trailing_plan();
 		return TAP_EXIT_SKIP;
 	}
 	for (suite = 1; suite <= 2; suite++) {

@@ -38,11 +38,16 @@ diamond_memcg diamond_cryptd diamond_atomic.sh"
 # A 1-deep cryptd queue for the whole run (diamond_cryptd checks the
 # backlog semantics under it): cryptd_max_cpu_qlen can only be set at load,
 # so unload cryptd and its users (loaded by the VM's init) and reload it.
-if [ -e /sys/module/cryptd ]; then
-	for m in ghash_clmulni_intel aesni_intel crypto_simd cryptd; do
-		rmmod "$m" 2>/dev/null
+# Whatever holds cryptd (the architecture's SIMD drivers) goes first,
+# holders of holders before them.
+unload() {
+	local h
+	for h in /sys/module/$1/holders/*; do
+		[ -e "$h" ] && unload "${h##*/}"
 	done
-fi
+	rmmod "$1" 2>/dev/null
+}
+[ -e /sys/module/cryptd ] && unload cryptd
 if [ ! -e /sys/module/cryptd ] && modprobe cryptd cryptd_max_cpu_qlen=1; then
 	export DMD_CRYPTD_QLEN=1
 fi
