@@ -156,7 +156,18 @@ $(VEC2C): $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c \
 kernel-kat-header: $(VEC2C)
 	$(VEC2C) $(TOP)/vectors/diamond.txt >$(TOP)/kernel/diamond_kat.h
 
-CHECK_SUITES += vectors-kat kernel-kat
+CHECK_SUITES += vectors-kat kernel-kat kbuild-kver
+
+# What this run builds for (selftests/kbuild/kver.sh reads it).
+.PHONY: kernel-info check-kbuild-kver
+kernel-info:
+	@echo KVER=$(KVER)
+	@echo KMOD_KO=$(KMOD_KO)
+
+check-kbuild-kver:
+	@mkdir -p $(TAPDIR)
+	@rc=0; $(TOP)/selftests/kbuild/kver.sh >$(TAPDIR)/kbuild-kver.tap || rc=$$?; \
+		cat $(TAPDIR)/kbuild-kver.tap; exit $$rc
 
 check-vectors-kat: $(VEC2C)
 	@mkdir -p $(TAPDIR)
