@@ -6,13 +6,13 @@
 # deps installs the toolchains first; a sub-make then builds the files,
 # whose rules live in the fragments included after this one.
 
-DEMO_NEEDS = $(shell BUILD=$(BUILD) $(TOP)/tools/demo.sh --needs)
+DEMO_NEEDS = $(shell BUILD=$(BUILD) KVER=$(KVER) $(TOP)/tools/demo.sh --needs)
 
 .PHONY: demo demo-build check-demo-deps
 demo: deps
 	@echo "demo: building the kernel module, diamondctl, both firmwares and the AVR runner (first time: a minute or two)"
 	@$(MAKE) --no-print-directory -s demo-build
-	@BUILD=$(BUILD) $(TOP)/tools/demo.sh
+	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) $(TOP)/tools/demo.sh
 
 demo-build: $(DEMO_NEEDS)
 

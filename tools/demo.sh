@@ -28,7 +28,10 @@ H=$BUILD/embedded/host
 E=$BUILD/embedded
 D=$BUILD/userspace/diamondctl
 DS=$BUILD/userspace/diamondctl-static
-KO=$BUILD/kernel/diamond.ko
+# The module of the kernel this run boots, kept per arch and kernel as
+# mk/kernel.mk does (make passes KMOD_KO when it knows it). Never ask make
+# here: mk/demo.mk runs this script while make reads its rules.
+KO=${KMOD_KO:-$BUILD/kernel/x86_64-${KVER:-$("$TOP/tools/kernel/default-kver")}/diamond.ko}
 # Every build output this script runs; mk/demo.mk builds exactly these
 # (`demo.sh --needs` prints them), so a fresh clone needs nothing else.
 NEEDS="$H/fw-nv $E/avr/sender-d1.elf $E/avr/sender-d2.elf $E/m4/sender-d1.elf
