@@ -32,6 +32,23 @@ static int header_valid(const struct dmd_frame *f)
 	}
 }
 
+int dmd_frame_header(uint8_t hdr[DMD_FRAME_HDR], const struct dmd_frame *f)
+{
+	if (!hdr || !f || !header_valid(f))
+		return DMD_EFORMAT;
+	hdr[0] = DMD_FRAME_SYNC0;
+	hdr[1] = DMD_FRAME_SYNC1;
+	hdr[2] = f->type;
+	hdr[3] = f->suite;
+	dmd_store32_le(hdr + 4, f->device_id);
+	dmd_store64_le(hdr + 8, f->epoch);
+	hdr[16] = (uint8_t)f->index;
+	hdr[17] = (uint8_t)(f->index >> 8);
+	hdr[18] = (uint8_t)f->len;
+	hdr[19] = (uint8_t)(f->len >> 8);
+	return DMD_OK;
+}
+
 int dmd_frame_write(uint8_t *out, size_t cap, const struct dmd_frame *f)
 {
 	size_t n, i;
@@ -48,16 +65,7 @@ int dmd_frame_write(uint8_t *out, size_t cap, const struct dmd_frame *f)
 	else
 		for (i = 0; i < f->len; i++)
 			out[DMD_FRAME_HDR + i] = f->payload[i];
-	out[0] = DMD_FRAME_SYNC0;
-	out[1] = DMD_FRAME_SYNC1;
-	out[2] = f->type;
-	out[3] = f->suite;
-	dmd_store32_le(out + 4, f->device_id);
-	dmd_store64_le(out + 8, f->epoch);
-	out[16] = (uint8_t)f->index;
-	out[17] = (uint8_t)(f->index >> 8);
-	out[18] = (uint8_t)f->len;
-	out[19] = (uint8_t)(f->len >> 8);
+	dmd_frame_header(out, f);
 	return (int)n;
 }
 

@@ -8,6 +8,7 @@
 #   make check-fw-kat-*   known answers on each target (TAP from the device)
 #   make check-fw-reset   >= 100 random power losses on the AVR (and M4)
 #   make check-fw-interop firmware frames through the gateway (diamondctl)
+#   make check-fw-frame   frame-check accepts and rejects what core/frame.c does
 #   make bench-embedded   cycles / instructions per message (not a test)
 
 EMB        := $(TOP)/embedded
@@ -15,7 +16,7 @@ EMB_BUILD  := $(BUILD)/embedded
 EMB_HOST   := $(EMB_BUILD)/host
 EMB_CORE_SRCS  := $(sort $(wildcard $(TOP)/core/*.c))
 CORE_HDRS  := $(wildcard $(TOP)/core/*.h) $(wildcard $(TOP)/include/diamond/*.h)
-EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/frame.c $(EMB)/common/sensor.c
+EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/sensor.c
 EMB_HDRS   := $(wildcard $(EMB)/common/*.h) $(CORE_HDRS)
 VECTORS    := $(TOP)/vectors/diamond.txt
 
@@ -153,6 +154,29 @@ check-fw-reset: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(AVR_RUN) $(FW_NV) $(FRAME_CHE
 	@BUILD=$(BUILD) $(EMB)/tests/reset-test.sh >$(TAPDIR)/fw-reset.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-reset.tap; exit $$rc
 
+# frame-check parses as the core does: selftests/core/test_frame.c's table
+# through both (issue 14: one framing).
+CHECK_SUITES += fw-frame
+.PHONY: check-fw-frame
+check-fw-frame: $(CORE_HOST)/test_frame $(FRAME_CHECK)
+	@mkdir -p $(TAPDIR)
+	@$(CORE_HOST)/test_frame --frame-check $(FRAME_CHECK) >$(TAPDIR)/fw-frame.tap; \
+		rc=$$?; cat $(TAPDIR)/fw-frame.tap; exit $$rc
+
+# diamondctl provision --group-size and seal's group tag frames, checked by
+# the core's group receiver through frame-check (diamondctl open does not
+# take group tags yet), and such a blob in the AVR sensor firmware's image.
+# diamondctl's rule is in mk/userspace.mk.
+CHECK_SUITES += seal-groups
+.PHONY: check-seal-groups
+check-seal-groups: $(BUILD)/userspace/diamondctl $(FRAME_CHECK) $(FW_NV) $(AVR_RUN) \
+		   $(EMB_BUILD)/avr/sender-d2.elf
+	@mkdir -p $(TAPDIR)
+	@$(TOP)/selftests/userspace/seal-groups.sh $(BUILD)/userspace/diamondctl \
+		$(FRAME_CHECK) $(FW_NV) $(AVR_RUN) $(EMB_BUILD)/avr/sender-d2.elf \
+		>$(TAPDIR)/seal-groups.tap; \
+		rc=$$?; cat $(TAPDIR)/seal-groups.tap; exit $$rc
+
 # --- benchmark (not a test) -------------------------------------------------
 # bench-d<suite>-<record length>[-g<group size>].elf
 $(EMB_BUILD)/avr/bench-d%.elf: $(EMB)/common/bench_main.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
@@ -162,12 +186,22 @@ $(EMB_BUILD)/avr/bench-d%.elf: $(EMB)/common/bench_main.c $(AVR_SRC) $(AVR_CORE_
 		$(patsubst g%,-DBENCH_GROUP=%,$(word 3,$(subst -, ,$*))) \
 		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
 
+# The sensor firmware over one whole epoch of b = 1024 records, its group
+# size from the blob (bench-embedded-groups).
+$(EMB_BUILD)/avr/sender-full-d%.elf: $(EMB)/common/sender_main.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$* \
+		-DWINDOW_BYTES=$(AVR_WINDOW) -DREC_LEN=16 -DRECORDS_PER_EPOCH=1024 \
+		-DEPOCHS_PER_BOOT=1 $(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
+
 # Group tags on the AVR sender (spec section 5.1): cycles, RAM and flash
-# for g = 64 and 16 against g = b (a benchmark, not a test).
-FW_AVR_BENCH_GROUPS := $(foreach s,$(FW_SUITES),$(foreach g,1024 64 16,$(EMB_BUILD)/avr/bench-d$(s)-16-g$(g).elf))
+# for g = 64 and 16 against g = b, in the core's bench firmware and in the
+# sensor firmware (a benchmark, not a test).
+FW_AVR_BENCH_GROUPS := $(foreach s,$(FW_SUITES),$(foreach g,1024 64 16,$(EMB_BUILD)/avr/bench-d$(s)-16-g$(g).elf)) \
+		       $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/sender-full-d$(s).elf)
 BENCH_TARGETS += bench-embedded-groups
 .PHONY: bench-embedded-groups
-bench-embedded-groups: $(FW_AVR_BENCH_GROUPS) $(AVR_RUN)
+bench-embedded-groups: $(FW_AVR_BENCH_GROUPS) $(FW_AVR_SENDER) $(FW_NV) $(AVR_RUN)
 	@BUILD=$(BUILD) $(TOP)/tools/bench/embedded-groups.sh
 
 $(EMB_BUILD)/m4/bench-d%.elf: $(EMB)/common/bench_main.c $(M4_SRC) $(EMB_CORE_SRCS) $(EMB_HDRS)

@@ -7,17 +7,19 @@
  * (derives E_{e+1}, R_{e,0}), persist the blob for e + 1 and only then
  * seal; fill the precompute window, then per record read the sensor, seal
  * (online: one XOR and one universal hash), send the frame and refill a few
- * slots while idle. The epoch is flushed after RECORDS_PER_EPOCH records
- * (a short epoch, well under b) so the gateway sees data at a bounded delay.
+ * slots while idle. With a group size g < b in the blob (spec section 5.1)
+ * a group tag frame follows each full group that ends before b. The epoch
+ * is flushed after RECORDS_PER_EPOCH records (a short epoch, well under b)
+ * so the gateway sees data at a bounded delay.
  *
  * Build-time parameters: SENDER_SUITE, REC_LEN, RECORDS_PER_EPOCH,
  * EPOCHS_PER_BOOT (0 = run forever), WINDOW_BYTES, IDLE_SLOTS.
  */
 #include "board.h"
-#include "frame.h"
 #include "nvstate.h"
 #include "sensor.h"
 #include "../../include/diamond/core.h"
+#include "../../include/diamond/frame.h"
 #include "../../core/util.h"
 
 #ifndef SENDER_SUITE
@@ -66,6 +68,46 @@ static void fail(const char *why, int code)
 	board_exit(code);
 }
 
+/*
+ * One frame of the open epoch (core/frame.c writes the header): header,
+ * @payload, then @tail (a tag frame's T), each straight to the link, so no
+ * frame buffer is needed.
+ */
+static void send_frame(uint8_t type, uint32_t index, const uint8_t *payload,
+		       size_t len, const uint8_t *tail, size_t tail_len)
+{
+	struct dmd_frame f = {
+		.type = type,
+		.suite = SENDER_SUITE,
+		.device_id = snd.st.device_id,
+		.epoch = snd.epoch,
+		.index = (uint16_t)index,
+		.len = (uint16_t)(len + tail_len),
+	};
+	uint8_t hdr[DMD_FRAME_HDR];
+
+	if (dmd_frame_header(hdr, &f))
+		fail("# frame out of range\n", EXIT_CORE);
+	board_out(hdr, sizeof(hdr));
+	if (len)
+		board_out(payload, len);
+	if (tail_len)
+		board_out(tail, tail_len);
+}
+
+/* The group tag frame of the group the last seal filled (AD || G_i). */
+static void send_group_tag(void)
+{
+	uint8_t tag[DMD_TAG_SIZE];
+	uint32_t group;
+
+	if (dmd_sender_close_group(&snd, (const uint8_t *)ad, sizeof(ad) - 1,
+				   tag, &group))
+		fail("# close failed\n", EXIT_CORE);
+	send_frame(DMD_FRAME_GROUP, group, (const uint8_t *)ad, sizeof(ad) - 1,
+		   tag, sizeof(tag));
+}
+
 int main(void)
 {
 	struct dmd_state st, reserve;
@@ -80,7 +122,9 @@ int main(void)
 		     EXIT_UNPROVISIONED);
 	if (st.suite != SENDER_SUITE)
 		fail("# NV blob is for the other suite\n", EXIT_WRONG_SUITE);
-	if (dmd_sender_init(&snd, &st, window, sizeof(window), REC_LEN))
+	/* Group size from the blob: 0 stands for g = b (no group tags). */
+	if (dmd_sender_init_groups(&snd, &st, window, sizeof(window), REC_LEN,
+				   st.group ? st.group : st.b))
 		fail("# sender init failed\n", EXIT_CORE);
 	dmd_wipe(&st, sizeof(st));
 
@@ -100,17 +144,17 @@ int main(void)
 			flags = 0;
 			if (dmd_sender_seal(&snd, rec, sizeof(rec), c, &index))
 				fail("# seal failed\n", EXIT_CORE);
-			frame_send(DMD_FRAME_RECORD, SENDER_SUITE,
-				   snd.st.device_id, snd.epoch, (uint16_t)index,
-				   c, sizeof(c), NULL, 0);
+			send_frame(DMD_FRAME_RECORD, index, c, sizeof(c),
+				   NULL, 0);
+			if (dmd_sender_group_due(&snd))
+				send_group_tag();
 			/* Idle until the next sample: refill the window. */
 			dmd_sender_precompute(&snd, IDLE_SLOTS);
 		}
 		if (dmd_sender_close(&snd, (const uint8_t *)ad, sizeof(ad) - 1,
 				     tag, &count))
 			fail("# close failed\n", EXIT_CORE);
-		frame_send(DMD_FRAME_TAG, SENDER_SUITE, snd.st.device_id,
-			   snd.epoch, (uint16_t)count, (const uint8_t *)ad,
+		send_frame(DMD_FRAME_TAG, count, (const uint8_t *)ad,
 			   sizeof(ad) - 1, tag, sizeof(tag));
 		epochs++;
 	}

@@ -12,7 +12,11 @@
 # Every boot's link output is kept in its own file; frame-check then shows
 # that no (epoch, index) was sealed twice, that every completed epoch
 # verifies with the core's receiver, and that a reset costs at most one
-# epoch. SEED=n reproduces the run (the cut points come from it).
+# epoch. Group tags (spec section 5.1): one device of each board is
+# provisioned with g < b (AVR_GROUP_RESETS, M4_GROUP_RESETS boots), and
+# frame-check opens its groups with the core's group receiver; a damaged
+# record costs exactly its group. SEED=n reproduces the run (the cut
+# points come from it).
 set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -49,11 +53,12 @@ rand32() { echo $(( (RANDOM << 15 | RANDOM) )); }
 echo "TAP version 13"
 echo "# seed $SEED"
 
-# avr_case SUITE RESETS MAXCYC
+# avr_case SUITE RESETS MAXCYC [G]
 avr_case() {
-	local suite=$1 resets=$2 maxcyc=$3 d=$tmp/avr-d$1 i rc cut=0 bad=0 runs=()
+	local suite=$1 resets=$2 maxcyc=$3 g=${4:-0} d=$tmp/avr-d$1-g${4:-0} i rc cut=0 bad=0 runs=()
+	local name="avr d$suite${4:+ g$4}"
 	mkdir -p "$d"
-	"$H/fw-nv" testkey "$suite" 0 1024 $((100 + suite)) "$d/key.blob"
+	"$H/fw-nv" testkey "$suite" 0 1024 $((100 + suite)) "$d/key.blob" "$g"
 	"$H/fw-nv" image avr "$d/key.blob" "$d/ee.bin"
 	# Calibrate: one whole boot on a scratch copy gives the cut range.
 	cp "$d/ee.bin" "$d/scratch.bin"
@@ -77,14 +82,14 @@ avr_case() {
 		"$BUILD/embedded/avr/sender-d$suite.elf" 2>/dev/null
 	rc=$?
 	runs+=("$d/final.bin")
-	ok $bad "avr d$suite: every boot ran or was cut by the reset ($cut of $resets cut)"
-	ok $(( cut < resets / 2 )) "avr d$suite: at least half the boots were cut by a power loss"
-	ok $rc "avr d$suite: the boot after the last reset runs to its end"
+	ok $bad "$name: every boot ran or was cut by the reset ($cut of $resets cut)"
+	ok $(( cut < resets / 2 )) "$name: at least half the boots were cut by a power loss"
+	ok $rc "$name: the boot after the last reset runs to its end"
 	"$H/fw-nv" show avr "$d/ee.bin" >"$d/nv.txt"
 	[ "$(grep -c live "$d/nv.txt")" = 1 ] && ! grep -q partial "$d/nv.txt"
-	ok $? "avr d$suite: EEPROM holds exactly one live state, superseded slots zeroed"
+	ok $? "$name: EEPROM holds exactly one live state, superseded slots zeroed"
 	"$H/frame-check" --key "$d/key.blob" --max-lost "$cut" "${runs[@]}" >"$d/check.tap"
-	fold "avr d$suite" "$d/check.tap"
+	fold "$name" "$d/check.tap"
 }
 
 # Flip bit BIT of byte OFF of FILE in place.
@@ -125,16 +130,43 @@ nv_update_case() {
 	ok $? "avr: one flipped key bit in NV -> refused, nothing sealed (exit $rc)"
 }
 
+# Group tags on the AVR, no power loss: g = 3 over epochs of 8 records
+# sends group tags after records 2 and 5 and a final group of 2; one
+# damaged record costs its group (3 records), never its epoch.
+group_damage_case() {
+	local d=$tmp/avr-groups out
+	mkdir -p "$d"
+	"$H/fw-nv" testkey 2 1 1024 160 "$d/key.blob" 3
+	"$H/fw-nv" image avr "$d/key.blob" "$d/ee.bin"
+	"$AVR_RUN" --eeprom "$d/ee.bin" --uart-out "$d/run.bin" \
+		"$BUILD/embedded/avr/sender-d2.elf" 2>/dev/null
+	ok $? "avr g3: firmware with g = 3 from its blob runs"
+	"$H/frame-check" --key "$d/key.blob" --max-lost 0 "$d/run.bin" >"$d/check.tap"
+	fold "avr g3" "$d/check.tap"
+	grep -q "^# 1 runs, 32 record frames, 4 tag frames, 8 group tag frames" "$d/check.tap"
+	ok $? "avr g3: 8 records an epoch give exactly 2 group tag frames each"
+	# Epoch 1, record 4 (group 1): 64-byte preamble, epoch 0 is 8 records
+	# and 2 group tags (20 + 16 + 16 each) and an epoch tag (the same).
+	flip "$d/run.bin" $((64 + 8 * 36 + 3 * 52 + 4 * 36 + 52 + 20 + 3)) 5
+	out=$("$H/frame-check" --key "$d/key.blob" "$d/run.bin")
+	grep -q "^# 4 epochs and 7 groups verified, 1 units rejected" <<<"$out" &&
+		grep -q "epoch 1 group 1: rejected" <<<"$out"
+	ok $? "avr g3: a damaged record in epoch 1 costs its group 1 only (4 epochs, 7 of 8 groups verify)"
+}
+
 nv_update_case
+group_damage_case
 avr_case 2 "$AVR_RESETS" 16000000
 avr_case 1 "$AVR_D1_RESETS" 33000000
+avr_case 2 "${AVR_GROUP_RESETS:-20}" 16000000 3
 
 # M4: the board cuts the power at its N-th link write, flash program or
 # erase step (cut=N), leaving that write torn; N is random.
-m4_case() {
-	local suite=$1 resets=$2 d=$tmp/m4-d$1 i rc cut=0 bad=0 runs=()
+m4_case() {	# m4_case SUITE RESETS [G]
+	local suite=$1 resets=$2 g=${3:-0} d=$tmp/m4-d$1-g${3:-0} i rc cut=0 bad=0 runs=()
+	local name="m4 d$suite${3:+ g$3}"
 	mkdir -p "$d"
-	"$H/fw-nv" testkey "$suite" 0 1024 $((200 + suite)) "$d/key.blob"
+	"$H/fw-nv" testkey "$suite" 0 1024 $((200 + suite)) "$d/key.blob" "$g"
 	"$H/fw-nv" image m4 "$d/key.blob" "$d/nv.bin"
 	echo "# M4 Diamond$suite: $resets runs cut at a random write (torn)" >&2
 	for ((i = 0; i <= resets; i++)); do
@@ -152,18 +184,19 @@ m4_case() {
 		esac
 		[ -e "$d/run$i.bin" ] && runs+=("$d/run$i.bin")
 	done
-	ok $bad "m4 d$suite: every run ran or lost power ($cut of $resets cut)"
-	ok $rc "m4 d$suite: the run after the last power loss runs to its end"
+	ok $bad "$name: every run ran or lost power ($cut of $resets cut)"
+	ok $rc "$name: the run after the last power loss runs to its end"
 	"$H/fw-nv" show m4 "$d/nv.bin" >"$d/nv.txt"
 	[ "$(grep -c live "$d/nv.txt")" = 1 ] && ! grep -q partial "$d/nv.txt"
-	ok $? "m4 d$suite: flash holds exactly one live state, superseded slots zeroed"
+	ok $? "$name: flash holds exactly one live state, superseded slots zeroed"
 	"$H/frame-check" --key "$d/key.blob" --max-lost "$cut" "${runs[@]}" >"$d/check.tap"
-	fold "m4 d$suite" "$d/check.tap"
+	fold "$name" "$d/check.tap"
 }
 
 if command -v qemu-system-arm >/dev/null; then
 	m4_case 2 "$M4_RESETS"
 	m4_case 1 "${M4_D1_RESETS:-30}"
+	m4_case 1 "${M4_GROUP_RESETS:-15}" 4
 fi
 
 echo "1..$n"

@@ -5,21 +5,30 @@
  * of a device (one file per boot; a stream cut by a reset ends in a partial
  * frame), and checks the properties the reset test needs:
  *
- *   - no (device, epoch, index) is ever sealed twice, no epoch closed twice;
+ *   - no (device, epoch, index) is ever sealed twice, no epoch or group
+ *     closed twice;
  *   - within a run, epochs only go forward;
- *   - every epoch with a tag frame and all its records verifies under the
- *     gateway state from --key (dmd_open, epochs in order, lost ones
- *     skipped), and the gateway ends past the last completed epoch.
+ *   - every unit with its tag frame and all its records verifies under the
+ *     gateway state from --key, with the core's group receiver (spec
+ *     section 9.1; the blob's group size g, 0 = b): each group tag frame's
+ *     g records, then each epoch's final group with its epoch tag; units
+ *     in order, lost ones skipped. With g = b this is dmd_open() per epoch.
  *
  *   frame-check --key BLOB [--key BLOB ...] [--readings] [--max-lost N] FILE...
  *
  * Prints TAP 13; exit status 0 when every check passes.
+ *
+ *   frame-check --list FILE...
+ *
+ * only parses: one line "frame TYPE SUITE DEVICE EPOCH INDEX LEN" per frame,
+ * then "skipped N cut M" (selftests/core/test_frame.c holds it to the core).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../include/diamond/core.h"
+#include "../../include/diamond/frame.h"
 
 struct frame {
 	uint8_t type, suite;
@@ -59,50 +68,39 @@ static uint64_t le(const uint8_t *p, int n)
 	return v;
 }
 
-/* Parse one run; returns how many bytes were skipped or cut short. */
+/*
+ * Parse one run with core/frame.c, the gateway's parser: a byte where no
+ * valid frame starts is skipped up to the next possible sync; a frame the
+ * run ends inside (a reset cut it) counts as cut. Returns the bytes skipped.
+ */
 static size_t parse_run(const uint8_t *b, size_t n, unsigned int run,
 			size_t *cut)
 {
-	size_t i = 0, skipped = 0;
+	size_t i = 0, skipped = 0, s;
+	struct dmd_frame d;
+	int rc;
 
 	while (i < n) {
-		struct frame f;
-
-		if (n - i < 2 || b[i] != DMD_FRAME_SYNC0 || b[i + 1] != DMD_FRAME_SYNC1) {
-			i++;
-			skipped++;
-			continue;
-		}
-		if (n - i < DMD_FRAME_HDR) {
+		rc = dmd_frame_parse(&d, b + i, n - i);
+		if (rc == 0) {
 			*cut += n - i;
 			break;
 		}
-		f.type = b[i + 2];
-		f.suite = b[i + 3];
-		f.device = (uint32_t)le(b + i + 4, 4);
-		f.epoch = le(b + i + 8, 8);
-		f.field = (uint16_t)le(b + i + 16, 2);
-		f.len = (uint16_t)le(b + i + 18, 2);
-		if ((f.type != DMD_FRAME_RECORD && f.type != DMD_FRAME_TAG) ||
-		    (f.type == DMD_FRAME_TAG && f.len < DMD_TAG_SIZE)) {
-			i++;
-			skipped++;
+		if (rc < 0) {
+			s = dmd_frame_sync(b + i, n - i);
+			skipped += s;
+			i += s;
 			continue;
 		}
-		if (n - i - DMD_FRAME_HDR < f.len) {
-			*cut += n - i;
-			break;
-		}
-		f.payload = b + i + DMD_FRAME_HDR;
-		f.run = run;
 		if (nframes == cap) {
 			cap = cap ? 2 * cap : 256;
 			frames = realloc(frames, cap * sizeof(*frames));
 			if (!frames)
 				exit(1);
 		}
-		frames[nframes++] = f;
-		i += DMD_FRAME_HDR + f.len;
+		frames[nframes++] = (struct frame){ d.type, d.suite,
+			d.device_id, d.epoch, d.index, d.len, d.payload, run };
+		i += (size_t)rc;
 	}
 	return skipped;
 }
@@ -140,14 +138,151 @@ static void print_reading(uint32_t dev, uint64_t epoch, unsigned int j,
 	       m[1] & 1 ? " (first after boot)" : "");
 }
 
+/* The gateway of one device: the core's group receiver on its key. */
+struct device {
+	struct dmd_receiver rx;
+	uint32_t id;
+};
+
+static struct device devices[16];
+static unsigned int ndevices;
+static size_t verified, verified_groups, rejected, incomplete, lost;
+static unsigned int readings;
+
+static struct device *device_of(uint32_t id)
+{
+	unsigned int k;
+
+	for (k = 0; k < ndevices; k++)
+		if (devices[k].id == id)
+			return &devices[k];
+	return NULL;
+}
+
+/*
+ * The ciphertext of records @first .. @first + @count - 1 among the sorted
+ * record frames @r[0 .. @nr), as a body, then the tag at the end of @tag's
+ * payload. NULL when a record is missing.
+ */
+static uint8_t *unit_body(const struct frame *r, size_t nr, uint32_t first,
+			  uint32_t count, const struct frame *tag, size_t *len)
+{
+	size_t k = 0, body = DMD_TAG_SIZE, pos = 0, j;
+	const struct frame **rec = malloc((count ? count : 1) * sizeof(*rec));
+	uint8_t *ct;
+
+	for (j = 0; j < count; j++) {
+		while (k < nr && r[k].field < first + j)
+			k++;
+		if (k == nr || r[k].field != first + j) {
+			free(rec);
+			return NULL;
+		}
+		rec[j] = &r[k];
+		body += DMD_BODY_LEN_SIZE + r[k].len;
+	}
+	ct = malloc(body);
+	for (j = 0; j < count; j++) {
+		ct[pos] = (uint8_t)rec[j]->len;
+		ct[pos + 1] = (uint8_t)(rec[j]->len >> 8);
+		memcpy(ct + pos + 2, rec[j]->payload, rec[j]->len);
+		pos += DMD_BODY_LEN_SIZE + rec[j]->len;
+	}
+	memcpy(ct + pos, tag->payload + tag->len - DMD_TAG_SIZE, DMD_TAG_SIZE);
+	free(rec);
+	*len = body;
+	return ct;
+}
+
+/* Verify one unit: @tag is a group tag frame (type 3) or an epoch tag. */
+static void open_unit(struct device *d, const struct frame *r, size_t nr,
+		      const struct frame *tag)
+{
+	uint32_t g = d->rx.g, b = d->rx.st.b, first, count, j;
+	int final = tag->type == DMD_FRAME_TAG;
+	size_t len, pos;
+	uint8_t *ct, *pt;
+	int rc;
+
+	/* Spec 5.1: q = floor(n/g) non-final groups (n < b), or (b-1)/g. */
+	first = final ? (tag->field < b ? tag->field / g : (b - 1) / g) * g :
+			(uint32_t)tag->field * g;
+	count = final ? tag->field - first : g;
+	ct = unit_body(r, nr, first, count, tag, &len);
+	if (!ct) {
+		printf("# device %u epoch %llu %s %u: incomplete\n", tag->device,
+		       (unsigned long long)tag->epoch, final ? "count" : "group",
+		       tag->field);
+		incomplete++;
+		return;
+	}
+	pt = malloc(len);
+	if (final)
+		rc = dmd_receiver_close(&d->rx, tag->epoch, tag->field,
+					tag->payload, tag->len - DMD_TAG_SIZE,
+					ct, len, pt);
+	else
+		rc = dmd_receiver_group(&d->rx, tag->epoch, tag->field,
+					tag->payload, tag->len - DMD_TAG_SIZE,
+					ct, len, pt);
+	if (rc) {
+		printf("# device %u epoch %llu %s %u: rejected (%d)\n",
+		       tag->device, (unsigned long long)tag->epoch,
+		       final ? "count" : "group", tag->field, rc);
+		rejected++;
+	} else {
+		verified += final;
+		verified_groups += !final;
+		for (j = 0, pos = 0; readings && j < count; j++) {
+			size_t n = pt[pos] | (size_t)pt[pos + 1] << 8;
+
+			print_reading(tag->device, tag->epoch, first + j,
+				      pt + pos + 2, n);
+			pos += 2 + n;
+		}
+	}
+	free(ct);
+	free(pt);
+}
+
+/*
+ * One (device, epoch): frames @f[0 .. @n), sorted records, epoch tags,
+ * group tags. Groups in order, then the final group.
+ */
+static void open_epoch(const struct frame *f, size_t n)
+{
+	struct device *d = device_of(f->device);
+	size_t nr = 0, k;
+	const struct frame *tag = NULL;
+
+	while (nr < n && f[nr].type == DMD_FRAME_RECORD)
+		nr++;
+	for (k = nr; k < n; k++)
+		if (f[k].type == DMD_FRAME_TAG && !tag)
+			tag = &f[k];
+	if (!d) {
+		printf("# device %u: no key\n", f->device);
+		incomplete++;
+		return;
+	}
+	for (k = nr; k < n; k++)
+		if (f[k].type == DMD_FRAME_GROUP &&
+		    (k == nr || f[k - 1].type != DMD_FRAME_GROUP ||
+		     f[k - 1].field != f[k].field))
+			open_unit(d, f, nr, &f[k]);
+	if (tag)
+		open_unit(d, f, nr, tag);
+	else
+		lost++;
+}
+
 int main(int argc, char **argv)
 {
-	struct dmd_state keys[16];
-	unsigned int nkeys = 0, runs = 0, readings = 0, k;
+	struct dmd_state st;
+	unsigned int runs = 0, list = 0;
 	long max_lost = -1;
-	size_t cut = 0, skipped = 0, i, j, records = 0, tags = 0;
-	size_t dup_rec = 0, dup_tag = 0, backwards = 0;
-	size_t verified = 0, rejected = 0, incomplete = 0, lost = 0;
+	size_t cut = 0, skipped = 0, i, e0, records = 0, tags = 0, gtags = 0;
+	size_t dup_rec = 0, dup_tag = 0, dup_group = 0, backwards = 0;
 	uint8_t blob[DMD_BLOB2_MAX + 1];
 
 	for (int a = 1; a < argc; a++) {
@@ -157,15 +292,20 @@ int main(int argc, char **argv)
 
 			if (f)
 				fclose(f);
-			if (nkeys == 16 || dmd_blob_parse(&keys[nkeys], blob, n)) {
+			if (ndevices == 16 || dmd_blob_parse(&st, blob, n) ||
+			    dmd_receiver_init(&devices[ndevices].rx, &st,
+					      st.group ? st.group : st.b,
+					      DMD_DEFAULT_MAX_SKIP)) {
 				fprintf(stderr, "frame-check: bad key %s\n", argv[a]);
 				return 2;
 			}
-			nkeys++;
+			devices[ndevices++].id = st.device_id;
 		} else if (!strcmp(argv[a], "--max-lost") && a + 1 < argc) {
 			max_lost = strtol(argv[++a], NULL, 0);
 		} else if (!strcmp(argv[a], "--readings")) {
 			readings = 1;
+		} else if (!strcmp(argv[a], "--list")) {
+			list = 1;
 		} else {
 			FILE *f = fopen(argv[a], "rb");
 			uint8_t *buf;
@@ -185,6 +325,15 @@ int main(int argc, char **argv)
 			skipped += parse_run(buf, (size_t)n, runs++, &cut);
 		}
 	}
+	if (list) {
+		for (i = 0; i < nframes; i++)
+			printf("frame %u %u %u %llu %u %u\n", frames[i].type,
+			       frames[i].suite, frames[i].device,
+			       (unsigned long long)frames[i].epoch,
+			       frames[i].field, frames[i].len);
+		printf("skipped %zu cut %zu\n", skipped, cut);
+		return 0;
+	}
 	printf("TAP version 13\n");
 
 	/* Within a run the device only moves forward. */
@@ -196,9 +345,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < nframes; i++) {
 		records += frames[i].type == DMD_FRAME_RECORD;
 		tags += frames[i].type == DMD_FRAME_TAG;
+		gtags += frames[i].type == DMD_FRAME_GROUP;
 	}
-	printf("# %u runs, %zu record frames, %zu tag frames, %zu bytes cut by resets, %zu bytes skipped\n",
-	       runs, records, tags, cut, skipped);
+	printf("# %u runs, %zu record frames, %zu tag frames, %zu group tag frames, %zu bytes cut by resets, %zu bytes skipped\n",
+	       runs, records, tags, gtags, cut, skipped);
 	tap(runs > 0 && tags > 0, "frames parsed from %u runs", runs);
 	tap(backwards == 0, "epochs only move forward within a run (%zu violations)",
 	    backwards);
@@ -217,82 +367,32 @@ int main(int argc, char **argv)
 		}
 		if (f->type == DMD_FRAME_TAG)
 			dup_tag++;
+		if (f->type == DMD_FRAME_GROUP && p->field == f->field)
+			dup_group++;
 	}
 	tap(dup_rec == 0, "no (epoch, index) sealed twice (%zu duplicates)", dup_rec);
 	tap(dup_tag == 0, "no epoch closed twice (%zu duplicates)", dup_tag);
+	if (gtags)
+		tap(dup_group == 0, "no group closed twice (%zu duplicates)",
+		    dup_group);
 
 	/* The gateway: each device's epochs in order; frames are sorted. */
 	for (i = 0; i < nframes;) {
-		size_t e0 = i, ntag = SIZE_MAX, n, body = 0, pos = 0;
-		const struct frame *f = &frames[i];
-		struct dmd_state *st = NULL;
-		uint8_t *ct, *pt;
-		int rc;
-
-		while (i < nframes && frames[i].device == f->device &&
-		       frames[i].epoch == f->epoch)
+		e0 = i;
+		while (i < nframes && frames[i].device == frames[e0].device &&
+		       frames[i].epoch == frames[e0].epoch)
 			i++;
-		for (j = e0; j < i; j++)
-			if (frames[j].type == DMD_FRAME_TAG)
-				ntag = j;
-		if (ntag == SIZE_MAX) {
-			lost++;
-			continue;
-		}
-		for (k = 0; k < nkeys; k++)
-			if (keys[k].device_id == f->device)
-				st = &keys[k];
-		n = frames[ntag].field;
-		/* Records 0..n-1 are frames e0..e0+n-1 when all arrived. */
-		for (j = 0; j < n; j++) {
-			if (e0 + j >= ntag || frames[e0 + j].field != j)
-				break;
-			body += 2 + frames[e0 + j].len;
-		}
-		if (j != n || ntag != e0 + n || !st) {
-			printf("# device %u epoch %llu: incomplete (%zu of %zu records)\n",
-			       f->device, (unsigned long long)f->epoch, j, n);
-			incomplete++;
-			continue;
-		}
-		body += DMD_TAG_SIZE;
-		ct = malloc(body);
-		pt = malloc(body);
-		for (j = 0; j < n; j++) {
-			const struct frame *r = &frames[e0 + j];
-
-			ct[pos] = (uint8_t)r->len;
-			ct[pos + 1] = (uint8_t)(r->len >> 8);
-			memcpy(ct + pos + 2, r->payload, r->len);
-			pos += 2 + r->len;
-		}
-		memcpy(ct + pos, frames[ntag].payload + frames[ntag].len - DMD_TAG_SIZE,
-		       DMD_TAG_SIZE);
-		rc = dmd_open(st, f->epoch, frames[ntag].payload,
-			      frames[ntag].len - DMD_TAG_SIZE, ct, body, pt,
-			      DMD_DEFAULT_MAX_SKIP);
-		if (rc) {
-			printf("# device %u epoch %llu: rejected (%d)\n", f->device,
-			       (unsigned long long)f->epoch, rc);
-			rejected++;
-		} else {
-			verified++;
-			for (j = 0, pos = 0; readings && j < n; j++) {
-				size_t len = pt[pos] | (size_t)pt[pos + 1] << 8;
-
-				print_reading(f->device, f->epoch, (unsigned int)j,
-					      pt + pos + 2, len);
-				pos += 2 + len;
-			}
-		}
-		free(ct);
-		free(pt);
+		open_epoch(&frames[e0], i - e0);
 	}
-	printf("# %zu epochs verified, %zu rejected, %zu incomplete, %zu lost to resets\n",
-	       verified, rejected, incomplete, lost);
+	printf("# %zu epochs and %zu groups verified, %zu units rejected, %zu incomplete, %zu epochs lost to resets\n",
+	       verified, verified_groups, rejected, incomplete, lost);
 	tap(verified > 0 && rejected == 0 && incomplete == 0,
 	    "every completed epoch verifies (%zu verified, %zu rejected, %zu incomplete)",
 	    verified, rejected, incomplete);
+	if (gtags)
+		tap(verified_groups == gtags - dup_group && rejected == 0,
+		    "every group tag frame's group verifies with the group receiver (%zu of %zu)",
+		    verified_groups, gtags - dup_group);
 	if (max_lost >= 0)
 		tap((long)lost <= max_lost,
 		    "each reset cost at most one epoch (%zu epochs lost, %ld resets)",

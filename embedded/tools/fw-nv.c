@@ -12,10 +12,15 @@
  *                                 blob version 2 (64-byte slots, v1 blob):
  *                                 a device in the field, for update tests
  *   fw-nv show avr|m4 IMAGE       print each non-blank slot's state
- *   fw-nv testkey SUITE AGG B DEVICE OUT
+ *   fw-nv testkey SUITE AGG B DEVICE OUT [G]
  *                                 a blob for tests that must run before
  *                                 diamondctl exists: E_0 from a fixed,
- *                                 public test root (never for real keys)
+ *                                 public test root (never for real keys),
+ *                                 with group size G (1..B; default and 0:
+ *                                 G = B, no group tags; spec section 5.1)
+ *
+ * A blob's group size goes into the image as it is: the firmware sends
+ * the group tags the blob asks for (diamondctl provision --group-size).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,15 +118,16 @@ int main(int argc, char **argv)
 			    img[i + DMD_BLOB_OFF_VERSION] == DMD_BLOB2_VERSION &&
 			    !dmd_blob_parse(&st, img + i,
 					    dmd_blob2_size(img[i + 5])))
-				printf("slot %zu: live, suite %u device %u epoch %llu\n",
+				printf("slot %zu: live, suite %u device %u epoch %llu group %u\n",
 				       i / NV_SLOT_SIZE, st.suite, st.device_id,
-				       (unsigned long long)st.epoch);
+				       (unsigned long long)st.epoch,
+				       st.group ? st.group : st.b);
 			else
 				printf("slot %zu: partial\n", i / NV_SLOT_SIZE);
 		}
 		return 0;
 	}
-	if (argc == 7 && !strcmp(argv[1], "testkey")) {
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "testkey")) {
 		static const uint8_t root[DMD_ROOT_SIZE] = "embedded test root, public";
 
 		memset(&st, 0, sizeof(st));
@@ -129,7 +135,9 @@ int main(int argc, char **argv)
 		st.agg = (uint8_t)atoi(argv[3]);
 		st.b = (uint32_t)strtoul(argv[4], NULL, 0);
 		st.device_id = (uint32_t)strtoul(argv[5], NULL, 0);
-		if (dmd_derive_initial(&st, root)) {
+		st.group = (uint16_t)(argc == 8 ? strtoul(argv[7], NULL, 0) : 0);
+		if ((argc == 8 && strtoul(argv[7], NULL, 0) > 65535) ||
+		    dmd_derive_initial(&st, root)) {
 			fprintf(stderr, "fw-nv: bad parameters\n");
 			return 1;
 		}
@@ -138,6 +146,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: fw-nv image|image-v1 avr|m4 BLOB OUT | show avr|m4 IMAGE |\n"
-			"       testkey SUITE AGG B DEVICE OUT\n");
+			"       testkey SUITE AGG B DEVICE OUT [G]\n");
 	return 2;
 }

@@ -24,6 +24,13 @@ struct dmd_frame {
 };
 
 /*
+ * Write the 20-byte header of @f into @hdr (its payload is not read): for
+ * a sender that sends header and payload apart, without a frame buffer.
+ * Returns DMD_OK, or DMD_EFORMAT for a frame that is not valid.
+ */
+int dmd_frame_header(uint8_t hdr[DMD_FRAME_HDR], const struct dmd_frame *f);
+
+/*
  * Write @f (header then payload; @payload may overlap @out) into @out.
  * Returns the frame's size, DMD_EFORMAT for a frame that is not valid, or
  * DMD_ESPACE when @cap is too small.

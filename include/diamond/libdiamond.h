@@ -53,6 +53,7 @@ extern "C" {
 
 #define DIAMOND_FRAME_RECORD	1
 #define DIAMOND_FRAME_TAG	2
+#define DIAMOND_FRAME_GROUP	3	/* group tag, g < b (spec section 5.1) */
 
 /**
  * diamond_strerror() - describe a libdiamond error
@@ -67,6 +68,7 @@ extern "C" {
  * of another device; -ENOBUFS an open epoch evicted (the gateway's window
  * or buffer was full); -ENOPKG kernel module or AF_ALG missing; -EEXIST
  * refusing to overwrite; -EBUSY the blob is locked by another sealer;
+ * -EINPROGRESS a group tag frame is due before the sender goes on;
  * and its own codes -DIAMOND_E* above. Every other errno (-ENOENT,
  * -ENOSPC, ...) means what the OS says it means.
  *
@@ -85,6 +87,8 @@ const char *diamond_strerror(int err);
  * @epoch: the epoch this state opens
  * @generation: the provisioning generation (spec section 2); the first
  *              epoch of generation G is G * 2^32
+ * @group_size: records per group tag, 1..b (spec section 5.1); 0 means b
+ *              (one tag per epoch, no group tag frames)
  */
 struct diamond_params {
 	unsigned int suite;
@@ -93,6 +97,7 @@ struct diamond_params {
 	uint32_t device_id;
 	uint64_t epoch;
 	unsigned int generation;
+	uint32_t group_size;
 };
 
 /**
@@ -109,15 +114,15 @@ int diamond_blob_info(const uint8_t *blob, size_t len,
 /**
  * diamond_provision() - derive a device's initial blob from a root secret
  * @root: the 32-byte root secret
- * @p: suite, agg, b, device_id and generation (epoch is ignored; the
- *     blob opens epoch generation * 2^32)
+ * @p: suite, agg, b, device_id, generation and group_size (epoch is
+ *     ignored; the blob opens epoch generation * 2^32)
  * @blob: receives the version 2 blob, DIAMOND_BLOB_MAX bytes of room
  * @len: receives the blob length
  *
  * Each generation of a device ID gives unrelated keys; a caller must never
  * provision one ID twice in the same generation (diamondctl keeps a ledger).
  *
- * Return: 0, or -EINVAL for bad parameters.
+ * Return: 0, or -EINVAL for bad parameters (group_size above b included).
  */
 int diamond_provision(const uint8_t root[DIAMOND_ROOT_SIZE],
 		      const struct diamond_params *p, uint8_t *blob,
@@ -782,12 +787,32 @@ int diamond_sender_open(struct diamond_sender **s, const char *blob_path);
  *
  * The first record of an epoch first reserves it: the blob for the next
  * epoch (version 2) is written to the blob file durably before anything is
- * sealed.
+ * sealed. With a group size g < b (the blob's, spec section 5.1) a seal
+ * that fills a group makes its group tag frame due: call
+ * diamond_sender_close_group() after every seal.
  *
- * Return: the frame length or a negative errno.
+ * Return: the frame length or a negative errno (-EINPROGRESS: a group tag
+ * frame is due and was not taken).
  */
 int diamond_sender_seal(struct diamond_sender *s, const uint8_t *data,
 			size_t len, uint8_t *frame, int *full);
+
+/**
+ * diamond_sender_close_group() - the group tag frame the last seal made due
+ * @s: the sender
+ * @ad: associated data (may be NULL with @adlen 0): the epoch's, which
+ *      every group of it carries
+ * @adlen: its length, at most 1024
+ * @frame: receives the frame, DIAMOND_FRAME_HDR + 1040 bytes of room
+ *
+ * A group ending before b that the last seal filled gets its tag G_i in a
+ * group tag frame (type 3), to be sent right after that record frame. With
+ * g = b, or when no group is full, there is none.
+ *
+ * Return: the frame length, 0 if no group tag is due, or a negative errno.
+ */
+int diamond_sender_close_group(struct diamond_sender *s, const uint8_t *ad,
+			       size_t adlen, uint8_t *frame);
 
 /**
  * diamond_sender_close_epoch() - close the open epoch with its tag frame

@@ -3,8 +3,16 @@
  * Frames (spec section 8) through core/frame.c, table-driven: each header
  * is written, parsed back byte for byte, and every field out of its range
  * is refused; a frame cut short asks for more, a wrong sync resynchronises.
+ *
+ * With --frame-check PATH the same table goes through the firmware's frame
+ * checker (embedded/tools/frame-check --list): for every case, cut short
+ * and all cases in one stream, it must list exactly the frames, skipped
+ * and cut bytes that the core's parser and resync find.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../include/diamond/frame.h"
 #include "../tap.h"
@@ -65,14 +73,16 @@ static void one(const struct frame_case *c)
 {
 	struct dmd_frame f = { c->type, c->suite, 0x04030201u, c->epoch,
 			       c->index, c->len, payload }, g;
-	uint8_t out[sizeof(buf)];
+	uint8_t out[sizeof(buf)], hdr[DMD_FRAME_HDR];
 	int w = dmd_frame_write(out, sizeof(out), &f), p;
+	int h = dmd_frame_header(hdr, &f);
 	size_t n = DMD_FRAME_HDR + (size_t)c->len;
 
 	raw_header(c);
 	p = dmd_frame_parse(&g, buf, n);
 	if (c->valid) {
 		tap_result(w == (int)n && !memcmp(out, buf, n) && p == (int)n &&
+			   h == DMD_OK && !memcmp(hdr, buf, DMD_FRAME_HDR) &&
 			   g.type == c->type && g.suite == c->suite &&
 			   g.device_id == 0x04030201u && g.epoch == c->epoch &&
 			   g.index == c->index && g.len == c->len &&
@@ -82,12 +92,122 @@ static void one(const struct frame_case *c)
 			   "%s: written as laid out, parsed back, short input "
 			   "waits", c->what);
 	} else {
-		tap_result(w == DMD_EFORMAT && p == DMD_EFORMAT,
-			   "%s: refused by writer and parser", c->what);
+		tap_result(w == DMD_EFORMAT && h == DMD_EFORMAT &&
+			   p == DMD_EFORMAT,
+			   "%s: refused by writer, header writer and parser",
+			   c->what);
 	}
 }
 
-int main(void)
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+#define LIST_MAX 8192
+
+/*
+ * What frame-check --list prints for @b, from the core: frames parsed in
+ * order, a byte with no valid frame skipped to the next possible sync,
+ * a frame the input ends inside counted as cut. Returns the frame count.
+ */
+static unsigned int core_list(const uint8_t *b, size_t n, char *out)
+{
+	size_t i = 0, skipped = 0, cut = 0, s, used = 0;
+	unsigned int frames = 0;
+	struct dmd_frame f;
+	int rc;
+
+	while (i < n) {
+		rc = dmd_frame_parse(&f, b + i, n - i);
+		if (rc == 0) {
+			cut = n - i;
+			break;
+		}
+		if (rc < 0) {
+			s = dmd_frame_sync(b + i, n - i);
+			skipped += s;
+			i += s;
+			continue;
+		}
+		used += (size_t)snprintf(out + used, LIST_MAX - used,
+					 "frame %u %u %u %llu %u %u\n", f.type,
+					 f.suite, f.device_id,
+					 (unsigned long long)f.epoch, f.index,
+					 f.len);
+		frames++;
+		i += (size_t)rc;
+	}
+	snprintf(out + used, LIST_MAX - used, "skipped %zu cut %zu\n", skipped,
+		 cut);
+	return frames;
+}
+
+/* frame-check --list over @b written to a file: its output, or "". */
+static void checker_list(const char *checker, const uint8_t *b, size_t n,
+			 char *out)
+{
+	char path[] = "/tmp/test-frame.XXXXXX", cmd[4200];
+	size_t got = 0;
+	FILE *p;
+	int fd = mkstemp(path);
+
+	out[0] = 0;
+	if (fd < 0)
+		return;
+	if (write(fd, b, n) == (ssize_t)n) {
+		snprintf(cmd, sizeof(cmd), "'%s' --list %s", checker, path);
+		p = popen(cmd, "r");
+		if (p) {
+			got = fread(out, 1, LIST_MAX - 1, p);
+			out[got] = 0;
+			if (pclose(p))
+				out[0] = 0;
+		}
+	}
+	close(fd);
+	unlink(path);
+}
+
+/* Both listings of @b agree; the core found @want frames. */
+static int agree(const char *checker, const uint8_t *b, size_t n,
+		 unsigned int want)
+{
+	static char core[LIST_MAX], chk[LIST_MAX];
+	unsigned int found = core_list(b, n, core);
+
+	checker_list(checker, b, n, chk);
+	if (strcmp(core, chk))
+		tap_diag("core:\n%s# frame-check:\n%s", core, chk);
+	return found == want && !strcmp(core, chk);
+}
+
+static uint8_t stream[NCASES * sizeof(buf)];
+
+/* The table through frame-check: each case, cut short, then all in one. */
+static void frame_check(const char *checker)
+{
+	size_t i, n, pos = 0;
+	unsigned int valid = 0;
+
+	for (i = 0; i < NCASES; i++) {
+		const struct frame_case *c = &cases[i];
+
+		n = DMD_FRAME_HDR + (size_t)c->len;
+		raw_header(c);
+		tap_result(agree(checker, buf, n, c->valid) &&
+			   (!c->valid || agree(checker, buf, n - 1, 0)),
+			   "frame-check: %s: %s as by the core%s", c->what,
+			   c->valid ? "accepted" : "refused",
+			   c->valid ? "; cut short, counted as cut" : "");
+		/* Junk between frames; the last one is cut short. */
+		stream[pos++] = 'D';
+		memcpy(stream + pos, buf, n);
+		pos += i + 1 < NCASES ? n : n - 1;
+		valid += c->valid && i + 1 < NCASES;
+	}
+	tap_result(agree(checker, stream, pos, valid),
+		   "frame-check: the whole table in one stream with junk: the "
+		   "same %u frames, skipped and cut bytes as the core", valid);
+}
+
+int main(int argc, char **argv)
 {
 	static const uint8_t junk[] = { 'x', 'D', 'D', 'F', 'y', 'D' };
 	struct dmd_frame f;
@@ -96,7 +216,12 @@ int main(void)
 	for (i = 0; i < sizeof(payload); i++)
 		payload[i] = (uint8_t)(i * 13 + 1);
 	tap_header();
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	if (argc == 3 && !strcmp(argv[1], "--frame-check")) {
+		frame_check(argv[2]);
+		tap_trailing_plan();
+		return tap_finish();
+	}
+	for (i = 0; i < NCASES; i++)
 		one(&cases[i]);
 	tap_result(dmd_frame_parse(&f, junk, sizeof(junk)) == DMD_EFORMAT &&
 		   dmd_frame_sync(junk, sizeof(junk)) == 2 &&

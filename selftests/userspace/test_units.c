@@ -2,8 +2,8 @@
 /*
  * libdiamond units: frames (including a corpus of malformed ones), the
  * stream reader's resynchronisation, the epoch assembler, the state store
- * (including corrupt and foreign files) and the gateway's rule that a
- * rejected epoch changes nothing.
+ * (including corrupt and foreign files), the gateway's rule that a
+ * rejected epoch changes nothing, and the host sender's group tag frames.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -550,6 +550,57 @@ static void test_gateway(void)
 	diamond_gw_free(gw);
 }
 
+/* ---- host sender with group tags (spec section 5.1) ------------------ */
+
+static void test_sender_groups(void)
+{
+	struct diamond_params p = { .suite = 1, .agg = 1, .b = 8,
+				    .device_id = 21, .group_size = 9 };
+	static uint8_t frame[DIAMOND_FRAME_MAX + DIAMOND_MAX_AD];
+	uint8_t root[32], blob[DIAMOND_BLOB_MAX];
+	struct diamond_sender *snd;
+	char path[400];
+	size_t len;
+	int n, full, rc;
+
+	memset(root, 0x3c, sizeof(root));
+	tap_result(diamond_provision(root, &p, blob, &len) == -EINVAL,
+		   "provision: group size 9 above b = 8 -> EINVAL");
+	p.group_size = 2;
+	rc = diamond_provision(root, &p, blob, &len);
+	p.group_size = 0;
+	tap_result(rc == 0 && !diamond_blob_info(blob, len, &p) &&
+		   p.group_size == 2 && blob[26] == 2 && blob[27] == 0,
+		   "provision: group size 2 is the blob's le16 at 26");
+	snprintf(path, sizeof(path), "%s/g2.bin", tmpdir);
+	if (diamond_file_replace(path, blob, len, 0600) ||
+	    diamond_sender_open(&snd, path)) {
+		tap_result(0, "sender: opens a g = 2 blob");
+		return;
+	}
+	n = diamond_sender_seal(snd, (const uint8_t *)"r0", 2, frame, &full);
+	tap_result(n == 22 && diamond_sender_close_group(snd, NULL, 0, frame) == 0,
+		   "sender g = 2: record 0, no group tag due");
+	diamond_sender_seal(snd, (const uint8_t *)"r1", 2, frame, &full);
+	tap_result(diamond_sender_seal(snd, (const uint8_t *)"r2", 2, frame,
+				       &full) == -EINPROGRESS &&
+		   diamond_sender_close_epoch(snd, NULL, 0, frame) ==
+		   -EINPROGRESS,
+		   "sender g = 2: after record 1 a seal or close before the "
+		   "group tag -> EINPROGRESS");
+	n = diamond_sender_close_group(snd, (const uint8_t *)"ad", 2, frame);
+	tap_result(n == 20 + 2 + 16 && frame[2] == DIAMOND_FRAME_GROUP &&
+		   frame[16] == 0 && frame[17] == 0 && frame[18] == 18 &&
+		   !memcmp(frame + 20, "ad", 2),
+		   "sender g = 2: group tag frame of group 0 (type 3, AD || G_0)");
+	n = diamond_sender_seal(snd, (const uint8_t *)"r2", 2, frame, &full);
+	tap_result(n == 22 && frame[16] == 2 &&
+		   diamond_sender_close_epoch(snd, NULL, 0, frame) == 36 &&
+		   frame[2] == DIAMOND_FRAME_TAG && frame[16] == 3,
+		   "sender g = 2: record 2, then the epoch tag (n = 3)");
+	diamond_sender_free(snd);
+}
+
 int main(void)
 {
 	tap_header();
@@ -563,6 +614,7 @@ int main(void)
 	test_one_limit();
 	test_store();
 	test_gateway();
+	test_sender_groups();
 	tap_trailing_plan();
 	if (!tap_failed) {
 		char cmd[400];

@@ -38,3 +38,38 @@ for s in 1 2; do
 done
 echo
 echo "AVR ATmega2560 (simavr, exact cycles), b = $MSGS, 16-byte records, window 2048 bytes, no AD."
+
+# The sensor firmware itself (embedded/common/sender_main.c), g from its
+# blob: one boot of one whole epoch of b = 1024 records (sender-full-d*:
+# reserve, seal, frames out of UART0, group tag frames, epoch tag), and the
+# shipped build (8-record epochs, 4 a boot) for its size.
+H=$BUILD/embedded/host
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo
+echo "| suite | g | cycles per record | added per record | link bytes per record | group tag frames |"
+echo "|---|---|---|---|---|---|"
+for s in 1 2; do
+	base=
+	for g in 1024 64 16; do
+		"$H/fw-nv" testkey "$s" 0 $MSGS 7 "$tmp/k.blob" "$g"
+		"$H/fw-nv" image avr "$tmp/k.blob" "$tmp/ee.bin"
+		cyc=$("$BUILD/tools/avr-run" --eeprom "$tmp/ee.bin" --uart-out "$tmp/out.bin" \
+			"$E/sender-full-d$s.elf" 2>&1 | sed -n 's/^avr-run: cycles total=//p')
+		bytes=$(stat -c %s "$tmp/out.bin")
+		base=${base:-$cyc}
+		awk -v s="$s" -v g="$g" -v c="$cyc" -v b0="$base" -v n="$bytes" -v m=$MSGS 'BEGIN {
+			printf "| Diamond%d | %d | %d | %d | %.2f | %d |\n", s, g, c / m + 0.5,
+				(c - b0) / m + 0.5, (n - 64) / m, g < m ? int((m - 1) / g) : 0 }'
+	done
+done
+echo
+echo "Whole boot (reserve, 1024 seals and frames at the UART's pace, tags) / 1024; link bytes"
+echo "without the 64-byte boot preamble; the firmware sends its 16-byte AD with every tag frame."
+echo
+echo "| firmware | text | data | bss |"
+echo "|---|---|---|---|"
+for s in 1 2; do
+	read -r text data bss _ < <(avr-size "$E/sender-d$s.elf" | tail -n 1)
+	printf '| sender-d%d.elf (shipped) | %d | %d | %d |\n' "$s" "$text" "$data" "$bss"
+done

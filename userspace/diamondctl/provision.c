@@ -23,7 +23,7 @@ static void help(FILE *f)
 		"                            --agg xor|add|hash --b N --blob OUT.bin\n"
 		"                            [--header OUT.h] [--state-dir DIR]\n"
 		"                            [--replace-state] [--generation G]\n"
-		"                            [--max-record N] [--v1]\n\n"
+		"                            [--max-record N] [--group-size G] [--v1]\n\n"
 		"Derive device ID's initial key blob from ROOT, in the device's next\n"
 		"provisioning generation (recorded in ROOT.generations): generation G\n"
 		"starts at epoch G * 2^32, and no two generations share a key.\n"
@@ -48,8 +48,12 @@ static void help(FILE *f)
 		"                   one); needed for a ROOT without a ledger\n"
 		"  --max-record N   refuse unless b records of N bytes fit the gateway's\n"
 		"                   epoch limit (1 MiB body)\n"
+		"  --group-size G   a tag per G records (1..b; default b, one per epoch):\n"
+		"                   a lost or damaged record costs its group of G, not\n"
+		"                   its epoch (stored in the blob; spec section 5.1)\n"
 		"  --v1             write the device blob (and header) as version 1,\n"
-		"                   for firmware that predates blob version 2\n"
+		"                   for firmware that predates blob version 2 (which\n"
+		"                   has no group size: only with G = b)\n"
 		"  -h, --help       this text\n");
 }
 
@@ -74,11 +78,13 @@ static char *header_text(const uint8_t *blob, size_t len,
 		"#define DIAMOND_DEVICE_SUITE %u\n"
 		"#define DIAMOND_DEVICE_AGG %u\n"
 		"#define DIAMOND_DEVICE_B %u\n"
+		"#define DIAMOND_DEVICE_GROUP_SIZE %uu\n"
 		"#define DIAMOND_DEVICE_BLOB_SIZE %zu\n\n"
 		"static const uint8_t diamond_device_blob[] = {",
 		(unsigned int)p->device_id, p->suite, agg_name(p->agg),
 		(unsigned int)p->b, (unsigned int)p->device_id,
-		p->generation, p->suite, p->agg, (unsigned int)p->b, len);
+		p->generation, p->suite, p->agg, (unsigned int)p->b,
+		(unsigned int)(p->group_size ? p->group_size : p->b), len);
 	for (i = 0; i < len; i++)
 		fprintf(f, "%s0x%02x,", i % 8 ? " " : "\n\t", blob[i]);
 	fprintf(f, "\n};\n\n#endif\n");
@@ -199,6 +205,7 @@ int cmd_provision(int argc, char **argv)
 		{ "state-dir", required_argument, NULL, 'D' },
 		{ "generation", required_argument, NULL, 'g' },
 		{ "max-record", required_argument, NULL, 'm' },
+		{ "group-size", required_argument, NULL, 'G' },
 		{ "v1", no_argument, NULL, '1' },
 		{ "replace-state", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
@@ -209,7 +216,7 @@ int cmd_provision(int argc, char **argv)
 	uint8_t root[DIAMOND_ROOT_SIZE + 1], blob[DIAMOND_BLOB_MAX];
 	uint8_t dev[DIAMOND_BLOB_MAX];
 	int c, rc, have = 0, status = EXIT_SETUP, v1 = 0, replace = 0;
-	uint64_t v, max_record = 0;
+	uint64_t v, max_record = 0, group = 0;
 	long want = -1;
 	size_t len, dev_len;
 	long n;
@@ -254,6 +261,10 @@ int cmd_provision(int argc, char **argv)
 			if (parse_u64(optarg, DIAMOND_MAX_RECORD, &max_record))
 				goto bad;
 			break;
+		case 'G':
+			if (parse_u64(optarg, 65535, &group) || !group)
+				goto bad;
+			break;
 		case 'h': help(stdout); return 0;
 		default: help(stderr); return EXIT_USAGE;
 		}
@@ -261,6 +272,19 @@ int cmd_provision(int argc, char **argv)
 	if (have != 15 || !root_path || !blob_path || optind != argc) {
 		err_msg("provision needs --root, --device, --suite, --agg, --b and --blob");
 		help(stderr);
+		return EXIT_USAGE;
+	}
+	if (group > p.b) {
+		err_msg("--group-size %llu: a group holds 1 to b = %u records",
+			(unsigned long long)group, (unsigned int)p.b);
+		return EXIT_USAGE;
+	}
+	/* g = b is stored as 0: the blob of a device without groups. */
+	p.group_size = group == p.b ? 0 : (uint32_t)group;
+	if (v1 && p.group_size) {
+		err_msg("--v1: a version 1 blob has no group size (g = b); "
+			"--group-size %llu needs firmware that reads version 2",
+			(unsigned long long)group);
 		return EXIT_USAGE;
 	}
 	/* Spec section 7, DMD_MAX_BODY: the one limit of sender and gateway. */

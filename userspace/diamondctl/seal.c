@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * diamondctl seal: a host sender. One telemetry line on stdin is one record;
- * frames (spec section 8) go to stdout. The blob file is updated in place,
- * crash-safely, with each epoch's reservation before the epoch is used.
+ * frames (spec section 8) go to stdout: record frames, a group tag frame
+ * after each full group when the blob's group size g is below b (spec
+ * section 5.1), an epoch tag frame per epoch. The blob file is updated in
+ * place, crash-safely, with each epoch's reservation before the epoch is
+ * used.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +25,9 @@ static void help(FILE *f)
 		"and the exit status is 1) and write frames to stdout. An epoch is\n"
 		"closed after b records, after every N records with --flush, before\n"
 		"its body could pass the gateway's 1 MiB limit, and at end of input.\n"
+		"A blob provisioned with --group-size G < b also gets a group tag\n"
+		"frame (type 3, AD and the group's tag) after every G records of an\n"
+		"epoch that the epoch goes on past.\n"
 		"DEV.bin is rewritten crash-safely with the next epoch's reservation\n"
 		"before each epoch's first record is sealed. A seal is exclusive: it\n"
 		"holds a lock on DEV.bin.lock, and a second seal of DEV.bin fails.\n\n"
@@ -117,6 +123,13 @@ int cmd_seal(int argc, char **argv)
 			break;
 		}
 		if (emit(frame, n)) {
+			status = EXIT_SETUP;
+			break;
+		}
+		n = diamond_sender_close_group(s, ad, (size_t)adlen, frame);
+		if (n < 0 || (n > 0 && emit(frame, n))) {
+			if (n < 0)
+				err_msg("closing group: %s", diamond_strerror(n));
 			status = EXIT_SETUP;
 			break;
 		}

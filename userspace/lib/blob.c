@@ -18,6 +18,7 @@ int diamond_blob_info(const uint8_t *blob, size_t len,
 		p->device_id = st.device_id;
 		p->epoch = st.epoch;
 		p->generation = st.gen;
+		p->group_size = st.group;
 	}
 	dmd_wipe(&st, sizeof(st));
 	return 0;
@@ -30,13 +31,16 @@ int diamond_provision(const uint8_t root[DIAMOND_ROOT_SIZE],
 	struct dmd_state st = { 0 };
 
 	if (!root || !p || !blob || !len || p->suite > 255 || p->agg > 255 ||
-	    p->generation > DMD_GEN_MAX)
+	    p->generation > DMD_GEN_MAX || p->group_size > p->b ||
+	    p->group_size > UINT16_MAX)
 		return -EINVAL;
 	st.suite = (uint8_t)p->suite;
 	st.agg = (uint8_t)p->agg;
 	st.b = p->b;
 	st.device_id = p->device_id;
 	st.gen = (uint16_t)p->generation;
+	/* g = b is stored as 0: the blob of a device without groups. */
+	st.group = (uint16_t)(p->group_size == p->b ? 0 : p->group_size);
 	if (dmd_derive_initial(&st, root) != DMD_OK)
 		return -EINVAL;
 	dmd_blob2_write(blob, &st);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Frames (spec section 8): libdiamond's errno face of the one frame writer
- * and parser, core/frame.c. Group tag frames (type 3) are refused here
- * until the library's gateway and sender handle group tags.
+ * and parser, core/frame.c. The sender writes group tag frames (type 3);
+ * the parser refuses them until the library's gateway handles group tags.
  */
 #include <errno.h>
 
@@ -23,7 +23,7 @@ int diamond_frame_write(uint8_t *out, size_t size,
 	struct dmd_frame d;
 	int n;
 
-	if (!out || !f || f->type == DMD_FRAME_GROUP)
+	if (!out || !f)
 		return -EPROTO;
 	d = to_core(f);
 	n = dmd_frame_write(out, size, &d);

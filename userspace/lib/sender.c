@@ -87,7 +87,9 @@ int diamond_sender_open(struct diamond_sender **out, const char *blob_path)
 		return -ENOMEM;
 	}
 	s->lockfd = lockfd;
-	rc = _diamond_core_errno(dmd_sender_init(&s->core, &st, NULL, 0, 0));
+	/* The blob's group size; 0 stands for g = b (spec section 5.1). */
+	rc = _diamond_core_errno(dmd_sender_init_groups(&s->core, &st, NULL, 0,
+					0, st.group ? st.group : st.b));
 	dmd_wipe(&st, sizeof(st));
 	if (rc) {
 		diamond_sender_free(s);
@@ -116,6 +118,7 @@ void diamond_sender_params(const struct diamond_sender *s,
 	p->device_id = s->core.st.device_id;
 	p->epoch = s->core.open ? s->core.epoch : s->core.st.epoch;
 	p->generation = s->core.st.gen;
+	p->group_size = s->core.st.group;
 }
 
 /* Spec 10.1: the blob of e + 1 is durable before any slot of e is used. */
@@ -165,6 +168,8 @@ int diamond_sender_seal(struct diamond_sender *s, const uint8_t *data,
 		return -EIO;
 	if (len > DIAMOND_MAX_RECORD)
 		return -EMSGSIZE;
+	if (dmd_sender_group_due(&s->core))
+		return -EINPROGRESS;
 	if (!s->core.open) {
 		rc = begin(s);
 		if (rc)
@@ -185,6 +190,27 @@ int diamond_sender_seal(struct diamond_sender *s, const uint8_t *data,
 			   DIAMOND_FRAME_MAX);
 }
 
+int diamond_sender_close_group(struct diamond_sender *s, const uint8_t *ad,
+			       size_t adlen, uint8_t *frame)
+{
+	uint32_t i;
+	int rc;
+
+	if (!dmd_sender_group_due(&s->core))
+		return 0;
+	if (adlen > DIAMOND_MAX_AD)
+		return -EMSGSIZE;
+	if (adlen)
+		memcpy(frame + DIAMOND_FRAME_HDR, ad, adlen);
+	rc = _diamond_core_errno(dmd_sender_close_group(&s->core, ad, adlen,
+			frame + DIAMOND_FRAME_HDR + adlen, &i));
+	if (rc)
+		return rc;
+	return write_frame(s, DIAMOND_FRAME_GROUP, i, adlen + DIAMOND_TAG_SIZE,
+			   frame, DIAMOND_FRAME_HDR + DIAMOND_MAX_AD +
+			   DIAMOND_TAG_SIZE);
+}
+
 int diamond_sender_close_epoch(struct diamond_sender *s, const uint8_t *ad,
 			       size_t adlen, uint8_t *frame)
 {
@@ -195,6 +221,8 @@ int diamond_sender_close_epoch(struct diamond_sender *s, const uint8_t *ad,
 	 * (seal already reported why). */
 	if (s->broken || !s->core.open)
 		return 0;
+	if (dmd_sender_group_due(&s->core))
+		return -EINPROGRESS;
 	if (adlen > DIAMOND_MAX_AD)
 		return -EMSGSIZE;
 	if (adlen)
