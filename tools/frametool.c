@@ -23,7 +23,9 @@
  * A SPEC is a frame number of FILE (0-based) or L, a 20-byte record header
  * claiming 4096 payload bytes it does not have; N~ is frame N with the
  * last payload byte's low bit flipped (a damaged frame), N@E frame N with
- * its epoch field set to E (a frame moved to another epoch); a GROUP is
+ * its epoch field set to E (a frame moved to another epoch), N#I frame N
+ * with its index field set to I (a group tag moved to another group); a
+ * GROUP is
  * SPECs joined by commas.
  */
 #define _GNU_SOURCE
@@ -103,6 +105,9 @@ static size_t put_spec(uint8_t *out, size_t len, const char *spec)
 	else if (*end == '@')	/* le64 epoch at offset 8 */
 		for (e = strtoull(end + 1, NULL, 10), b = 0; b < 8; b++)
 			out[len + 8 + b] = (uint8_t)(e >> (8 * b));
+	else if (*end == '#')	/* le16 index at offset 16 */
+		for (e = strtoull(end + 1, NULL, 10), b = 0; b < 2; b++)
+			out[len + 16 + b] = (uint8_t)(e >> (8 * b));
 	return len + frame_len[i];
 }
 

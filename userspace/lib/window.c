@@ -106,13 +106,16 @@ static struct _diamond_ep *ep_find(struct _diamond_dev *d, uint64_t epoch)
 
 /*
  * A new open epoch for @f. A full window gives up its oldest epoch, unless
- * @f is older still (then @f is the straggler): -ENOBUFS.
+ * @f is older still (then @f is the straggler): -ENOBUFS. A grouped device
+ * first opens every complete unit it holds (@tried: it did).
  */
 static int ep_new(struct diamond_gw *gw, struct _diamond_dev *d,
-		  const struct diamond_frame *f, struct _diamond_ep **out)
+		  const struct diamond_frame *f, struct _diamond_ep **out,
+		  int tried)
 {
 	struct _diamond_ep *ep, *oldest = NULL;
 	unsigned int i, slot = DIAMOND_WINDOW_EPOCHS;
+	int rc;
 
 	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++) {
 		if (!d->win[i])
@@ -120,11 +123,16 @@ static int ep_new(struct diamond_gw *gw, struct _diamond_dev *d,
 		else if (!oldest || d->win[i]->epoch < oldest->epoch)
 			oldest = d->win[i];
 	}
+	if (slot == DIAMOND_WINDOW_EPOCHS && d->rx && !tried) {
+		/* A grouped device opens what it holds before it evicts. */
+		rc = _diamond_grp_progress(gw, d, 1);
+		return rc ? rc : ep_new(gw, d, f, out, 1);
+	}
 	if (slot == DIAMOND_WINDOW_EPOCHS) {
 		if (f->epoch < oldest->epoch)
 			return -ENOBUFS;
 		_diamond_ep_reject(gw, oldest, -ENOBUFS);
-		return ep_new(gw, d, f, out);
+		return ep_new(gw, d, f, out, tried);
 	}
 	ep = calloc(1, sizeof(*ep));
 	if (!ep)
@@ -350,7 +358,7 @@ int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
 		return 0;
 	ep = ep_find(d, f->epoch);
 	if (!ep) {
-		rc = ep_new(gw, d, f, &ep);
+		rc = ep_new(gw, d, f, &ep, 0);
 		if (rc == -ENOBUFS)
 			_diamond_drop_frames(gw, d, 1);
 		if (rc)
