@@ -44,7 +44,7 @@
 
 #include <diamond/libdiamond.h>
 
-#define MAX_FRAMES	65536
+#define MAX_FRAMES	(1u << 20)
 
 static uint8_t *data;
 static size_t frame_off[MAX_FRAMES], frame_len[MAX_FRAMES], nframes;
@@ -71,7 +71,9 @@ static void load(const char *path)
 	if (!data || fread(data, 1, size, fp) != size)
 		die("cannot read the frame file");
 	fclose(fp);
-	while (pos < size && nframes < MAX_FRAMES) {
+	while (pos < size) {
+		if (nframes == MAX_FRAMES)
+			die("more frames than frametool takes (2^20)");
 		n = diamond_frame_parse(&f, data + pos, size - pos);
 		if (n <= 0)
 			die("the frame file holds something that is not a frame");

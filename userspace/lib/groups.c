@@ -94,6 +94,7 @@ void _diamond_ep_tags_free(struct _diamond_ep *ep)
 	free(ep->gtag);
 	ep->gtag = NULL;
 	ep->ngtag = 0;
+	ep->gtag_bytes = 0;
 }
 
 /* The open epoch and the next group of the cursor. */
@@ -166,6 +167,7 @@ int _diamond_grp_frame(struct diamond_gw *gw, struct _diamond_ep *ep,
 		if (!ep->gtag)
 			return -ENOMEM;
 		ep->ngtag = max_units(ep->dev) - 1;
+		ep->gtag_bytes = ep->ngtag * sizeof(*ep->gtag);
 	}
 	t = &ep->gtag[f->index];
 	if (t->p && t->len == f->len && !memcmp(t->p, f->payload, f->len)) {
@@ -177,6 +179,7 @@ int _diamond_grp_frame(struct diamond_gw *gw, struct _diamond_ep *ep,
 		return -ENOMEM;
 	memcpy(p, f->payload, f->len);
 	free(t->p);
+	ep->gtag_bytes = ep->gtag_bytes - t->len + f->len;	/* charged */
 	t->p = p;
 	t->len = f->len;
 	return 0;

@@ -62,6 +62,7 @@ struct _diamond_ep {
 	uint32_t frames;		/* frames taken */
 	struct _diamond_gtag *gtag;	/* held group tag frames, by group */
 	uint32_t ngtag;			/* entries in @gtag */
+	size_t gtag_bytes;		/* what @gtag holds, for the charge */
 	uint8_t tag_failed;		/* the final group failed as it is */
 	size_t charge;			/* bytes charged to the buffer */
 	struct _diamond_ep *prev, *next;

@@ -53,7 +53,7 @@ static void lru_touch(struct diamond_gw *gw, struct _diamond_ep *ep)
 static void charge(struct diamond_gw *gw, struct _diamond_ep *ep)
 {
 	size_t now = sizeof(*ep) + _diamond_asm_footprint(ep->asm_) +
-		     ep->tag_len;
+		     ep->tag_len + ep->gtag_bytes;
 
 	gw->stats.buffered = gw->stats.buffered - ep->charge + now;
 	ep->charge = now;
