@@ -53,16 +53,13 @@ static uint32_t nonfinal_groups(uint32_t n, uint32_t b, uint32_t g)
 	return n < b ? n / g : (b - 1) / g;
 }
 
-/* @ct: exactly @count records as a body, then a tag. */
+/* @ct (at least a tag): exactly @count records as a body, then the tag. */
 static int check_body(const uint8_t *ct, size_t ct_len, uint32_t count)
 {
-	size_t body_len;
+	size_t body_len = ct_len - DMD_TAG_SIZE;
 	uint32_t have = 0;
 	int rc;
 
-	if (ct_len < DMD_TAG_SIZE)
-		return DMD_EFORMAT;
-	body_len = ct_len - DMD_TAG_SIZE;
 	if (body_len) {
 		rc = dmd_body_count(ct, body_len, count, &have);
 		if (rc != DMD_OK)
@@ -197,7 +194,10 @@ static int open_unit(struct dmd_receiver *rx, uint64_t epoch,
 	return rc;
 }
 
-/* Argument checks common to both units, then the body, then the position. */
+/*
+ * The checks of spec section 9.2 that follow the unit's coordinates:
+ * arguments, lengths, then the position, then the body.
+ */
 static int check_unit(const struct dmd_receiver *rx, uint64_t epoch,
 		      const struct unit *u, const uint8_t *ad, size_t adlen,
 		      const uint8_t *ct, size_t ct_len, const uint8_t *pt)
@@ -206,11 +206,13 @@ static int check_unit(const struct dmd_receiver *rx, uint64_t epoch,
 
 	if (!ct || (!pt && ct_len > DMD_TAG_SIZE) || (!ad && adlen))
 		return DMD_EINVAL;
+	if (ct_len < DMD_TAG_SIZE)
+		return DMD_EFORMAT;
 	if (adlen > DMD_MAX_AD)
 		return DMD_ESIZE;
-	rc = check_body(ct, ct_len, u->count);
+	rc = check_position(rx, epoch, u->group);
 	if (rc == DMD_OK)
-		rc = check_position(rx, epoch, u->group);
+		rc = check_body(ct, ct_len, u->count);
 	return rc;
 }
 

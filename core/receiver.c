@@ -118,14 +118,15 @@ int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
 		return DMD_EINVAL;
 	if (dmd_state_check(st) != DMD_OK)
 		return DMD_EKEY;
-	if (adlen > DMD_MAX_AD)
-		return DMD_ESIZE;
+	/* Spec 9.2: lengths, then the epoch, then the body, then the tag. */
 	if (ct_len < DMD_TAG_SIZE)
 		return DMD_EFORMAT;
+	if (adlen > DMD_MAX_AD)
+		return DMD_ESIZE;
 	body_len = ct_len - DMD_TAG_SIZE;
-	rc = dmd_body_count(ct, body_len, st->b, &n);
+	rc = dmd_check_epoch(st, epoch, max_skip);
 	if (rc == DMD_OK)
-		rc = dmd_check_epoch(st, epoch, max_skip);
+		rc = dmd_body_count(ct, body_len, st->b, &n);
 	if (rc != DMD_OK)
 		return rc;
 

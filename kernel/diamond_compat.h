@@ -80,6 +80,19 @@ static inline void dmd_chacha_crypt(struct chacha_state *state, u8 *dst,
 #endif
 
 /*
+ * Timers, for the selftest module selftests/diamond/atomic: 6.2 added
+ * timer_delete_sync() for del_timer_sync(), which 6.16 removed; 6.16
+ * renamed from_timer() to timer_container_of() ("timers: Rename
+ * from_timer() to timer_container_of()").
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define timer_delete_sync	del_timer_sync
+#endif
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+#define timer_container_of	from_timer
+#endif
+
+/*
  * 7.1, "lib/crypto: gf128hash: Add GHASH support" (c417e7045b70) and
  * "crypto: ghash - Remove ghash from crypto_shash API" (662a05a24507):
  * there is no "ghash" hash algorithm to spawn any more; GHASH is a library

@@ -151,8 +151,9 @@ static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 
 	if (unlikely(!ctx->keyed))
 		return -ENOKEY;
-	err = body_parse(ep->in, ep->body_len, ctx->b, &ep->n) ?:
-	      check_epoch(ctx, ep->epoch);
+	/* Spec 9.2: the epoch before the body (lengths came first). */
+	err = check_epoch(ctx, ep->epoch) ?:
+	      body_parse(ep->in, ep->body_len, ctx->b, &ep->n);
 	if (err)
 		return err;
 
@@ -257,9 +258,8 @@ int diamond_crypt(struct aead_request *req, bool enc)
 		return -EMSGSIZE;
 	if (!enc && cryptlen < DMD_TAG_SIZE)
 		return -EINVAL;
+	/* An empty body is the parser's -EINVAL, after the epoch (spec 9.2). */
 	body_len = enc ? cryptlen : cryptlen - DMD_TAG_SIZE;
-	if (!body_len)
-		return -EINVAL;
 	if (body_len > min(READ_ONCE(diamond_max_epoch_bytes), DMD_EPOCH_LIMIT))
 		return -EMSGSIZE;
 

@@ -16,6 +16,7 @@ CORE_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
 VECFILE_SRCS  := $(TOP)/selftests/lib/vecfile.c
 VECTORS       := $(TOP)/vectors/diamond.txt
 BLOB_VECTORS  := $(TOP)/vectors/blob.txt
+FRAME_VECTORS := $(TOP)/vectors/frames.txt
 CORE_TESTS    := test_vectors test_blobs test_api test_groups test_frame \
 		 test_literal_forgery test_erasure test_ctgrind
 
@@ -42,6 +43,7 @@ $(CORE_HOST)/gen-vectors: $(TOP)/tools/vectors/gen-vectors.c
 vectors: $(CORE_HOST)/gen-vectors
 	$(CORE_HOST)/gen-vectors $(VECTORS)
 	$(CORE_HOST)/gen-vectors --blobs $(BLOB_VECTORS)
+	$(CORE_HOST)/gen-vectors --frames $(FRAME_VECTORS)
 
 CHECK_SUITES += core-vectors core-blobs core-api core-groups core-frame \
 		vectors-check core-literal core-erasure core-ctgrind core-asan
@@ -54,7 +56,7 @@ check-core-groups: $(CORE_HOST)/test_groups
 	@$< | tee $(TAPDIR)/core-groups.tap
 
 check-core-frame: $(CORE_HOST)/test_frame
-	@$< | tee $(TAPDIR)/core-frame.tap
+	@$< $(FRAME_VECTORS) | tee $(TAPDIR)/core-frame.tap
 
 .PHONY: check-core-blobs
 check-core-blobs: $(CORE_HOST)/test_blobs
@@ -67,11 +69,13 @@ check-core-vectors: $(CORE_HOST)/test_vectors
 		tail -n 1 $(TAPDIR)/core-vectors.tap; exit $$rc
 
 check-vectors-check: $(CORE_HOST)/gen-vectors
-	@{ echo "TAP version 13"; echo "1..2"; \
+	@{ echo "TAP version 13"; echo "1..3"; \
 	   if $< --check $(VECTORS) >&2; then r=ok; else r="not ok"; fi; \
 	   echo "$$r 1 vectors/diamond.txt regenerates byte for byte"; \
 	   if $< --blobs --check $(BLOB_VECTORS) >&2; then r=ok; else r="not ok"; fi; \
 	   echo "$$r 2 vectors/blob.txt regenerates byte for byte"; \
+	   if $< --frames --check $(FRAME_VECTORS) >&2; then r=ok; else r="not ok"; fi; \
+	   echo "$$r 3 vectors/frames.txt regenerates byte for byte"; \
 	 } | tee $(TAPDIR)/vectors-check.tap
 
 check-core-literal: $(CORE_HOST)/test_literal_forgery
@@ -90,7 +94,7 @@ check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_blobs test_api
 	@$(CORE_HOST)/asan/test_api | tee $(TAPDIR)/core-asan-api.tap
 	@$(CORE_HOST)/asan/test_blobs $(BLOB_VECTORS) | tee $(TAPDIR)/core-asan-blobs.tap
 	@$(CORE_HOST)/asan/test_groups | tee $(TAPDIR)/core-asan-groups.tap
-	@$(CORE_HOST)/asan/test_frame | tee $(TAPDIR)/core-asan-frame.tap
+	@$(CORE_HOST)/asan/test_frame $(FRAME_VECTORS) | tee $(TAPDIR)/core-asan-frame.tap
 	@$(CORE_HOST)/asan/test_literal_forgery | tee $(TAPDIR)/core-asan-literal.tap
 	@$(CORE_HOST)/asan/test_ctgrind | tee $(TAPDIR)/core-asan-ctgrind.tap
 

@@ -2,8 +2,9 @@
 #
 # diamond.ko: the kernel AEAD template (kernel/, Documentation/kernel-api.rst).
 #
-#   make module           build diamond.ko (Kbuild, in-tree objects; the .ko
-#                         is copied to $(BUILD)/kernel/diamond.ko)
+#   make module           build diamond.ko into
+#                         $(BUILD)/kernel/<arch>-<kver>/diamond.ko (objects
+#                         in a staged tree beside it, tools/kernel/kbuild)
 #   make kernel-lint      W=1, sparse (C=2) and checkpatch where available
 #   make check-kernel-lint  the same as TAP: one result per tool
 #   make kernel-kat-header  regenerate kernel/diamond_kat.h from the vectors
@@ -13,27 +14,51 @@
 #   make bench-kernel     the AF_ALG benchmark in the VM under -icount
 #   make profile-kernel   instructions per kernel function of one bench phase
 #
-# The kernel is Debian's amd64 build whose headers are installed: the newest
-# /lib/modules/V/build, resolved when make runs (never `uname -r`, the host
-# runs another kernel). KVER=... overrides.
-
-KVER ?= $(shell ls -d /lib/modules/*-amd64/build 2>/dev/null | \
-	  sed -e 's,^/lib/modules/,,' -e 's,/build$$,,' | sort -V | tail -n1)
-KDIR ?= /lib/modules/$(KVER)/build
+# The kernel: the running one when its headers are installed, else
+# Debian's default (tools/kernel/default-kver). KVER=, ARCH=arm64 and
+# CROSS_COMPILE= choose another; KDIR, KROOT (a chroot to build in),
+# VMLINUZ and MODROOT (where lib/modules/KVER is) describe a kernel that is
+# not installed (tools/kernel/kcell prints them; make check-matrix sets
+# them per cell). KVER is resolved once, here, with :=, and exported with
+# the image to boot, so every sub-make and every VM of this run use the
+# same kernel even if another kernel's headers appear meanwhile.
+DMD_ARCH    := $(if $(filter arm64 aarch64,$(ARCH)),arm64,x86_64)
+ifeq ($(strip $(KVER)),)
+KVER        := $(shell $(TOP)/tools/kernel/default-kver)
+endif
+KDIR        ?= /lib/modules/$(KVER)/build
+KROOT       ?=
+VMLINUZ     ?= /boot/vmlinuz-$(KVER)
+MODROOT     ?= /
+KBUILD_ARGS := $(if $(filter arm64,$(DMD_ARCH)),ARCH=arm64 \
+	       CROSS_COMPILE=$(or $(CROSS_COMPILE),aarch64-linux-gnu-))
+KBUILD      := $(TOP)/tools/kernel/kbuild $(if $(KROOT),--root $(KROOT))
+# tools/vm/run-vm reads these: every VM of the run boots this kernel.
+RUN_VM_ARCH    := $(DMD_ARCH)
+RUN_VM_KERNEL  := $(VMLINUZ)
+RUN_VM_MODROOT := $(MODROOT)
+RUN_VM_BUSYBOX := $(or $(BUSYBOX),/bin/busybox)
+export KVER RUN_VM_ARCH RUN_VM_KERNEL RUN_VM_MODROOT RUN_VM_BUSYBOX
 
 KMOD_SRCS   := $(wildcard $(TOP)/kernel/*.c $(TOP)/kernel/*.h) \
 	       $(TOP)/kernel/Kbuild $(TOP)/Kbuild $(TOP)/include/diamond/spec.h
-KMOD_KO     := $(BUILD)/kernel/diamond.ko
+KOUT        := $(BUILD)/kernel/$(DMD_ARCH)-$(KVER)
+KMOD_KO     := $(KOUT)/diamond.ko
 KTOOLS      := $(BUILD)/kernel
 VEC2C       := $(BUILD)/host/vec2c
-KAT_PROBE   := $(KTOOLS)/kat-probe
-KBENCH      := $(KTOOLS)/kernel-bench
+# Guest programs are static binaries for the guest's architecture.
+GUEST_CC    := $(if $(filter arm64,$(DMD_ARCH)),aarch64-linux-gnu-gcc,$(CC))
+KAT_PROBE   := $(KTOOLS)/$(DMD_ARCH)/kat-probe
+KBENCH      := $(KTOOLS)/$(DMD_ARCH)/kernel-bench
 KVM_BUILD   := $(BUILD)/vm
 # The guest's init has loaded the accelerated drivers (tools/vm/init).
 KVM_LOAD    := modprobe diamond || echo "\# modprobe diamond failed"
-# What /proc/crypto must name under qemu -cpu max (AES-NI, PCLMULQDQ, AVX2).
-KAT_DRIVER1 ?= diamond(ctr-aes-aesni,ghash-clmulni)
-KAT_DRIVER2 ?= diamond(chacha20-lib,poly1305-lib)
+# The driver names /proc/crypto must give the instances: "auto" derives
+# them in the guest from the best inner drivers it lists (kat-probe.c), for
+# any architecture; pin one to check a CPU, e.g. under qemu -cpu max on 6.1
+# KAT_DRIVER1='diamond(ctr-aes-aesni,ghash-clmulni)'.
+KAT_DRIVER1 ?= auto
+KAT_DRIVER2 ?= auto
 # checkpatch.pl is not in the headers package: take it from linux-source-6.1
 # (apt), extracted once into $(BUILD)/checkpatch.
 KSRC_TARBALL := $(lastword $(sort $(wildcard /usr/src/linux-source-*.tar.xz)))
@@ -44,20 +69,19 @@ CHECKPATCH  ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl \
 .PHONY: module kernel-lint kernel-kat-header check-kernel-kat \
 	check-vectors-kat bench-kernel
 
-ifneq ($(wildcard $(KDIR)/Makefile),)
+ifneq ($(wildcard $(KROOT)$(KDIR)/Makefile),)
 all: module
 endif
 
 module: $(KMOD_KO)
 
 $(KMOD_KO): $(KMOD_SRCS)
-	$(MAKE) -C $(KDIR) M=$(TOP) modules
-	@mkdir -p $(dir $@)
-	cp $(TOP)/kernel/diamond.ko $@
+	@[ -n "$(KVER)" ] || { echo "module: no kernel headers found (install linux-headers-amd64, or KVER=)" >&2; exit 1; }
+	$(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS)
 
 kernel-lint:
 	@mkdir -p $(BUILD)
-	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 modules 2>&1 | tee $(BUILD)/kernel-lint.log
+	$(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS) W=1 C=2 2>&1 | tee $(BUILD)/kernel-lint.log
 	@! grep -E 'warning:|error:' $(BUILD)/kernel-lint.log
 	@if [ -n "$(CHECKPATCH)" ] && [ ! -x "$(CHECKPATCH)" ] && [ -n "$(KSRC_TARBALL)" ]; then \
 		mkdir -p $(BUILD)/checkpatch/scripts; \
@@ -78,7 +102,7 @@ kernel-lint:
 # its warnings are counted on their own; C=2 checks every file whether or
 # not it is rebuilt. checkpatch is a SKIP when linux-source-6.1 is missing.
 CHECK_SUITES += kernel-lint
-KLINT_LOG := $(BUILD)/kernel-lint
+KLINT_LOG := $(KOUT)/lint
 KLINT_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kernel/*.c)) \
 	     $(filter-out %/diamond_compat.h,$(wildcard $(TOP)/kernel/*.h))
 # The version gates (kernel/diamond_compat.h says why).
@@ -89,7 +113,7 @@ KLINT_COMPAT_IGNORE := --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON
 check-kernel-lint:
 	@mkdir -p $(TAPDIR) $(KLINT_LOG)
 	@{ echo "TAP version 13"; echo "1..3"; \
-	  if $(MAKE) -s -C $(KDIR) M=$(TOP) W=1 modules >$(KLINT_LOG)/w1.log 2>&1; then \
+	  if $(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS) -s W=1 >$(KLINT_LOG)/w1.log 2>&1; then \
 		n=$$(grep -cE 'warning:|error:' $(KLINT_LOG)/w1.log); \
 		if [ "$$n" -eq 0 ]; then echo "ok 1 W=1 build: no warnings"; \
 		else echo "not ok 1 W=1 build: $$n warnings ($(KLINT_LOG)/w1.log)"; fi; \
@@ -98,7 +122,7 @@ check-kernel-lint:
 	  fi; \
 	  if ! command -v sparse >/dev/null; then \
 		echo "ok 2 sparse C=2 # SKIP sparse not installed"; \
-	  elif $(MAKE) -s -C $(KDIR) M=$(TOP) C=2 modules >$(KLINT_LOG)/sparse.log 2>&1; then \
+	  elif $(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS) -s C=2 >$(KLINT_LOG)/sparse.log 2>&1; then \
 		n=$$(grep -cE 'warning:|error:' $(KLINT_LOG)/sparse.log); \
 		if [ "$$n" -eq 0 ]; then echo "ok 2 sparse C=2: no warnings"; \
 		else echo "not ok 2 sparse C=2: $$n warnings ($(KLINT_LOG)/sparse.log)"; fi; \
@@ -150,13 +174,13 @@ KAFALG := $(TOP)/selftests/diamond/afalg.c $(TOP)/selftests/diamond/afalg.h \
 $(KAT_PROBE): $(TOP)/tools/kernel/kat-probe.c $(KAFALG) \
 	      $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/tap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+	$(GUEST_CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(TOP)/selftests/diamond/afalg.c
 
 $(KBENCH): $(TOP)/tools/bench/kernel-bench.c $(KAFALG) \
 	   $(TOP)/selftests/lib/vecfile.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+	$(GUEST_CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(TOP)/selftests/diamond/afalg.c
 
 check-kernel-kat: $(KMOD_KO) $(KAT_PROBE)

@@ -18,8 +18,12 @@
 CHECK_SUITES += kselftest
 
 KSFT_SRC    := $(TOP)/selftests/diamond
-KSFT_OUT    := $(BUILD)/selftests/diamond
-KSFT_KCAPI  := $(BUILD)/selftests/kcapi
+# Per architecture: the guest programs are built for the guest's (GUEST_CC,
+# mk/kernel.mk); for arm64 libkcapi and kcapi-enc come unpacked from
+# Debian's arm64 packages (GUEST_ROOT, tools/kernel/kcell).
+KSFT_OUT    := $(BUILD)/selftests/$(DMD_ARCH)/diamond
+KSFT_KCAPI  := $(BUILD)/selftests/$(DMD_ARCH)/kcapi
+KSFT_KCAPI_A := $(if $(GUEST_ROOT),$(firstword $(wildcard $(GUEST_ROOT)/usr/lib/*/libkcapi.a)))
 KSFT_LOG    := $(BUILD)/selftests/kselftest.out
 KSFT_VM     := $(BUILD)/vm
 KSFT_KO     ?= $(or $(KMOD_KO),$(BUILD)/kernel/diamond.ko)
@@ -32,19 +36,31 @@ KSFT_MODULE_TARGET := $(if $(wildcard $(TOP)/mk/kernel.mk),module,ksft-no-module
 
 kselftest-build:
 	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
-		TOP=$(TOP) CC="$(CC)"
-	@$(MAKE) --no-print-directory -C $(KDIR) M=$(KSFT_SRC)/atomic modules
-	@cp $(KSFT_SRC)/atomic/dmd_atomic.ko $(KSFT_OUT)/
+		TOP=$(TOP) CC="$(GUEST_CC)" $(if $(KSFT_KCAPI_A),KCAPI_A=$(KSFT_KCAPI_A))
+	@$(KBUILD) --src $(KSFT_SRC)/atomic $(KDIR) $(KOUT)/atomic $(KBUILD_ARGS)
+	@cp $(KOUT)/atomic/dmd_atomic.ko $(KSFT_OUT)/
 
-# kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest.
+# kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest:
+# the host's (ldd), or from GUEST_ROOT by the ELF's NEEDED entries.
 kselftest-kcapi:
 	@rm -rf $(KSFT_KCAPI); mkdir -p $(KSFT_KCAPI)/bin $(KSFT_KCAPI)/lib
+ifneq ($(GUEST_ROOT),)
+	@enc=$(GUEST_ROOT)/usr/bin/kcapi-enc; \
+	[ -x $$enc ] || { echo "# no kcapi-enc in $(GUEST_ROOT)"; exit 0; }; \
+	cp $$enc $(KSFT_KCAPI)/bin/kcapi-enc; \
+	for n in $$(readelf -d $$enc | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do \
+		f=$$(find $(GUEST_ROOT)/lib $(GUEST_ROOT)/usr/lib -name "$$n" | head -n1); \
+		[ -n "$$f" ] && cp "$$(readlink -f $$f)" $(KSFT_KCAPI)/lib/$$n; \
+	done; \
+	cp $(KSFT_OUT)/dmd_keyshim.so $(KSFT_KCAPI)/lib/
+else
 	@enc=$$(command -v kcapi-enc) || { echo "# kcapi-enc not installed (kcapi-tools)"; exit 0; }; \
 	cp "$$(readlink -f $$enc)" $(KSFT_KCAPI)/bin/kcapi-enc; \
 	for l in $$(ldd "$$enc" | awk '/=>/ { print $$3 } /ld-linux/ { print $$1 }'); do \
 		cp "$$(readlink -f $$l)" $(KSFT_KCAPI)/lib/$$(basename $$l); \
 	done; \
 	cp $(KSFT_OUT)/dmd_keyshim.so $(KSFT_KCAPI)/lib/
+endif
 
 ksft-no-module-target:
 	@echo "check-kselftest: mk/kernel.mk with the 'module' target (diamond.ko) is missing" >&2

@@ -11,9 +11,11 @@ PKGS=(
 	libkcapi-dev kcapi-tools
 	linux-image-amd64 linux-headers-amd64 busybox-static qemu-system-x86
 	sparse linux-source-6.1
+	dkms openssl groff-base
 	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libglib2.0-dev
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev
 	gnuplot-nox
+	debootstrap gcc-aarch64-linux-gnu dwarves
 )
 
 missing=()

@@ -6,6 +6,7 @@
  * board. TAP 13 goes to the console; the plan comes last and the exit code
  * is the number of failures (capped at 100).
  *
+ * A vector too big for the target is reported as a TAP skip, by name.
  * Every step is opened with dmd_open and must give the expected code,
  * plaintext and next state. Every positive step is also sealed with the
  * sender and its window (short precomputed keystream, so both the window
@@ -148,6 +149,16 @@ int main(void)
 		if (!name[0])
 			break;
 		n = get_le(1);
+		if (!n) {	/* too big for this target: kat-gen says so */
+			tests++;
+			board_puts("ok ");
+			put_uint(tests);
+			board_puts(" - ");
+			board_puts(name);
+			board_puts(" # SKIP a body or AD over the target's "
+				   "buffers\n");
+			continue;
+		}
 		get(key, n);
 		rc = dmd_blob_parse(&st, key, n);
 		report(rc == DMD_OK, name, 0, "key", rc);

@@ -135,7 +135,9 @@ void dmd_sender_wipe(struct dmd_sender *s);
 /*
  * Verify and decrypt one epoch (spec section 9). @ct is a ciphertext body
  * with its tag; @pt receives ct_len - 16 bytes and must not overlap @ct.
- * On any error @st is unchanged and @pt holds no plaintext.
+ * On any error @st is unchanged and @pt holds no plaintext. Errors come in
+ * the order of spec section 9.2: DMD_EFORMAT for a @ct shorter than the
+ * tag, DMD_ESIZE for the AD, the epoch's checks, the body's, DMD_EBADMSG.
  */
 int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
 	     size_t adlen, const uint8_t *ct, size_t ct_len, uint8_t *pt,

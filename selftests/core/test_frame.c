@@ -8,6 +8,10 @@
  * checker (embedded/tools/frame-check --list): for every case, cut short
  * and all cases in one stream, it must list exactly the frames, skipped
  * and cut bytes that the core's parser and resync find.
+ *
+ * With a file argument, the frame stream vectors (vectors/frames.txt, from
+ * tools/vectors/gen-vectors --frames) run through the receiver's loop of
+ * spec section 8.1 and must give their events exactly.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +211,120 @@ static void frame_check(const char *checker)
 		   "same %u frames, skipped and cut bytes as the core", valid);
 }
 
+/*
+ * A header refused for its type, with a genuine frame starting at its
+ * fifth byte (a frame cut short by a reset, then the next one): the
+ * receiver's loop of parse, then scan from offset 1, must find it there.
+ */
+static int resync_inside(void)
+{
+	static const uint8_t head[] = { 'D', 'F', 9, 1, 0 };
+	struct dmd_frame f = { DMD_FRAME_RECORD, 2, 0x0a0b0c0d, 42, 7, 3,
+			       payload };
+	size_t at = 0, n;
+	int rc;
+
+	memcpy(buf, head, sizeof(head));
+	rc = dmd_frame_write(buf + sizeof(head), sizeof(buf) - sizeof(head),
+			     &f);
+	if (rc <= 0)
+		return 0;
+	n = sizeof(head) + (size_t)rc;
+	while ((rc = dmd_frame_parse(&f, buf + at, n - at)) < 0)
+		at += dmd_frame_sync(buf + at, n - at);
+	return rc > 0 && at == sizeof(head) && f.epoch == 42 &&
+	       f.index == 7 && f.len == 3 && f.device_id == 0x0a0b0c0d;
+}
+
+/* The events of spec 8.1's loop over @in, one line each, into @ev. */
+static void receive(const uint8_t *in, size_t n, char *ev, size_t cap)
+{
+	struct dmd_frame f;
+	size_t at = 0, used = 0, i, step;
+	int rc;
+
+	ev[0] = 0;
+	while (at < n && used < cap) {
+		rc = dmd_frame_parse(&f, in + at, n - at);
+		if (rc == 0) {
+			snprintf(ev + used, cap - used, "cut %zu\n", n - at);
+			return;
+		}
+		if (rc < 0) {
+			step = dmd_frame_sync(in + at, n - at);
+			used += (size_t)snprintf(ev + used, cap - used,
+						 "skip %zu\n", step);
+			at += step;
+			continue;
+		}
+		used += (size_t)snprintf(ev + used, cap - used,
+					 "frame %u %u %u %llu %u ", f.type,
+					 f.suite, (unsigned int)f.device_id,
+					 (unsigned long long)f.epoch, f.index);
+		for (i = 0; i < f.len && used < cap; i++)
+			used += (size_t)snprintf(ev + used, cap - used, "%02x",
+						 f.payload[i]);
+		used += (size_t)snprintf(ev + used, cap - used, "\n");
+		at += (size_t)rc;
+	}
+}
+
+static char want[40000], have[40000], name[80];
+static uint8_t in[20000];
+static size_t inlen, wantlen;
+
+static void vector_done(void)
+{
+	if (!name[0])
+		return;
+	receive(in, inlen, have, sizeof(have));
+	tap_result(!strcmp(want, have), "frames.txt %s", name);
+	name[0] = 0;
+	want[0] = 0;
+	wantlen = 0;
+}
+
+/* Each "key = value" line of @path; a "name" line starts a vector. */
+static int run_vectors(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	static char line[45000];
+	char *v;
+	unsigned int x;
+	size_t i;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		v = strstr(line, " = ");
+		if (line[0] == '#' || !v)
+			continue;
+		*v = 0;
+		v += 3;
+		*strchr(line, ' ') = 0;
+		if (!strcmp(line, "name")) {
+			vector_done();
+			snprintf(name, sizeof(name), "%s", v);
+		} else if (!strcmp(line, "in")) {
+			for (inlen = 0; v[2 * inlen] && inlen < sizeof(in);
+			     inlen++) {
+				if (sscanf(v + 2 * inlen, "%2x", &x) != 1)
+					break;
+				in[inlen] = (uint8_t)x;
+			}
+		} else {
+			i = (size_t)snprintf(want + wantlen,
+					     sizeof(want) - wantlen, "%s %s\n",
+					     line, v);
+			wantlen += i;
+		}
+	}
+	vector_done();
+	fclose(f);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	static const uint8_t junk[] = { 'x', 'D', 'D', 'F', 'y', 'D' };
@@ -230,6 +348,10 @@ int main(int argc, char **argv)
 		   dmd_frame_parse(&f, junk + 2, 1) == 0,
 		   "a wrong sync is refused; the scan finds the next 'DF' "
 		   "(or a trailing 'D')");
+	tap_result(resync_inside(), "a refused header's scan restarts at its "
+		   "second byte: a frame starting inside it is found (spec 8.1)");
+	if (argc > 1)
+		tap_result(run_vectors(argv[1]), "%s opens", argv[1]);
 	tap_trailing_plan();
 	return tap_finish();
 }

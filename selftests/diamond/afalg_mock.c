@@ -139,11 +139,16 @@ static int mock_crypt(struct mock_fd *t, int enc, uint64_t epoch,
 	if (assoclen > DMD_MAX_AD)
 		return -EMSGSIZE;
 	if (enc) {
-		rc = dmd_body_count(body, blen, st.b, &n);
-		if (!rc && epoch < st.epoch)
+		/* The kernel's order (spec 9.2): epoch, then body. */
+		rc = DMD_OK;
+		if (epoch < st.epoch)
 			rc = DMD_EEXPIRED;
 		if (!rc && epoch - st.epoch > DMD_DEFAULT_MAX_SKIP)
 			rc = DMD_ESKIP;
+		if (!rc && epoch >= UINT64_MAX - 1)
+			rc = DMD_EFULL;
+		if (!rc)
+			rc = dmd_body_count(body, blen, st.b, &n);
 		if (!rc) {
 			uint8_t r[DMD_KEY_MAX];
 

@@ -47,8 +47,14 @@ if [ ! -e /sys/module/cryptd ] && modprobe cryptd cryptd_max_cpu_qlen=1; then
 	export DMD_CRYPTD_QLEN=1
 fi
 
-for m in aesni_intel ghash_clmulni_intel chacha_x86_64 poly1305_x86_64 \
-	 crypto_user algif_aead; do
+# The architecture's accelerated AES, GHASH, ChaCha and Poly1305 drivers
+# (those the CPU cannot run refuse to load), then the AF_ALG pieces.
+for f in $(find /lib/modules/*/kernel/arch/*/crypto -name '*.ko' 2>/dev/null); do
+	m=${f##*/}
+	case $m in aes*|ghash*|chacha*|poly1305*) ;; *) continue ;; esac
+	modprobe "${m%.ko}" 2>/dev/null || true
+done
+for m in crypto_user algif_aead; do
 	modprobe "$m" 2>/dev/null || true
 done
 

@@ -87,6 +87,9 @@ int main(int argc, char **argv)
 			body.ct = buf + s->ad.len;
 			body.ct_len = s->ct.len;
 			want = vec_expect_errno(s->expect);
+			/* libdiamond's own code for DMD_EFULL (libdiamond.h) */
+			if (want == -ENOSPC)
+				want = -DIAMOND_EEXHAUSTED;
 			rc = s->ct.len >= DIAMOND_TAG_SIZE ?
 			     diamond_gw_open_epoch(gw, &body, pt) : -EINVAL;
 			if (rc != want) {

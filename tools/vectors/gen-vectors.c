@@ -9,6 +9,9 @@
  *   gen-vectors --check FILE    regenerate; exit 1 if FILE differs
  *   gen-vectors --blobs ...     the same for the key blob vectors
  *                               (vectors/blob.txt), CRC-32 from zlib
+ *   gen-vectors --frames ...    the same for the frame stream vectors
+ *                               (vectors/frames.txt), built byte by byte
+ *                               with their events, no parser involved
  */
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -354,7 +357,7 @@ static void blob(const char *name, const struct state *st)
 
 /* An epoch under construction: plaintext body, AD, ciphertext. */
 struct epoch {
-	uint8_t pt[1100000], ct[1100000], ad[1024];
+	uint8_t pt[1100000], ct[1100000], ad[1025];	/* 1025: one too many */
 	size_t ptlen, adlen;
 	uint32_t n;
 	size_t off[1100];	/* offset of record j's length prefix */
@@ -588,6 +591,209 @@ static void negatives(int suite)
 	memcpy(bad + ep.ptlen + 2, ep.ct + ep.ptlen, 16);
 	step_bad(0, bad, len + 2, "EFORMAT");
 	then_genuine(&st);
+}
+
+/* ---- corners: large values, limits and the order of checks ---- */
+
+#define MAX_SKIP 4096	/* the default every vector assumes (section 13) */
+
+/* A vector of b records per epoch whose state opens at @epoch. */
+static struct state at_epoch(int suite, uint32_t b, uint64_t epoch,
+			     const char *name, const char *what)
+{
+	struct state st = make(suite, 0, b, 0x800);
+
+	st.epoch = epoch;
+	head(name, &st, what);
+	return st;
+}
+
+/* Two small records, no AD: the body of the corner vectors. */
+static void small_body(void)
+{
+	body_reset(0);
+	body_add(3);
+	body_add(20);
+}
+
+/* bad = the body of ep.ct with its last record running into the tag. */
+static size_t run_into_tag(void)
+{
+	size_t len = ep.ptlen + 16;
+
+	memcpy(bad, ep.ct, len);
+	put_le(bad + ep.off[ep.n - 1], 21, 2);
+	return len;
+}
+
+/* bad = one record whose prefix says 4097 bytes and only 10 follow. */
+static size_t oversize_cut(void)
+{
+	put_le(bad, 4097, 2);
+	memset(bad + 2, 0x5a, 10 + 16);
+	return 2 + 10 + 16;
+}
+
+static void large_epochs(int suite)
+{
+	struct state st, s2;
+	size_t len;
+
+	st = at_epoch(suite, 4, (1ull << 32) + 5, "epoch-2to32",
+		      "a state at epoch 2^32 + 5 opens 2^32 + 7 (two lost)");
+	small_body();
+	step_ok(&st, (1ull << 32) + 7);
+
+	st = at_epoch(suite, 4, UINT64_MAX - 3, "last-epoch",
+		      "2^64 - 3 is the last epoch: it opens, leaving the state "
+		      "at 2^64 - 2; 2^64 - 2 and 2^64 - 1 are refused with "
+		      "EFULL, before the body (a malformed one too), and the "
+		      "opened epoch is a replay");
+	small_body();
+	step_ok(&st, UINT64_MAX - 2);
+	len = ep.ptlen + 16;
+	step_bad(UINT64_MAX - 1, ep.ct, len, "EFULL");
+	step_bad(UINT64_MAX, ep.ct, len, "EFULL");
+	step_bad(UINT64_MAX - 1, bad, run_into_tag(), "EFULL");
+	step_bad(UINT64_MAX - 2, ep.ct, len, "EKEYEXPIRED");
+
+	st = at_epoch(suite, 4, UINT64_MAX - 1 - MAX_SKIP - 1, "full-past-skip",
+		      "epochs 2^64 - 2 and 2^64 - 1 more than max_skip ahead "
+		      "of the state: ESKIP comes before EFULL");
+	small_body();
+	s2 = st;
+	seal(&s2, st.epoch, ep.ad, ep.adlen, ep.pt, ep.ptlen, ep.ct);
+	len = ep.ptlen + 16;
+	step_bad(UINT64_MAX - 1, ep.ct, len, "ESKIP");
+	step_bad(UINT64_MAX, ep.ct, len, "ESKIP");
+	step_ok(&st, st.epoch);
+}
+
+static void skips(int suite)
+{
+	struct state st = at_epoch(suite, 4, 0, "skip-max",
+				   "a skip of exactly max_skip (4096) opens; "
+				   "max_skip + 1 is refused");
+
+	small_body();
+	step_ok(&st, MAX_SKIP);
+	step_bad(st.epoch + MAX_SKIP + 1, ep.ct, ep.ptlen + 16, "ESKIP");
+	small_body();
+	step_ok(&st, st.epoch + MAX_SKIP);
+}
+
+static void sizes_max(int suite)
+{
+	struct state st;
+	uint32_t j;
+
+	st = at_epoch(suite, 3, 0, "len4096-ad1024",
+		      "records of 1501 and 4096 bytes with 1024 bytes of AD, "
+		      "then one of 4095 with 41 bytes of AD");
+	body_reset(1024);
+	body_add(1501);
+	body_add(4096);
+	step_ok(&st, 0);
+	body_reset(41);
+	body_add(4095);
+	step_ok(&st, 1);
+
+	st = at_epoch(suite, 65535, 0, "b65535",
+		      "b = 65535, the largest: a short epoch of three records");
+	body_reset(0);
+	body_add(1);
+	body_add(0);
+	body_add(33);
+	step_ok(&st, 0);
+
+	st = at_epoch(suite, 1025, 0, "b1025-full",
+		      "b = 1025: a full epoch of 1025 records (two of them "
+		      "not empty), then 1026 records refused");
+	body_reset(7);
+	for (j = 0; j < 1025; j++)
+		body_add(j == 0 || j == 1024 ? 9 : 0);
+	step_ok(&st, 0);
+	body_reset(7);
+	for (j = 0; j < 1026; j++)
+		body_add(0);
+	memcpy(bad, ep.pt, ep.ptlen);
+	memset(bad + ep.ptlen, 0x3c, 16);
+	step_bad(1, bad, ep.ptlen + 16, "EFORMAT");
+}
+
+/*
+ * Section 9.2: lengths, then the epoch, then the body, then the tag. Each
+ * step is wrong in two ways and must give the earlier error.
+ */
+static void order(int suite)
+{
+	struct state st, s2;
+	size_t len;
+
+	st = neg(suite, "order-epoch-before-body", "after epoch 0 opened: "
+		 "epoch 0 again with a malformed, an oversize and a too long "
+		 "body is expired; epoch 4098 with them is past max_skip",
+		 &s2);
+	len = ep.ptlen + 16;
+	step_ok(&st, 0);
+	step_bad(0, bad, run_into_tag(), "EKEYEXPIRED");
+	step_bad(0, bad, oversize_cut(), "EKEYEXPIRED");
+	memcpy(bad, ep.ct, ep.ptlen);
+	put_le(bad + ep.ptlen, 0, 2);
+	memcpy(bad + ep.ptlen + 2, ep.ct + ep.ptlen, 16);
+	step_bad(0, bad, len + 2, "EKEYEXPIRED");
+	step_bad(1 + MAX_SKIP + 1, bad, run_into_tag(), "ESKIP");
+	step_bad(1 + MAX_SKIP + 1, bad, oversize_cut(), "ESKIP");
+
+	/*
+	 * A request without a whole tag is refused by AF_ALG itself, which
+	 * then keeps its bytes queued on the socket: such a step comes last.
+	 */
+	st = neg(suite, "order-lengths-first", "AD of 1025 bytes beats an "
+		 "expired epoch and a malformed body; an empty body does not "
+		 "beat an expired epoch; a ciphertext shorter than the tag "
+		 "beats AD of 1025 bytes", &s2);
+	len = ep.ptlen + 16;
+	step_ok(&st, 0);
+	step_bad(0, ep.ct + ep.ptlen, 16, "EKEYEXPIRED");
+	step_bad(1, ep.ct + ep.ptlen, 16, "EFORMAT");
+	ep.adlen = 1025;
+	fill(ep.ad, ep.adlen);
+	step_bad(0, ep.ct, len, "ESIZE");
+	step_bad(1, bad, run_into_tag(), "ESIZE");
+	step_bad(0, ep.ct, 15, "EFORMAT");
+	ep.adlen = 12;
+
+	st = neg(suite, "order-within-body", "the body is read from its start: "
+		 "a record over 4096 bytes that is also cut short is ESIZE, "
+		 "a fifth record (b = 4) over 4096 bytes is ESIZE", &s2);
+	step_bad(0, bad, oversize_cut(), "ESIZE");
+	memcpy(bad, ep.ct, ep.ptlen);
+	put_le(bad + ep.ptlen, 4097, 2);
+	memset(bad + ep.ptlen + 2, 0, 4097);
+	memcpy(bad + ep.ptlen + 2 + 4097, ep.ct + ep.ptlen, 16);
+	step_bad(0, bad, ep.ptlen + 2 + 4097 + 16, "ESIZE");
+	then_genuine(&st);
+
+	st = neg(suite, "tag-not-parsed", "section 7: the tag is the last 16 "
+		 "bytes and is never read as a length. One byte 0xff after "
+		 "the last record is a malformed body (EFORMAT), though "
+		 "0xff and the tag's first byte would read as 33023", &s2);
+	len = ep.ptlen + 16;
+	memcpy(bad, ep.ct, ep.ptlen);
+	bad[ep.ptlen] = 0xff;
+	memcpy(bad + ep.ptlen + 1, ep.ct + ep.ptlen, 16);
+	bad[ep.ptlen + 1] = 0x80;
+	step_bad(0, bad, len + 1, "EFORMAT");
+	then_genuine(&st);
+}
+
+static void corners(int suite)
+{
+	large_epochs(suite);
+	skips(suite);
+	sizes_max(suite);
+	order(suite);
 }
 
 /* ---- group vectors (spec section 5.1, steps of section 9.1) ---- */
@@ -859,6 +1065,8 @@ static void generate(void)
 			group_positives(suite, agg);
 		group_negatives(suite);
 	}
+	for (suite = 1; suite <= 2; suite++)
+		corners(suite);
 }
 
 /* ---- key blobs, version 2 (spec section 2) ---- */
@@ -1003,6 +1211,221 @@ static void generate_blobs(void)
 	blob_negatives(root);
 }
 
+/* ---- frame streams (spec section 8.1), built piece by piece ---- */
+
+/*
+ * Each case is a byte stream and the events a receiver must report, in
+ * order: "frame = type suite device epoch index payload", "skip = n" (bytes
+ * dropped while resynchronising), "cut = n" (a frame the input ends in).
+ * The events come from how the stream is built, not from a parser.
+ */
+static uint8_t fs[20000];
+static size_t fslen;
+static char fev[40000];
+static size_t fevlen;
+
+static void fcase(const char *name, const char *what)
+{
+	fprintf(out, "\n# %s\nname   = %s\n", what, name);
+	fslen = 0;
+	fevlen = 0;
+	fev[0] = 0;
+}
+
+static void fevent(const char *fmt, unsigned long long a)
+{
+	fevlen += (size_t)snprintf(fev + fevlen, sizeof(fev) - fevlen, fmt, a);
+}
+
+/* A "frame" event for a frame whose payload is @p. */
+static void fevframe(int type, int suite, uint32_t dev, uint64_t e,
+		     uint32_t idx, const uint8_t *p, size_t len)
+{
+	fevlen += (size_t)snprintf(fev + fevlen, sizeof(fev) - fevlen,
+				   "frame  = %d %d %u %llu %u ", type, suite,
+				   dev, (unsigned long long)e, idx);
+	while (len--)
+		fevent("%02llx", *p++);
+	fevent("\n", 0);
+}
+
+/* A header as section 8 lays it out; any field values. */
+static void fhead(int type, int suite, uint32_t dev, uint64_t e,
+		  uint32_t idx, uint32_t len)
+{
+	uint8_t *h = fs + fslen;
+
+	h[0] = 0x44;
+	h[1] = 0x46;
+	h[2] = (uint8_t)type;
+	h[3] = (uint8_t)suite;
+	put_le(h + 4, dev, 4);
+	put_le(h + 8, e, 8);
+	put_le(h + 16, idx, 2);
+	put_le(h + 18, len, 2);
+	fslen += 20;
+}
+
+/* A valid frame with @len payload bytes: one "frame" event. */
+static void fgood(int type, int suite, uint32_t dev, uint64_t e,
+		  uint32_t idx, uint32_t len)
+{
+	fhead(type, suite, dev, e, idx, len);
+	fill(fs + fslen, len);
+	fevframe(type, suite, dev, e, idx, fs + fslen, len);
+	fslen += len;
+}
+
+/* A header that is no frame: dropped whole by the scan (no 'D' in it). */
+static void fbad(int type, int suite, uint64_t e, uint32_t idx, uint32_t len)
+{
+	fhead(type, suite, 0x01020305, e, idx, len);
+	fevent("skip   = %llu\n", 20);
+}
+
+static void fgarbage(size_t n)
+{
+	while (n--) {
+		fs[fslen] = rnd();
+		if (fs[fslen] == 0x44)
+			fs[fslen] = 0x45;
+		fslen++;
+	}
+}
+
+static void fend(void)
+{
+	hex("in", fs, fslen);
+	fputs(fev, out);
+}
+
+static void frame_ranges(void)
+{
+	static const struct {
+		const char *name, *what;
+		int type, suite;
+		uint64_t e;
+		uint32_t idx, len;
+	} bad[] = {
+		{ "record-index-65535", "record j = 65535", 1, 1, 3, 65535, 1 },
+		{ "record-4097", "record of 4097 bytes", 1, 1, 3, 0, 4097 },
+		{ "tag-count-0", "epoch tag n = 0", 2, 2, 3, 0, 16 },
+		{ "tag-15", "epoch tag of 15 bytes", 2, 2, 3, 1, 15 },
+		{ "tag-1041", "epoch tag of 1041 bytes", 2, 2, 3, 1, 1041 },
+		{ "group-65534", "group tag i = 65534", 3, 1, 3, 65534, 16 },
+		{ "group-15", "group tag of 15 bytes", 3, 1, 3, 0, 15 },
+		{ "epoch-2to64-2", "epoch 2^64 - 2", 1, 1, UINT64_MAX - 1, 0, 1 },
+		{ "type-0", "type 0", 0, 1, 3, 0, 1 },
+		{ "type-4", "type 4", 4, 1, 3, 0, 1 },
+		{ "suite-0", "suite 0", 1, 0, 3, 0, 1 },
+		{ "suite-3", "suite 3", 1, 3, 3, 0, 1 },
+	};
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(name, sizeof(name), "frame-refused-%s", bad[i].name);
+		fcase(name, bad[i].what);
+		fbad(bad[i].type, bad[i].suite, bad[i].e, bad[i].idx,
+		     bad[i].len);
+		fgood(1, 1, 7, 3, 0, 5);
+		fend();
+	}
+	fcase("frame-limits", "every field at its largest valid value");
+	fgood(1, 2, 0xffffffffu, UINT64_MAX - 2, 65534, 4096);
+	fgood(2, 1, 0, UINT64_MAX - 2, 65535, 1040);
+	fgood(3, 2, 1, 0, 65533, 1040);
+	fgood(2, 1, 2, 0, 1, 16);
+	fgood(3, 1, 2, 0, 0, 16);
+	fgood(1, 1, 2, 0, 0, 0);
+	fend();
+}
+
+static void frame_streams(void)
+{
+	size_t at;
+
+	fcase("frame-stream", "an epoch of two records and its tag frame, and "
+	      "a second device interleaved");
+	fgood(1, 1, 7, 5, 0, 3);
+	fgood(1, 2, 8, 9, 0, 17);
+	fgood(1, 1, 7, 5, 1, 0);
+	fgood(2, 1, 7, 5, 2, 18);
+	fgood(2, 2, 8, 9, 1, 16);
+	fend();
+
+	fcase("frame-garbage", "bytes without a sync before a frame");
+	fgarbage(9);
+	fevent("skip   = %llu\n", 9);
+	fgood(1, 1, 7, 5, 0, 3);
+	fend();
+
+	fcase("frame-inside-refused", "a header refused for its type, with a "
+	      "frame starting at its fifth byte: the scan restarts at offset "
+	      "1 and finds it");
+	at = fslen;
+	fhead(9, 1, 0, 0, 0, 0);
+	fslen = at + 5;
+	fevent("skip   = %llu\n", 5);
+	fgood(1, 1, 7, 5, 0, 3);
+	fend();
+
+	fcase("frame-payload-sync", "a payload full of 'DF' is taken whole");
+	fhead(1, 1, 7, 5, 0, 8);
+	memcpy(fs + fslen, "DFDFDFDF", 8);
+	fevframe(1, 1, 7, 5, 0, fs + fslen, 8);
+	fslen += 8;
+	fgood(2, 1, 7, 5, 1, 16);
+	fend();
+
+	fcase("frame-length-trusted", "a record frame whose length field says "
+	      "40 where the device wrote 3: it takes the next frame's 37 "
+	      "bytes too (its damage shows at verification), then the stream "
+	      "goes on");
+	fhead(1, 1, 7, 5, 0, 40);
+	at = fslen;
+	fill(fs + fslen, 3);
+	fslen += 3;
+	fhead(1, 1, 7, 5, 1, 17);
+	fill(fs + fslen, 17);
+	fslen += 17;
+	fevframe(1, 1, 7, 5, 0, fs + at, 40);
+	fgood(2, 1, 7, 5, 2, 16);
+	fend();
+
+	fcase("frame-cut", "the input ends inside a frame's payload");
+	fgood(1, 1, 7, 5, 0, 3);
+	fhead(1, 1, 7, 5, 1, 30);
+	fill(fs + fslen, 30);
+	fslen += 30 - 7;
+	fevent("cut    = %llu\n", 20 + 30 - 7);
+	fend();
+
+	fcase("frame-cut-header", "the input ends inside a header");
+	fgood(1, 1, 7, 5, 0, 3);
+	fhead(1, 1, 7, 5, 1, 3);
+	fslen -= 10;
+	fevent("cut    = %llu\n", 10);
+	fend();
+
+	fcase("frame-lone-d", "the input ends in a lone 'D', which may start "
+	      "a sync");
+	fgood(1, 1, 7, 5, 0, 3);
+	fs[fslen++] = 0x44;
+	fevent("cut    = %llu\n", 1);
+	fend();
+}
+
+static void generate_frames(void)
+{
+	fprintf(out, "# SPDX-License-Identifier: GPL-2.0 OR MIT\n"
+		"# Diamond frame stream vectors, Documentation/spec.rst sections "
+		"8.1 and 13.\n"
+		"# Generated by tools/vectors/gen-vectors --frames; do not edit.\n");
+	frame_ranges();
+	frame_streams();
+}
+
 static void (*generator)(void) = generate;
 
 static int check(const char *path)
@@ -1042,12 +1465,16 @@ int main(int argc, char **argv)
 		generator = generate_blobs;
 		argc--;
 		argv++;
+	} else if (argc > 1 && !strcmp(argv[1], "--frames")) {
+		generator = generate_frames;
+		argc--;
+		argv++;
 	}
 	if (argc == 3 && !strcmp(argv[1], "--check"))
 		return check(argv[2]);
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-		fprintf(stderr, "usage: gen-vectors [--blobs] [FILE] | "
-			"[--blobs] --check FILE\n");
+		fprintf(stderr, "usage: gen-vectors [--blobs|--frames] [FILE] | "
+			"[--blobs|--frames] --check FILE\n");
 		return 2;
 	}
 	out = argc == 2 ? fopen(argv[1], "w") : stdout;

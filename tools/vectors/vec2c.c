@@ -27,6 +27,11 @@ static const char *const default_names[] = {
 	"d2-xor-b1-len1-ad",	"d2-add-b1-len17",	 "d2-hash-b2",
 	"d2-xor-b2",		"d2-xor-tamper-tag",	 "d2-xor-replayed",
 	"d2-xor-wrong-epoch",	"d2-xor-far-future",	 "d2-xor-too-many-records",
+	/* the order of checks (spec 9.2), the tag never parsed (spec 7) */
+	"d1-xor-last-epoch",	"d1-xor-order-epoch-before-body",
+	"d1-xor-tag-not-parsed",
+	"d2-xor-last-epoch",	"d2-xor-order-epoch-before-body",
+	"d2-xor-tag-not-parsed",
 };
 
 #define BYTES_PER_LINE 16
@@ -43,6 +48,7 @@ static const char *expect_errno(const char *expect)
 		{ "ESKIP", "-ERANGE" },
 		{ "EFORMAT", "-EINVAL" },
 		{ "ESIZE", "-EMSGSIZE" },
+		{ "EFULL", "-ENOSPC" },
 	};
 	size_t i;
 

@@ -91,8 +91,11 @@ static int kern_open(struct _diamond_dev *d,
 	ssize_t n;
 	int rc;
 
+	/* Spec 9.2: the lengths, then the epoch, in the kernel's order. */
 	if (body->ct_len < DIAMOND_TAG_SIZE)
 		return -EINVAL;
+	if (body->adlen > DMD_MAX_AD)
+		return -EMSGSIZE;
 	/* The kernel's own default bound is 4096; a tighter one is ours. */
 	rc = _diamond_check_epoch(&d->st, body->epoch, max_skip);
 	if (rc)

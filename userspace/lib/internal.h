@@ -14,9 +14,21 @@
 #include "../../include/diamond/libdiamond.h"
 #include "../../core/util.h"
 
-/* One limit for sender and gateway (libdiamond.h, spec.h). */
-_Static_assert(DIAMOND_MAX_BODY == DMD_MAX_BODY,
-	       "libdiamond.h and spec.h disagree on the largest epoch body");
+/*
+ * libdiamond.h restates the spec constants its users need without
+ * including spec.h; each copy is tied to the one definition here.
+ */
+#define DIAMOND_SAME(a, b) _Static_assert((a) == (b), #a " != " #b " (spec.h)")
+DIAMOND_SAME(DIAMOND_MAX_BODY, DMD_MAX_BODY);
+DIAMOND_SAME(DIAMOND_FRAME_HDR, DMD_FRAME_HDR);
+DIAMOND_SAME(DIAMOND_MAX_RECORD, DMD_MAX_RECORD);
+DIAMOND_SAME(DIAMOND_MAX_AD, DMD_MAX_AD);
+DIAMOND_SAME(DIAMOND_TAG_SIZE, DMD_TAG_SIZE);
+DIAMOND_SAME(DIAMOND_BLOB_MAX, DMD_BLOB2_MAX);
+DIAMOND_SAME(DIAMOND_ROOT_SIZE, DMD_ROOT_SIZE);
+DIAMOND_SAME(DIAMOND_FRAME_RECORD, DMD_FRAME_RECORD);
+DIAMOND_SAME(DIAMOND_FRAME_TAG, DMD_FRAME_TAG);
+#undef DIAMOND_SAME
 #define DIAMOND_DEFAULT_MAX_BODY	DIAMOND_MAX_BODY
 #define DIAMOND_DEFAULT_MAX_TFMS	256
 

@@ -32,7 +32,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
-#include <asm/unaligned.h>
+#include "../../../kernel/diamond_compat.h"
 
 #include <diamond/spec.h>
 
@@ -160,7 +160,7 @@ static int issue(struct run *r)
 
 static void tick(struct timer_list *t)
 {
-	struct run *r = from_timer(r, t, timer);
+	struct run *r = timer_container_of(r, t, timer);
 	int err = issue(r);
 
 	if (err == -EAGAIN) {
@@ -218,7 +218,7 @@ static void drive(unsigned int suite, const char *name)
 	timer_setup(&r->timer, tick, 0);
 	mod_timer(&r->timer, jiffies + 1);
 	wait_for_completion(&r->done);
-	del_timer_sync(&r->timer);
+	timer_delete_sync(&r->timer);
 	goto out;
 fail:
 	other_err[suite]++;
