@@ -159,15 +159,20 @@ check "the whole stream again: nothing delivered" \
 fresh
 "$FT" pick f.bin $(seq 0 19) >part1.bin
 "$FT" pick f.bin $(seq 20 54) >part2.bin
-{ cat part1.bin; sleep 30; } | "$D" open --state-dir st --software >out1.json 2>err1.txt &
-GW=$!
-PIDS="$PIDS $GW"
-for _ in $(seq 100); do
-	[ "$(grep -c '"epoch":1,"index"' out1.json)" = 6 ] && break
-	sleep 0.05
-done
-kill -KILL $GW 2>/dev/null
-wait $GW 2>/dev/null
+# Feed part1.bin on a pipe that stays open, SIGKILL the gateway once it
+# delivered records 0-5 of epoch 1 (out1.json); options in "$@".
+killed_run() {
+	{ cat part1.bin; sleep 8; } | "$D" open --state-dir st --software "$@" >out1.json 2>err1.txt &
+	GW=$!
+	PIDS="$PIDS $GW"
+	for _ in $(seq 100); do
+		[ "$(grep -c '"epoch":1,"index"' out1.json)" = 6 ] && break
+		sleep 0.05
+	done
+	kill -KILL $GW 2>/dev/null
+	wait $GW 2>/dev/null
+}
+killed_run
 check "killed after groups 0 and 1 of epoch 1: state file version 2 (cursor)" \
 	test "$(od -An -tx1 -j4 -N1 st/8.state | tr -d ' ')" = 02
 check "a version 2 state file reads: state names the next whole epoch" \
@@ -180,15 +185,7 @@ check "restart: epoch 1 closes in the second run with group 2 alone" \
 	grep -q '"epoch":1,"closed":true,"count":8,"released":\[2\]' out2.json
 # Without the spool the record kept in it is gone: its group only.
 fresh
-{ cat part1.bin; sleep 30; } | "$D" open --state-dir st --software --no-spool >out1.json 2>/dev/null &
-GW=$!
-PIDS="$PIDS $GW"
-for _ in $(seq 100); do
-	[ "$(grep -c '"epoch":1,"index"' out1.json)" = 6 ] && break
-	sleep 0.05
-done
-kill -KILL $GW 2>/dev/null
-wait $GW 2>/dev/null
+killed_run --no-spool
 "$D" open --state-dir st --software --no-spool --input part2.bin >out2.json 2>/dev/null
 cat out1.json out2.json >out.json
 check "restart without spool: only the final group of epoch 1 lost" same 1:6 1:7
