@@ -97,7 +97,7 @@ void _diamond_ep_tags_free(struct _diamond_ep *ep)
 	ep->gtag_bytes = 0;
 }
 
-/* The open epoch and the next group of the cursor. */
+/* Is group @group of @epoch one the cursor has passed (its keys gone)? */
 static int behind_cursor(const struct _diamond_dev *d, uint64_t epoch,
 			 uint32_t group)
 {
@@ -161,7 +161,6 @@ int _diamond_grp_frame(struct diamond_gw *gw, struct _diamond_ep *ep,
 	struct _diamond_gtag *t;
 	uint8_t *p;
 
-	(void)gw;
 	if (!ep->gtag) {
 		ep->gtag = calloc(max_units(ep->dev) - 1, sizeof(*ep->gtag));
 		if (!ep->gtag)
@@ -345,8 +344,9 @@ static struct _diamond_ep *ep_of(struct _diamond_dev *d, uint64_t epoch)
 }
 
 /*
- * The cursor moved to @epoch (or past it, @closed): the tracked epoch
- * before it is summed up unclosed, open epochs before it are gone.
+ * The cursor moved to @epoch: the tracked epoch before it is summed up
+ * unclosed, and the open epochs before it go (those with no unit decided
+ * are rejected as incomplete, as for devices without groups).
  */
 static void moved_to(struct diamond_gw *gw, struct _diamond_dev *d,
 		     uint64_t epoch)
@@ -368,11 +368,9 @@ static void moved_to(struct diamond_gw *gw, struct _diamond_dev *d,
 }
 
 /* A unit that did not verify: nothing changes; remember why. */
-static void unit_failed(struct diamond_gw *gw, struct _diamond_dev *d,
-			struct _diamond_ep *ep, const struct unit *u,
-			int err)
+static void unit_failed(struct _diamond_dev *d, struct _diamond_ep *ep,
+			const struct unit *u, int err)
 {
-	(void)gw;
 	if (u->final)
 		ep->tag_failed = 1;
 	else
@@ -419,7 +417,7 @@ static int open_unit(struct diamond_gw *gw, struct _diamond_dev *d,
 		if (gw->pt)
 			dmd_wipe(gw->pt, gw->pt_cap);
 		dmd_wipe(&next, sizeof(next));
-		unit_failed(gw, d, ep, u, rc);
+		unit_failed(d, ep, u, rc);
 		return rc == -ENOMEM ? rc : 0;
 	}
 	from = d->rx->open && d->rx->st.epoch == ep->epoch ? d->rx->group : 0;

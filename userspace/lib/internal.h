@@ -161,6 +161,7 @@ static inline int _diamond_grouped(const struct _diamond_dev *d)
 {
 	return d->g < d->st.b;
 }
+/* Set up a device's cursor from its state file (software backend only). */
 int _diamond_grp_load(struct diamond_gw *gw, struct _diamond_dev *d);
 /* 0, or why @f can never be part of a unit of @d (-EKEYEXPIRED stale). */
 int _diamond_grp_screen(const struct _diamond_dev *d,
@@ -168,11 +169,13 @@ int _diamond_grp_screen(const struct _diamond_dev *d,
 /* Report a group tag frame of a group the cursor has passed. */
 void _diamond_grp_stale(struct diamond_gw *gw, struct _diamond_dev *d,
 			const struct diamond_frame *f);
+/* Hold a group tag frame in @ep: 0, 1 a duplicate, or -ENOMEM. */
 int _diamond_grp_frame(struct diamond_gw *gw, struct _diamond_ep *ep,
 		       const struct diamond_frame *f);
 /* Open what can be opened; @all: give up every incomplete group (end). */
 int _diamond_grp_progress(struct diamond_gw *gw, struct _diamond_dev *d,
 			  int all);
+/* End of input: open what is complete, sum up every epoch. */
 void _diamond_grp_finish(struct diamond_gw *gw);
 /* A frame was taken into @ep: a unit of it that failed may be retried. */
 void _diamond_grp_touch(struct _diamond_ep *ep, const struct diamond_frame *f);
