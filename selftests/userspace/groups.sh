@@ -76,6 +76,9 @@ check "lost record: epoch 1 closed, group 1 rejected as incomplete" \
 check "lost record: stderr names device, epoch, group and its records" \
 	grep -q 'device 8 epoch 1 group 1 (records 3-5) rejected: incomplete' err.txt
 check "lost record: exit 1 (a group rejected)" test $rc = 1
+q=$(ls st/quarantine/*-8-1-incomplete.frames 2>/dev/null | head -1)
+check "lost record: epoch 1's frames quarantined, group 1's tag frame among them" \
+	sh -c "[ -n '$q' ] && '$FT' list '$q' | grep -q '^[0-9]* 3 1 1 '"
 
 # A lost group tag frame costs its group, too.
 fresh

@@ -333,6 +333,23 @@ static uint32_t reach(const struct _diamond_dev *d,
 	return top < d->ngerr ? top : d->ngerr;
 }
 
+/*
+ * Free the open epoch of the epoch just summed up; with a group rejected,
+ * its frames go to the quarantine first (named by the first reason).
+ */
+static void retire(struct diamond_gw *gw, struct _diamond_dev *d,
+		   struct _diamond_ep *ep)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->ngerr; i++)
+		if (d->gerr[i] < 0) {
+			_diamond_quarantine(gw, ep, d->gerr[i]);
+			break;
+		}
+	_diamond_ep_free(gw, ep);
+}
+
 static struct _diamond_ep *ep_of(struct _diamond_dev *d, uint64_t epoch)
 {
 	unsigned int i;
@@ -361,7 +378,7 @@ static void moved_to(struct diamond_gw *gw, struct _diamond_dev *d,
 		if (!ep || ep->epoch >= epoch)
 			continue;
 		if (ep->epoch == d->gerr_epoch)
-			_diamond_ep_free(gw, ep);	/* summed up */
+			retire(gw, d, ep);	/* summed up */
 		else	/* not one unit of it verified */
 			_diamond_ep_reject(gw, ep, -ENOMSG);
 	}
@@ -444,7 +461,7 @@ static int open_unit(struct diamond_gw *gw, struct _diamond_dev *d,
 		_diamond_gw_event(gw, DIAMOND_EV_VERIFIED, 0, d->id, ep->epoch,
 				  u->n);
 		summarize(gw, d, u->group + 1, u->n);
-		_diamond_ep_free(gw, ep);
+		retire(gw, d, ep);
 	}
 	return 0;
 }
