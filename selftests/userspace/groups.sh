@@ -86,6 +86,15 @@ run lostg $(without $(fr 3 3))
 check "lost group tag G0 of epoch 3: exactly records 0-2 of epoch 3 missing" \
 	same 3:0 3:1 3:2
 
+# A record lost from every group of the device's first epoch: not one unit
+# of it verifies, so it is reported like an incomplete epoch without groups.
+fresh
+run lostall $(without $(fr 0 1) $(fr 0 5) $(fr 0 9))
+check "a record lost in every group of epoch 0: exactly epoch 0 missing" \
+	same 0:0 0:1 0:2 0:3 0:4 0:5 0:6 0:7
+check "epoch 0 without one unit verified: rejected as incomplete, quarantined" \
+	sh -c "grep -q 'device 8 epoch 0 rejected: incomplete' err.txt && ls st/quarantine/*-8-0-incomplete.frames"
+
 # ---- a damaged record --------------------------------------------------------
 fresh
 run damaged $(without $(fr 2 1) | sed "s/ $(fr 2 2) / $(fr 2 1)~ $(fr 2 2) /")

@@ -69,6 +69,7 @@ int _diamond_grp_load(struct diamond_gw *gw, struct _diamond_dev *d)
 	if (!d->rx || !d->gerr)
 		return -ENOMEM;
 	d->ngerr = max_units(d);
+	d->gerr_epoch = UINT64_MAX;	/* no epoch summed up yet */
 	rc = _diamond_store_load_rx(gw->store, d->id, &d->st, d->rx, d->g);
 	if (rc)
 		diamond_store_path(gw->store, d->id, gw->detail,
@@ -350,16 +351,6 @@ static void retire(struct diamond_gw *gw, struct _diamond_dev *d,
 	_diamond_ep_free(gw, ep);
 }
 
-static struct _diamond_ep *ep_of(struct _diamond_dev *d, uint64_t epoch)
-{
-	unsigned int i;
-
-	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++)
-		if (d->win[i] && d->win[i]->epoch == epoch)
-			return d->win[i];
-	return NULL;
-}
-
 /*
  * The cursor moved to @epoch: the tracked epoch before it is summed up
  * unclosed, and the open epochs before it go (those with no unit decided
@@ -372,7 +363,8 @@ static void moved_to(struct diamond_gw *gw, struct _diamond_dev *d,
 	unsigned int i;
 
 	if (d->gerr_live && d->gerr_epoch < epoch)
-		summarize(gw, d, reach(d, ep_of(d, d->gerr_epoch)), 0);
+		summarize(gw, d, reach(d, _diamond_ep_find(d, d->gerr_epoch)),
+			  0);
 	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++) {
 		ep = d->win[i];
 		if (!ep || ep->epoch >= epoch)

@@ -143,6 +143,8 @@ void _diamond_gw_event(struct diamond_gw *gw, int kind, int err,
 int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f);
 void _diamond_win_close_all(struct diamond_gw *gw, int report);
 void _diamond_ep_free(struct diamond_gw *gw, struct _diamond_ep *ep);
+/* The open epoch @epoch of @d, or NULL. */
+struct _diamond_ep *_diamond_ep_find(struct _diamond_dev *d, uint64_t epoch);
 void _diamond_ep_reject(struct diamond_gw *gw, struct _diamond_ep *ep, int err);
 void _diamond_drop_frames(struct diamond_gw *gw, struct _diamond_dev *d,
 			  uint32_t n);

@@ -94,7 +94,7 @@ void _diamond_ep_reject(struct diamond_gw *gw, struct _diamond_ep *ep, int err)
 	_diamond_ep_free(gw, ep);
 }
 
-static struct _diamond_ep *ep_find(struct _diamond_dev *d, uint64_t epoch)
+struct _diamond_ep *_diamond_ep_find(struct _diamond_dev *d, uint64_t epoch)
 {
 	unsigned int i;
 
@@ -356,7 +356,7 @@ int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
 	d->stats.bytes += DIAMOND_FRAME_HDR + (size_t)f->len;
 	if (screen(gw, d, f))
 		return 0;
-	ep = ep_find(d, f->epoch);
+	ep = _diamond_ep_find(d, f->epoch);
 	if (!ep) {
 		rc = ep_new(gw, d, f, &ep, 0);
 		if (rc == -ENOBUFS)
