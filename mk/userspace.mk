@@ -78,7 +78,7 @@ US_FRAMETOOL := $(US_BUILD)/frametool
 $(US_FRAMETOOL): $(TOP)/tools/frametool.c $(US_LIB_A)
 	$(CC) $(CSTD) -I$(TOP)/include -o $@ $< $(US_LIB_A) $(US_KCAPI)
 
-CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-ingest userspace-vm
+CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-ingest userspace-groups userspace-vm
 
 
 .PHONY: check-userspace-host check-userspace-crash check-userspace-ingest check-userspace-vm
@@ -114,6 +114,14 @@ check-userspace-ingest: $(DIAMONDCTL) $(US_FRAMETOOL)
 	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/ingest.sh \
 		>$(TAPDIR)/userspace-ingest.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-ingest.tap; exit $$rc
+
+# Issue 13, gateway side: grouped devices (g < b) through open --software.
+.PHONY: check-userspace-groups
+check-userspace-groups: $(DIAMONDCTL) $(US_FRAMETOOL)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/groups.sh \
+		>$(TAPDIR)/userspace-groups.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-groups.tap; exit $$rc
 
 # Needs the kernel module (mk/kernel.mk, target `module`); skips without it.
 US_MODULE := $(BUILD)/kernel/diamond.ko

@@ -4,6 +4,11 @@
  * benchmarks (selftests/userspace/ingest.sh, Documentation/userspace.rst).
  *
  *   frametool pick FILE SPEC...          frames of FILE in the order given
+ *   frametool list FILE                  one line per frame: number, type,
+ *        epoch, index, payload length
+ *   frametool lossy FILE LOSS SEED       FILE's frames, each dropped with
+ *        probability LOSS (xorshift64* seeded with SEED); on stderr how many
+ *        record frames were sent and kept
  *   frametool send ADDR PORT FILE GROUP...  one datagram per GROUP
  *   frametool flood ADDR PORT FILE JUNK [RATE]  FILE's epochs, one datagram
  *        each, spread evenly among JUNK junk datagrams; RATE datagrams/s
@@ -16,8 +21,12 @@
  *   frametool scrape PATH                print what a unix socket sends
  *
  * A SPEC is a frame number of FILE (0-based) or L, a 20-byte record header
- * claiming 4096 payload bytes it does not have; a GROUP is SPECs joined by
- * commas.
+ * claiming 4096 payload bytes it does not have; N~ is frame N with the
+ * last payload byte's low bit flipped (a damaged frame), N@E frame N with
+ * its epoch field set to E (a frame moved to another epoch), N#I frame N
+ * with its index field set to I (a group tag moved to another group); a
+ * GROUP is
+ * SPECs joined by commas.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,7 +44,7 @@
 
 #include <diamond/libdiamond.h>
 
-#define MAX_FRAMES	65536
+#define MAX_FRAMES	(1u << 20)
 
 static uint8_t *data;
 static size_t frame_off[MAX_FRAMES], frame_len[MAX_FRAMES], nframes;
@@ -62,7 +71,9 @@ static void load(const char *path)
 	if (!data || fread(data, 1, size, fp) != size)
 		die("cannot read the frame file");
 	fclose(fp);
-	while (pos < size && nframes < MAX_FRAMES) {
+	while (pos < size) {
+		if (nframes == MAX_FRAMES)
+			die("more frames than frametool takes (2^20)");
 		n = diamond_frame_parse(&f, data + pos, size - pos);
 		if (n <= 0)
 			die("the frame file holds something that is not a frame");
@@ -75,7 +86,10 @@ static void load(const char *path)
 /* Append SPEC to @out; the new length. */
 static size_t put_spec(uint8_t *out, size_t len, const char *spec)
 {
+	unsigned long long e;
 	unsigned long i;
+	char *end;
+	int b;
 
 	if (!strcmp(spec, "L")) {
 		memcpy(out + len, data, DIAMOND_FRAME_HDR);
@@ -84,11 +98,59 @@ static size_t put_spec(uint8_t *out, size_t len, const char *spec)
 		out[len + 19] = 0x10;
 		return len + DIAMOND_FRAME_HDR;
 	}
-	i = strtoul(spec, NULL, 10);
+	i = strtoul(spec, &end, 10);
 	if (i >= nframes)
 		die("frame number out of range");
 	memcpy(out + len, data + frame_off[i], frame_len[i]);
+	if (*end == '~' && frame_len[i] > DIAMOND_FRAME_HDR)
+		out[len + frame_len[i] - 1] ^= 1;
+	else if (*end == '@')	/* le64 epoch at offset 8 */
+		for (e = strtoull(end + 1, NULL, 10), b = 0; b < 8; b++)
+			out[len + 8 + b] = (uint8_t)(e >> (8 * b));
+	else if (*end == '#')	/* le16 index at offset 16 */
+		for (e = strtoull(end + 1, NULL, 10), b = 0; b < 2; b++)
+			out[len + 16 + b] = (uint8_t)(e >> (8 * b));
 	return len + frame_len[i];
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	struct diamond_frame f;
+	size_t i;
+
+	(void)argc;
+	load(argv[0]);
+	for (i = 0; i < nframes; i++) {
+		diamond_frame_parse(&f, data + frame_off[i], frame_len[i]);
+		printf("%zu %u %llu %u %u\n", i, (unsigned int)f.type,
+		       (unsigned long long)f.epoch, (unsigned int)f.index,
+		       (unsigned int)f.len);
+	}
+	return 0;
+}
+
+/* A seeded frame loss: each frame kept with probability 1 - LOSS. */
+static int cmd_lossy(int argc, char **argv)
+{
+	uint64_t x = strtoull(argv[2], NULL, 10) * 2654435761u + 1, r;
+	double loss = strtod(argv[1], NULL);
+	size_t i, sent = 0, kept = 0;
+
+	(void)argc;
+	load(argv[0]);
+	for (i = 0; i < nframes; i++) {
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		r = x * 0x2545f4914f6cdd1dull;
+		sent += data[frame_off[i] + 2] == DIAMOND_FRAME_RECORD;
+		if ((double)(r >> 11) / 9007199254740992.0 < loss)
+			continue;
+		kept += data[frame_off[i] + 2] == DIAMOND_FRAME_RECORD;
+		fwrite(data + frame_off[i], 1, frame_len[i], stdout);
+	}
+	fprintf(stderr, "records sent %zu, kept %zu\n", sent, kept);
+	return 0;
 }
 
 static int cmd_pick(int argc, char **argv)
@@ -357,7 +419,8 @@ int main(int argc, char **argv)
 		int args;
 		int (*fn)(int argc, char **argv);
 	} cmds[] = {
-		{ "pick", 1, cmd_pick }, { "send", 3, cmd_send },
+		{ "pick", 1, cmd_pick }, { "list", 1, cmd_list },
+		{ "lossy", 3, cmd_lossy }, { "send", 3, cmd_send },
 		{ "flood", 4, cmd_flood }, { "states", 3, cmd_states },
 		{ "mix", 6, cmd_mix }, { "rss", 1, cmd_rss },
 		{ "scrape", 1, cmd_scrape },

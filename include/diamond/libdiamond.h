@@ -510,6 +510,7 @@ enum diamond_reason {
 	DIAMOND_REASON_OLD_GENERATION,	/* -DIAMOND_EOLDGEN */
 	DIAMOND_REASON_STATE,		/* -EUCLEAN, -EXDEV, I/O */
 	DIAMOND_REASON_OTHER,
+	DIAMOND_REASON_UNSUPPORTED,	/* -EOPNOTSUPP: grouped device, kernel */
 	DIAMOND_REASON_COUNT
 };
 
@@ -533,6 +534,10 @@ enum diamond_event_kind {
 	DIAMOND_EV_VERIFIED = 1,	/* an epoch verified; records delivered */
 	DIAMOND_EV_REJECTED = 2,	/* an epoch rejected; nothing delivered */
 	DIAMOND_EV_FRAME = 3,		/* malformed/truncated/garbage input */
+	/* Devices with a group size g < b (spec section 9.1): */
+	DIAMOND_EV_GROUP_VERIFIED = 4,	/* a group (unit) released */
+	DIAMOND_EV_GROUP_REJECTED = 5,	/* a group failed or was given up */
+	DIAMOND_EV_EPOCH_GROUPS = 6,	/* an epoch decided: its groups */
 };
 
 /**
@@ -543,6 +548,22 @@ enum diamond_event_kind {
  * @epoch: epoch (not for DIAMOND_EV_FRAME)
  * @count: records in the epoch, or bytes skipped for DIAMOND_EV_FRAME
  * @detail: extra text (file names etc.), may be empty
+ * @group: DIAMOND_EV_GROUP_*: the group index i (the final group is
+ *	number q, its records q*g .. n-1)
+ * @first: DIAMOND_EV_GROUP_*: the group's first record index
+ * @closed: DIAMOND_EV_EPOCH_GROUPS: 1 if the epoch tag verified (then
+ *	@count is the epoch's authenticated record count n), 0 if the
+ *	gateway moved past the epoch without it (n unknown, at least the
+ *	records of the groups released)
+ * @group_err: DIAMOND_EV_EPOCH_GROUPS: per group 0 released, or the
+ *	negative errno it was rejected with (-ENOMSG: incomplete or lost,
+ *	-EBADMSG: bad tag and no genuine copy came)
+ * @ngroups: entries in @group_err
+ *
+ * For a grouped device each unit gives a DIAMOND_EV_GROUP_VERIFIED (after
+ * its records) or DIAMOND_EV_GROUP_REJECTED event; once the gateway is
+ * done with an epoch (its final group verified, or a later epoch's unit
+ * verified, or the input ended) one DIAMOND_EV_EPOCH_GROUPS sums it up.
  */
 struct diamond_event {
 	int kind;
@@ -551,6 +572,11 @@ struct diamond_event {
 	uint64_t epoch;
 	uint32_t count;
 	const char *detail;
+	uint32_t group;
+	uint32_t first;
+	int closed;
+	const int *group_err;
+	uint32_t ngroups;
 };
 
 /**
@@ -562,6 +588,7 @@ struct diamond_event {
  * @len: its length
  * @ad: the epoch's associated data (verified with it)
  * @adlen: its length, 0 without AD
+ * @group: the group the record was released with (0 without groups)
  */
 struct diamond_record {
 	uint32_t device_id;
@@ -571,6 +598,7 @@ struct diamond_record {
 	size_t len;
 	const uint8_t *ad;
 	size_t adlen;
+	uint32_t group;
 };
 
 /**
@@ -606,6 +634,8 @@ struct diamond_gw_cbs {
  * @rejected_by: @rejected by enum diamond_reason
  * @open_epochs: epochs being assembled now
  * @buffered: bytes they hold (at most max_buffer)
+ * @groups_verified: groups of grouped devices released (final groups too)
+ * @groups_rejected: groups rejected (bad tag) or given up (incomplete)
  */
 struct diamond_gw_stats {
 	uint64_t devices;
@@ -620,6 +650,8 @@ struct diamond_gw_stats {
 	uint64_t rejected_by[DIAMOND_REASON_COUNT];
 	uint64_t open_epochs;
 	uint64_t buffered;
+	uint64_t groups_verified;
+	uint64_t groups_rejected;
 };
 
 /**
@@ -631,6 +663,8 @@ struct diamond_gw_stats {
  * @frames_dropped: its frames not used (see struct diamond_gw_stats)
  * @bytes: bytes of its frames received
  * @last_epoch: the last epoch verified (valid if @verified)
+ * @groups_verified: groups released (grouped devices)
+ * @groups_rejected: groups rejected or given up (grouped devices)
  */
 struct diamond_dev_stats {
 	uint32_t device_id;
@@ -640,6 +674,8 @@ struct diamond_dev_stats {
 	uint64_t frames_dropped;
 	uint64_t bytes;
 	uint64_t last_epoch;
+	uint64_t groups_verified;
+	uint64_t groups_rejected;
 };
 
 struct diamond_gw;

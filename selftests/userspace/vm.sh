@@ -36,6 +36,10 @@ for i in $(seq 1 20); do echo "temp=$i.5 C"; done | "$D" seal --blob d5.bin --ad
 for i in $(seq 1 10); do printf 'binary\001%d\n' "$i"; done | "$D" seal --blob d6.bin --flush 3 >f6.bin
 for i in $(seq 1 40); do echo "reading $i"; done | "$D" seal --blob d7.bin >f7.bin
 cat f5.bin f6.bin f7.bin >frames.bin
+# A grouped device (g < b): the kernel backend must refuse it, loudly.
+"$D" provision --root root --device 11 --suite 2 --agg xor --b 8 --group-size 2 --blob d11.bin --state-dir stg >/dev/null
+cp -r stg stg.orig
+for i in $(seq 1 8); do echo "g $i"; done | "$D" seal --blob d11.bin >fg.bin
 "$D" open --state-dir st --software --input frames.bin >expect.json 2>/dev/null
 for d in 5 6 70000; do "$D" state --state-dir st --device $d; done >expect.state
 # A forgery of device 5's first epoch (one ciphertext bit) and a replay.
@@ -78,6 +82,11 @@ echo "@@rc1 $?"
 sed 's/^/@@e1 /' /w/e1.txt
 sed 's/^/@@o1 /' /w/o1.json
 for d in 5 6 70000; do diamondctl state --state-dir $st --device $d; done | sed 's/^/@@state /'
+diamondctl open --state-dir /w/stg --input /w/fg.bin >/w/o6.json 2>/w/e6.txt
+echo "@@rc6 $?"
+sed 's/^/@@e6 /' /w/e6.txt
+sed 's/^/@@o6 /' /w/o6.json
+[ "$(md5sum </w/stg/11.state)" = "$(md5sum </w/stg.orig/11.state)" ] && echo "@@stg same"
 diamondctl open --state-dir $st --input /w/f5.bin >/dev/null 2>/w/e4.txt
 echo "@@rc4 $?"
 sed 's/^/@@e4 /' /w/e4.txt
@@ -86,7 +95,8 @@ echo "@@rc5 $?"
 sed 's/^/@@e5 /' /w/e5.txt
 SH
 mkdir -p w && cp -r st.orig w/st && cp -r st.orig w/st.orig && \
-	cp frames.bin forged.bin incomplete.bin f5.bin guest.sh w/
+	cp -r stg w/stg && cp -r stg.orig w/stg.orig && \
+	cp frames.bin forged.bin incomplete.bin f5.bin fg.bin guest.sh w/
 BUILD=$BUILD/vm "$TOP/tools/vm/run-vm" --timeout 600 --module "$KO" \
 	--file "$DS:/bin/diamondctl" --file "$W/w:/w" -- 'sh /w/guest.sh' \
 	>console.txt 2>vmerr.txt
@@ -114,6 +124,8 @@ t "forged epoch: the later epochs of device 5 verify (skip in the kernel)" 'sec 
 t "incomplete epoch: rejected, later epochs verified" '[ "$(sec rc3)" = 1 ] && sec e3 | grep -q "device 6 epoch 0 rejected: incomplete" && sec o3 | grep -q "\"device\":6,\"epoch\":1"'
 t "replay through the kernel: EKEYEXPIRED reported, exit 1" '[ "$(sec rc4)" = 1 ] && sec e4 | grep -q "device 5 epoch 0 rejected: epoch older"'
 t "stdin, frames twice: all rejected as replays, exit 1" '[ "$(sec rc5)" = 1 ] && sec e5 | grep -q "0 epochs verified"'
+t "grouped device through the kernel: exit 1, nothing opened, state unchanged" '[ "$(sec rc6)" = 1 ] && [ -z "$(sec o6)" ] && [ "$(sec stg)" = same ]'
+t "grouped device: the message names group tags and --software" 'sec e6 | grep -q "device 11 epoch 0 rejected: the device has group tags.*--software"'
 t "no kernel BUG/WARNING in the guest" '! grep -qE "BUG:|WARNING:|Oops" console.txt vmerr.txt'
 echo "1..$n"
 [ $fails -eq 0 ] || sed 's/^/# /' console.txt vmerr.txt | tail -60

@@ -81,6 +81,11 @@ static const struct dev_family {
 	  "Frames not used, per device.", FIELD(frames_dropped) },
 	{ "diamond_device_bytes_total", "counter",
 	  "Bytes of the device's frames received.", FIELD(bytes) },
+	{ "diamond_device_groups_verified_total", "counter",
+	  "Groups released, per grouped device.", FIELD(groups_verified) },
+	{ "diamond_device_groups_rejected_total", "counter",
+	  "Groups rejected or given up, per grouped device.",
+	  FIELD(groups_rejected) },
 	{ "diamond_device_last_epoch", "gauge",
 	  "The last epoch verified, per device.", FIELD(last_epoch) },
 };
@@ -99,6 +104,12 @@ static void write_metrics(FILE *f, const struct diamond_gw *gw)
 		fprintf(f, "diamond_epochs_rejected_total{reason=\"%s\"} %llu\n",
 			diamond_reason_name(r),
 			(unsigned long long)st.rejected_by[r]);
+	total(f, "diamond_groups_verified_total", "counter",
+	      "Groups of grouped devices released (final groups too).",
+	      st.groups_verified);
+	total(f, "diamond_groups_rejected_total", "counter",
+	      "Groups rejected (bad tag) or given up (incomplete).",
+	      st.groups_rejected);
 	total(f, "diamond_records_total", "counter",
 	      "Records delivered, all devices.", st.records);
 	total(f, "diamond_frames_dropped_total", "counter",

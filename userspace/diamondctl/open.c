@@ -39,7 +39,13 @@ static void help(FILE *f)
 		"always hex and present only when the epoch has some. Records are\n"
 		"written only after the device's new state is durable in DIR. Rejected\n"
 		"epochs are reported on stderr with device, epoch and reason; a summary\n"
-		"line ends the run.\n\n"
+		"line ends the run. For a device with group tags (provision --group-size)\n"
+		"each group is released as soon as it verifies, and once an epoch is\n"
+		"done one more line says which groups were released and which rejected:\n"
+		"  {\"device\":ID,\"epoch\":E,\"closed\":true,\"count\":N,\"released\":[0,1],\n"
+		"   \"rejected\":[{\"group\":2,\"reason\":\"incomplete\"}]}\n"
+		"(closed false, no count: the epoch tag never verified). Grouped devices\n"
+		"need --software: the kernel backend takes no group tags yet.\n\n"
 		"  --state-dir DIR  the state directory (one file per device, provision)\n"
 		"  --software       verify with the portable core instead of the kernel\n"
 		"                   (the default needs the diamond module: modprobe diamond)\n"
@@ -98,6 +104,59 @@ static void on_rejected(const struct diamond_event *ev)
 		     ev->detail ? ev->detail : "");
 }
 
+/* A group of a grouped device failed for good, or a stale copy came. */
+static void on_group_rejected(const struct diamond_event *ev)
+{
+	int reason = diamond_reason(ev->err);
+	struct olog_ctx c = {
+		.what = "rejected", .reason = diamond_reason_name(reason),
+		.has_device = 1, .device = ev->device_id, .epoch = ev->epoch,
+		.has_group = 1, .group = ev->group,
+	};
+
+	olog(reason, &c, "device %u epoch %llu group %u (records %u-%u) rejected: %s%s%s",
+	     (unsigned int)ev->device_id, (unsigned long long)ev->epoch,
+	     (unsigned int)ev->group, (unsigned int)ev->first,
+	     (unsigned int)(ev->first + ev->count - 1),
+	     ev->err == -ENOMSG ? "incomplete (records or its tag lost)" :
+	     diamond_strerror(ev->err),
+	     ev->detail && *ev->detail ? ": " : "",
+	     ev->detail ? ev->detail : "");
+}
+
+/*
+ * One JSON line on stdout per epoch of a grouped device, once the gateway
+ * is done with it: {"device":D,"epoch":E,"closed":true,"count":N,
+ * "released":[...],"rejected":[{"group":I,"reason":"..."},...]}.
+ */
+static void on_epoch_groups(const struct diamond_event *ev)
+{
+	uint32_t i;
+	int first = 1;
+
+	printf("{\"device\":%u,\"epoch\":%llu,\"closed\":%s",
+	       (unsigned int)ev->device_id, (unsigned long long)ev->epoch,
+	       ev->closed ? "true" : "false");
+	if (ev->closed)
+		printf(",\"count\":%u", (unsigned int)ev->count);
+	fputs(",\"released\":[", stdout);
+	for (i = 0; i < ev->ngroups; i++)
+		if (!ev->group_err[i]) {
+			printf("%s%u", first ? "" : ",", (unsigned int)i);
+			first = 0;
+		}
+	fputs("],\"rejected\":[", stdout);
+	for (first = 1, i = 0; i < ev->ngroups; i++)
+		if (ev->group_err[i]) {
+			printf("%s{\"group\":%u,\"reason\":\"%s\"}",
+			       first ? "" : ",", (unsigned int)i,
+			       diamond_reason_name(diamond_reason(ev->group_err[i])));
+			first = 0;
+		}
+	fputs("]}\n", stdout);
+	fflush(stdout);
+}
+
 static void on_event(void *arg, const struct diamond_event *ev)
 {
 	struct olog_ctx c = { .what = "frame" };
@@ -105,10 +164,17 @@ static void on_event(void *arg, const struct diamond_event *ev)
 	(void)arg;
 	switch (ev->kind) {
 	case DIAMOND_EV_VERIFIED:
+	case DIAMOND_EV_GROUP_VERIFIED:
 		fflush(stdout);
 		break;
 	case DIAMOND_EV_REJECTED:
 		on_rejected(ev);
+		break;
+	case DIAMOND_EV_GROUP_REJECTED:
+		on_group_rejected(ev);
+		break;
+	case DIAMOND_EV_EPOCH_GROUPS:
+		on_epoch_groups(ev);
 		break;
 	default:
 		if (ev->err == -EILSEQ)
@@ -195,15 +261,21 @@ static void summary(const struct diamond_gw_opts *go, struct diamond_gw *gw,
 {
 	struct diamond_gw_stats st;
 	struct olog_ctx c = { .what = "summary" };
+	char groups[96] = "";
 
 	diamond_gw_stats(gw, &st);
+	if (st.groups_verified || st.groups_rejected)
+		snprintf(groups, sizeof(groups),
+			 ", %llu groups released, %llu groups rejected",
+			 (unsigned long long)st.groups_verified,
+			 (unsigned long long)st.groups_rejected);
 	olog_info(1, &c, "open (%s): %llu devices, %llu epochs verified, "
-	     "%llu rejected, %llu records, %llu frame errors, %llu frames dropped%s%s",
+	     "%llu rejected, %llu records, %llu frame errors, %llu frames dropped%s%s%s",
 	     go->backend == DIAMOND_BACKEND_KERNEL ? "kernel" : "software",
 	     (unsigned long long)st.devices, (unsigned long long)st.verified,
 	     (unsigned long long)st.rejected, (unsigned long long)st.records,
 	     (unsigned long long)st.frame_errors,
-	     (unsigned long long)st.frames_dropped,
+	     (unsigned long long)st.frames_dropped, groups,
 	     stream && st.open_epochs ? ", open epochs kept in the spool" : "",
 	     olog_suppressed() ? ", some messages suppressed by --log-rate" : "");
 	if (olog_suppressed())
@@ -353,7 +425,7 @@ int cmd_open(int argc, char **argv)
 		struct diamond_gw_stats st;
 
 		diamond_gw_stats(gw, &st);
-		if (st.rejected || st.frame_errors)
+		if (st.rejected || st.frame_errors || st.groups_rejected)
 			rc = EXIT_REJECTED;
 	}
 	diamond_gw_free(gw);

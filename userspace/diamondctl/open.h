@@ -26,6 +26,8 @@ struct olog_ctx {
 	int has_device;
 	uint32_t device;
 	uint64_t epoch;
+	int has_group;
+	uint32_t group;
 };
 
 void olog_setup(unsigned int lines_per_second);

@@ -9,7 +9,7 @@
  * "open") every message is a JSON object on one line instead of text:
  * err_msg()'s {"error":MESSAGE,"command":"open"} with "kind" (rejected,
  * frame, source, setup, summary), and where they apply "device", "epoch",
- * "reason" and "suppressed"; the informational lines have "info" in place
+ * "group", "reason" and "suppressed"; the informational lines have "info" in place
  * of "error".
  */
 #define _GNU_SOURCE
@@ -91,6 +91,8 @@ static void emit(const char *tag, const struct olog_ctx *c, const char *msg,
 	if (c && c->has_device)
 		fprintf(stderr, ",\"device\":%u,\"epoch\":%llu",
 			(unsigned int)c->device, (unsigned long long)c->epoch);
+	if (c && c->has_group)
+		fprintf(stderr, ",\"group\":%u", (unsigned int)c->group);
 	if (c && c->reason)
 		fprintf(stderr, ",\"reason\":\"%s\"", c->reason);
 	if (suppressed)

@@ -196,18 +196,38 @@ int diamond_asm_tag(struct diamond_asm *a, const struct diamond_frame *f,
 	return rc;
 }
 
-int _diamond_asm_assemble(const struct diamond_asm *a,
-			  const struct diamond_frame *f, uint8_t **buf,
-			  size_t *cap, struct diamond_epoch_body *body)
+int _diamond_asm_has(const struct diamond_asm *a, uint32_t first,
+		     uint32_t count)
+{
+	uint32_t j;
+
+	if (!count)
+		return 1;	/* an empty final group */
+	if (!a->pending || first + count > a->nslots)
+		return 0;
+	for (j = first; j < first + count; j++)
+		if (!a->slot[j].have)
+			return 0;
+	return 1;
+}
+
+uint32_t _diamond_asm_top(const struct diamond_asm *a)
+{
+	return a->pending ? a->top : 0;
+}
+
+int _diamond_asm_range(const struct diamond_asm *a, uint32_t first,
+		       uint32_t count, const uint8_t *tag, size_t taglen,
+		       uint8_t **buf, size_t *cap,
+		       struct diamond_epoch_body *body)
 {
 	uint8_t *out;
-	size_t adlen = f->len - DIAMOND_TAG_SIZE, need = adlen, pos;
-	uint32_t n = f->index, j;
+	size_t adlen = taglen - DIAMOND_TAG_SIZE, need = adlen, pos;
+	uint32_t j;
 
-	/* Nothing, another epoch, records missing or records past n. */
-	if (a->epoch != f->epoch || !_diamond_asm_complete(a, n))
+	if (!_diamond_asm_has(a, first, count))
 		return -ENOMSG;
-	for (j = 0; j < n; j++)
+	for (j = first; j < first + count; j++)
 		need += DMD_BODY_LEN_SIZE + a->slot[j].len;
 	need += DIAMOND_TAG_SIZE;
 	if (need - adlen > a->max_body)
@@ -221,23 +241,40 @@ int _diamond_asm_assemble(const struct diamond_asm *a,
 	}
 	out = *buf;
 	/* out = AD || body || T: the layout an AF_ALG AEAD request takes. */
-	memcpy(out, f->payload, adlen);
+	memcpy(out, tag, adlen);
 	pos = adlen;
-	for (j = 0; j < n; j++) {
+	for (j = first; j < first + count; j++) {
 		out[pos] = (uint8_t)a->slot[j].len;
 		out[pos + 1] = (uint8_t)(a->slot[j].len >> 8);
 		memcpy(out + pos + 2, a->data + a->slot[j].off,
 		       a->slot[j].len);
 		pos += DMD_BODY_LEN_SIZE + a->slot[j].len;
 	}
-	memcpy(out + pos, f->payload + adlen, DIAMOND_TAG_SIZE);
-	body->device_id = f->device_id;
-	body->suite = f->suite;
-	body->epoch = f->epoch;
-	body->count = n;
+	memcpy(out + pos, tag + adlen, DIAMOND_TAG_SIZE);
+	body->suite = a->suite;
+	body->epoch = a->epoch;
+	body->count = count;
 	body->ad = out;
 	body->adlen = adlen;
 	body->ct = out + adlen;
 	body->ct_len = need - adlen;
 	return 0;
+}
+
+int _diamond_asm_assemble(const struct diamond_asm *a,
+			  const struct diamond_frame *f, uint8_t **buf,
+			  size_t *cap, struct diamond_epoch_body *body)
+{
+	int rc;
+
+	/* Nothing, another epoch, records missing or records past n. */
+	if (a->epoch != f->epoch || !_diamond_asm_complete(a, f->index))
+		return -ENOMSG;
+	rc = _diamond_asm_range(a, 0, f->index, f->payload, f->len, buf, cap,
+				body);
+	if (!rc) {
+		body->device_id = f->device_id;
+		body->suite = f->suite;
+	}
+	return rc;
 }

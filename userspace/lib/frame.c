@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Frames (spec section 8): libdiamond's errno face of the one frame writer
- * and parser, core/frame.c. The sender writes group tag frames (type 3);
- * the parser refuses them until the library's gateway handles group tags.
+ * and parser, core/frame.c, group tag frames (type 3) included.
  */
 #include <errno.h>
 
@@ -47,7 +46,7 @@ int diamond_frame_parse(struct diamond_frame *f, const uint8_t *buf,
 	n = dmd_frame_parse(&d, buf, len);
 	if (n == 0)
 		return -ENODATA;
-	if (n < 0 || d.type == DMD_FRAME_GROUP)
+	if (n < 0)
 		return -EPROTO;
 	f->type = d.type;
 	f->suite = d.suite;

@@ -184,9 +184,14 @@ int _diamond_gw_get_dev(struct diamond_gw *gw, uint32_t id,
 	d->id = id;
 	d->stats.device_id = id;
 	rc = load_state(gw, id, &d->st);
+	if (!rc) {
+		d->g = d->st.group ? d->st.group : d->st.b;
+		rc = _diamond_grp_load(gw, d);
+	}
 	if (!rc)
 		rc = insert(gw, d);
 	if (rc) {
+		_diamond_grp_free(d);
 		_diamond_free_secret(d, sizeof(*d));
 		return rc;
 	}
@@ -234,6 +239,7 @@ int diamond_reason(int err)
 	case ENOBUFS:		return DIAMOND_REASON_EVICTED;
 	case DIAMOND_ENODEVICE:	return DIAMOND_REASON_UNKNOWN_DEVICE;
 	case DIAMOND_EOLDGEN:	return DIAMOND_REASON_OLD_GENERATION;
+	case EOPNOTSUPP:	return DIAMOND_REASON_UNSUPPORTED;
 	case EUCLEAN: case EXDEV: case EIO: case ENOSPC: case EDQUOT:
 	case EACCES: case EROFS: case ENOENT:
 				return DIAMOND_REASON_STATE;
@@ -246,6 +252,7 @@ const char *diamond_reason_name(int reason)
 	static const char *const names[DIAMOND_REASON_COUNT] = {
 		"bad_tag", "replay", "too_far", "incomplete", "too_large",
 		"evicted", "unknown_device", "old_generation", "state", "other",
+		"unsupported",
 	};
 
 	return reason >= 0 && reason < DIAMOND_REASON_COUNT ? names[reason] :
@@ -330,6 +337,7 @@ void diamond_gw_free(struct diamond_gw *gw)
 		if (!gw->tab[i])
 			continue;
 		gw->be->release(gw->tab[i]);
+		_diamond_grp_free(gw->tab[i]);
 		_diamond_free_secret(gw->tab[i], sizeof(*gw->tab[i]));
 	}
 	free(gw->tab);
@@ -359,6 +367,8 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 		return rc;
 	if (body->suite != d->st.suite)
 		return -EPROTO;
+	if (_diamond_grouped(d))	/* units of spec 9.1, not epochs */
+		return -EOPNOTSUPP;
 	had = d->tfm != NULL;
 	if (!had)
 		make_room(gw, d);
@@ -479,6 +489,7 @@ void diamond_gw_break(struct diamond_gw *gw)
 int diamond_gw_finish(struct diamond_gw *gw)
 {
 	drop_partial(gw);
+	_diamond_grp_finish(gw);
 	_diamond_win_close_all(gw, 1);
 	_diamond_spool_commit(gw);
 	return 0;

@@ -52,6 +52,13 @@ void _diamond_state_advance(struct dmd_state *st, uint64_t epoch);
 
 struct _diamond_dev;
 
+/* A held group tag frame (type 3): AD || G_i. */
+struct _diamond_gtag {
+	uint8_t *p;
+	uint16_t len;
+	uint8_t failed;		/* its unit failed; cleared by a new frame */
+};
+
 /*
  * One open epoch of one device: its records, the tag frame if it came
  * first, and what it costs against the gateway's max_buffer. Open epochs
@@ -65,6 +72,10 @@ struct _diamond_ep {
 	uint8_t *tag;			/* AD || T of a held tag frame, or NULL */
 	uint16_t tag_n, tag_len;
 	uint32_t frames;		/* frames taken */
+	struct _diamond_gtag *gtag;	/* held group tag frames, by group */
+	uint32_t ngtag;			/* entries in @gtag */
+	size_t gtag_bytes;		/* what @gtag holds, for the charge */
+	uint8_t tag_failed;		/* the final group failed as it is */
 	size_t charge;			/* bytes charged to the buffer */
 	struct _diamond_ep *prev, *next;
 };
@@ -76,7 +87,15 @@ struct _diamond_ep {
 struct _diamond_dev {
 	uint32_t id;
 	uint8_t verified_once;
-	struct dmd_state st;		/* == the state file's contents */
+	uint8_t unsupported;		/* grouped, but the kernel backend */
+	struct dmd_state st;		/* == the state file's blob */
+	uint32_t g;			/* group size; b without groups */
+	struct dmd_receiver *rx;	/* g < b: the cursor (spec 9.1) */
+	int *gerr;			/* decisions on rx's epoch, by group */
+	uint32_t ngerr;			/* entries in @gerr */
+	uint64_t gerr_epoch;		/* the epoch @gerr is about */
+	uint8_t gerr_live;		/* @gerr holds an undecided epoch */
+	uint32_t stall;			/* frames since a later unit waits */
 	struct _diamond_ep *win[DIAMOND_WINDOW_EPOCHS];	/* open epochs */
 	struct diamond_dev_stats stats;
 	uint8_t last_tag[DIAMOND_TAG_SIZE];	/* T of stats.last_epoch */
@@ -124,10 +143,46 @@ void _diamond_gw_event(struct diamond_gw *gw, int kind, int err,
 int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f);
 void _diamond_win_close_all(struct diamond_gw *gw, int report);
 void _diamond_ep_free(struct diamond_gw *gw, struct _diamond_ep *ep);
+/* The open epoch @epoch of @d, or NULL. */
+struct _diamond_ep *_diamond_ep_find(struct _diamond_dev *d, uint64_t epoch);
+void _diamond_ep_reject(struct diamond_gw *gw, struct _diamond_ep *ep, int err);
+void _diamond_drop_frames(struct diamond_gw *gw, struct _diamond_dev *d,
+			  uint32_t n);
+int _diamond_grow_pt(struct diamond_gw *gw, size_t need);
+/* Records of @b (records first .. first + count - 1) to the callbacks. */
+void _diamond_deliver(struct diamond_gw *gw, struct _diamond_dev *d,
+		      const struct diamond_epoch_body *b, const uint8_t *pt,
+		      uint32_t first, uint32_t group);
 /* Call @emit for every frame @ep holds (records, then a held tag). */
 int _diamond_ep_frames(const struct _diamond_ep *ep,
 		       int (*emit)(void *arg, const struct diamond_frame *f),
 		       void *arg);
+
+/* groups.c: the units of grouped devices (spec section 9.1). */
+static inline int _diamond_grouped(const struct _diamond_dev *d)
+{
+	return d->g < d->st.b;
+}
+/* Set up a device's cursor from its state file (software backend only). */
+int _diamond_grp_load(struct diamond_gw *gw, struct _diamond_dev *d);
+/* 0, or why @f can never be part of a unit of @d (-EKEYEXPIRED stale). */
+int _diamond_grp_screen(const struct _diamond_dev *d,
+			const struct diamond_frame *f);
+/* Report a group tag frame of a group the cursor has passed. */
+void _diamond_grp_stale(struct diamond_gw *gw, struct _diamond_dev *d,
+			const struct diamond_frame *f);
+/* Hold a group tag frame in @ep: 0, 1 a duplicate, or -ENOMEM. */
+int _diamond_grp_frame(struct diamond_gw *gw, struct _diamond_ep *ep,
+		       const struct diamond_frame *f);
+/* Open what can be opened; @all: give up every incomplete group (end). */
+int _diamond_grp_progress(struct diamond_gw *gw, struct _diamond_dev *d,
+			  int all);
+/* End of input: open what is complete, sum up every epoch. */
+void _diamond_grp_finish(struct diamond_gw *gw);
+/* A frame was taken into @ep: a unit of it that failed may be retried. */
+void _diamond_grp_touch(struct _diamond_ep *ep, const struct diamond_frame *f);
+void _diamond_grp_free(struct _diamond_dev *d);
+void _diamond_ep_tags_free(struct _diamond_ep *ep);
 
 /* spool.c */
 int _diamond_spool_open(struct diamond_gw *gw, const char *state_dir);
@@ -146,6 +201,19 @@ size_t _diamond_asm_footprint(const struct diamond_asm *a);
 int _diamond_asm_frames(const struct diamond_asm *a, uint32_t device_id,
 			int (*emit)(void *arg, const struct diamond_frame *f),
 			void *arg);
+/* Whether records first .. first + count - 1 are all held. */
+int _diamond_asm_has(const struct diamond_asm *a, uint32_t first,
+		     uint32_t count);
+/* The highest record index held + 1. */
+uint32_t _diamond_asm_top(const struct diamond_asm *a);
+/*
+ * Records first .. first + count - 1 as a body, with @tag (AD || T of
+ * @taglen bytes) around it: AD || body || T in *@buf.
+ */
+int _diamond_asm_range(const struct diamond_asm *a, uint32_t first,
+		       uint32_t count, const uint8_t *tag, size_t taglen,
+		       uint8_t **buf, size_t *cap,
+		       struct diamond_epoch_body *body);
 /* diamond_asm_tag() without emptying the assembler. */
 int _diamond_asm_assemble(const struct diamond_asm *a,
 			  const struct diamond_frame *f, uint8_t **buf,
@@ -170,5 +238,13 @@ extern const struct _diamond_backend _diamond_backend_software;
 /* Epoch checks both backends make before any cryptography (spec 9.1-9.2). */
 int _diamond_check_epoch(const struct dmd_state *st, uint64_t epoch,
 			 uint32_t max_skip);
+
+/* store.c: a state file with the cursor of a grouped device (version 2). */
+int _diamond_store_load_rx(struct diamond_store *store, uint32_t device_id,
+			   struct dmd_state *st, struct dmd_receiver *rx,
+			   uint32_t g);
+int _diamond_store_save_rx(struct diamond_store *store,
+			   const struct dmd_receiver *rx);
+
 
 #endif

@@ -11,8 +11,9 @@
  * 2 * max_buffer + 1 MiB. With nothing open it is truncated.
  *
  * The quarantine, @state_dir/quarantine/: the frames of each rejected
- * epoch that its sender closed (a tag frame arrived) in a frame file of its
- * own, named <seq>-<device>-<epoch>-<reason>.frames, for inspection or to
+ * epoch that its sender closed (a tag frame arrived; for a grouped device,
+ * an epoch with a group rejected and a group tag frame held) in a frame
+ * file of its own, named <seq>-<device>-<epoch>-<reason>.frames, for inspection or to
  * be fed again (diamondctl open --input). Epochs without a tag are
  * typically junk or lost and are only counted. Past quarantine_max bytes
  * or QUARANTINE_FILES files the lowest sequence numbers are removed, down
@@ -316,7 +317,7 @@ void _diamond_quarantine(struct diamond_gw *gw, const struct _diamond_ep *ep,
 	struct stat sb;
 	int fd, rc;
 
-	if (!gw->qdir || !ep->tag_len)
+	if (!gw->qdir || (!ep->tag_len && !ep->gtag))
 		return;
 	snprintf(path, sizeof(path), "%s/%010llu-%u-%llu-%s.frames", gw->qdir,
 		 (unsigned long long)gw->qseq++, (unsigned int)ep->dev->id,

@@ -19,8 +19,12 @@
 
 #define STATE_MAGIC	"DMDS"
 #define STATE_VERSION	1
+#define STATE_VERSION_RX 2	/* with the cursor of a grouped device */
 #define STATE_HDR	16	/* magic, version, 3 reserved, id, blob length */
-#define STATE_MAX	DIAMOND_STATE_FILE_SIZE(DIAMOND_BLOB_MAX)
+/* The cursor: le64 open epoch e, le32 next group c, R_{e,c*g}. */
+#define CURSOR_SIZE(k)	(12 + (k))
+#define STATE_MAX	(DIAMOND_STATE_FILE_SIZE(DIAMOND_BLOB_MAX) + \
+			 CURSOR_SIZE(DMD_KEY_MAX))
 
 struct diamond_store {
 	char *dir;
@@ -98,36 +102,39 @@ void diamond_store_close(struct diamond_store *store)
 	free(store);
 }
 
+/* @cur: the cursor (CURSOR_SIZE(k) bytes) of a version 2 file, or NULL. */
 static size_t encode(uint8_t *out, const uint8_t *blob, size_t len,
-		     uint32_t id)
+		     uint32_t id, const uint8_t *cur, size_t curlen)
 {
 	memcpy(out, STATE_MAGIC, 4);
-	out[4] = STATE_VERSION;
+	out[4] = cur ? STATE_VERSION_RX : STATE_VERSION;
 	out[5] = out[6] = out[7] = 0;
 	dmd_store32_le(out + 8, id);
 	dmd_store32_le(out + 12, (uint32_t)len);
 	memcpy(out + STATE_HDR, blob, len);
-	dmd_store32_le(out + STATE_HDR + len,
-		       _diamond_crc32(out, STATE_HDR + len));
-	return DIAMOND_STATE_FILE_SIZE(len);
+	if (cur)
+		memcpy(out + STATE_HDR + len, cur, curlen);
+	else
+		curlen = 0;
+	dmd_store32_le(out + STATE_HDR + len + curlen,
+		       _diamond_crc32(out, STATE_HDR + len + curlen));
+	return DIAMOND_STATE_FILE_SIZE(len) + curlen;
 }
 
-int diamond_store_load(struct diamond_store *store, uint32_t device_id,
-		       uint8_t *blob, size_t *len)
+static int read_file(struct diamond_store *store, uint32_t device_id,
+		     uint8_t *buf, size_t size, size_t *got)
 {
-	uint8_t buf[STATE_MAX + 1];
-	struct diamond_params p;
 	char path[4096];
-	size_t blen, got = 0;
 	ssize_t n;
 	int fd, rc = 0;
 
+	*got = 0;
 	diamond_store_path(store, device_id, path, sizeof(path));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)	/* the directory was checked at open: no such device */
 		return errno == ENOENT ? -DIAMOND_ENODEVICE : -errno;
-	while (got < sizeof(buf)) {
-		n = read(fd, buf + got, sizeof(buf) - got);
+	while (*got < size) {
+		n = read(fd, buf + *got, size - *got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -136,30 +143,127 @@ int diamond_store_load(struct diamond_store *store, uint32_t device_id,
 		}
 		if (n == 0)
 			break;
-		got += (size_t)n;
+		*got += (size_t)n;
 	}
 	close(fd);
-	if (rc)
-		goto out;
-	rc = -EUCLEAN;
+	return rc;
+}
+
+/*
+ * Check a state file of @got bytes: its blob length in *@blen and its
+ * cursor length in *@curlen (0 in a version 1 file).
+ */
+static int check_file(const uint8_t *buf, size_t got, uint32_t device_id,
+		      size_t *blen, size_t *curlen)
+{
+	struct diamond_params p;
+	size_t cl = 0, bl;
+
 	if (got < STATE_HDR + 4 || memcmp(buf, STATE_MAGIC, 4) ||
-	    buf[4] != STATE_VERSION || buf[5] || buf[6] || buf[7])
-		goto out;
-	blen = dmd_load32_le(buf + 12);
-	if (blen > DIAMOND_BLOB_MAX || got != DIAMOND_STATE_FILE_SIZE(blen) ||
-	    dmd_load32_le(buf + STATE_HDR + blen) !=
-	    _diamond_crc32(buf, STATE_HDR + blen) ||
-	    diamond_blob_info(buf + STATE_HDR, blen, &p))
-		goto out;
+	    (buf[4] != STATE_VERSION && buf[4] != STATE_VERSION_RX) ||
+	    buf[5] || buf[6] || buf[7])
+		return -EUCLEAN;
+	bl = dmd_load32_le(buf + 12);
+	if (bl > DIAMOND_BLOB_MAX ||
+	    diamond_blob_info(buf + STATE_HDR,
+			      got >= STATE_HDR + bl ? bl : 0, &p))
+		return -EUCLEAN;
+	if (buf[4] == STATE_VERSION_RX)
+		cl = CURSOR_SIZE(dmd_key_size(p.suite));
+	if (got != DIAMOND_STATE_FILE_SIZE(bl) + cl ||
+	    dmd_load32_le(buf + STATE_HDR + bl + cl) !=
+	    _diamond_crc32(buf, STATE_HDR + bl + cl))
+		return -EUCLEAN;
 	/* An intact file, but of another device (copied or renamed). */
-	rc = -EXDEV;
 	if (dmd_load32_le(buf + 8) != device_id || p.device_id != device_id)
-		goto out;
-	memcpy(blob, buf + STATE_HDR, blen);
-	*len = blen;
-	rc = 0;
-out:
+		return -EXDEV;
+	*blen = bl;
+	*curlen = cl;
+	return 0;
+}
+
+int diamond_store_load(struct diamond_store *store, uint32_t device_id,
+		       uint8_t *blob, size_t *len)
+{
+	uint8_t buf[STATE_MAX + 1];
+	size_t blen, curlen, got;
+	int rc;
+
+	rc = read_file(store, device_id, buf, sizeof(buf), &got);
+	if (!rc)
+		rc = check_file(buf, got, device_id, &blen, &curlen);
+	if (!rc) {
+		memcpy(blob, buf + STATE_HDR, blen);
+		*len = blen;
+	}
 	dmd_wipe(buf, sizeof(buf));
+	return rc;
+}
+
+/*
+ * A grouped device's receiver from its file: the blob's state, and with a
+ * cursor the open epoch e = blob epoch - 1 at group c with R_{e,c*g}.
+ */
+int _diamond_store_load_rx(struct diamond_store *store, uint32_t device_id,
+			   struct dmd_state *st, struct dmd_receiver *rx,
+			   uint32_t g)
+{
+	uint8_t buf[STATE_MAX + 1];
+	size_t blen, curlen, got, k;
+	const uint8_t *cur;
+	int rc;
+
+	rc = read_file(store, device_id, buf, sizeof(buf), &got);
+	if (!rc)
+		rc = check_file(buf, got, device_id, &blen, &curlen);
+	if (!rc && dmd_blob_parse(st, buf + STATE_HDR, blen) != DMD_OK)
+		rc = -EUCLEAN;
+	if (!rc && rx)
+		rc = _diamond_core_errno(dmd_receiver_init(rx, st, g, 0));
+	if (!rc && rx && curlen) {
+		cur = buf + STATE_HDR + blen;
+		k = dmd_key_size(st->suite);
+		/* The cursor belongs to the epoch before the blob's. */
+		if (dmd_load64_le(cur) + 1 != st->epoch || !st->epoch ||
+		    dmd_load32_le(cur + 8) == 0 ||
+		    dmd_load32_le(cur + 8) > (st->b - 1) / g) {
+			rc = -EUCLEAN;
+		} else {
+			rx->st.epoch = st->epoch - 1;	/* key: E_{e+1} */
+			rx->group = dmd_load32_le(cur + 8);
+			memcpy(rx->r, cur + 12, k);
+			rx->open = 1;
+		}
+	}
+	dmd_wipe(buf, sizeof(buf));
+	return rc;
+}
+
+/* The receiver's state: the blob (e + 1, E_{e+1}) and, open, the cursor. */
+int _diamond_store_save_rx(struct diamond_store *store,
+			   const struct dmd_receiver *rx)
+{
+	uint8_t buf[STATE_MAX], blob[DIAMOND_BLOB_MAX];
+	uint8_t cur[CURSOR_SIZE(DMD_KEY_MAX)];
+	struct dmd_state st;
+	char path[4096];
+	size_t n, k = dmd_key_size(rx->st.suite), blen;
+	int rc;
+
+	dmd_receiver_state(rx, &st);
+	dmd_blob2_write(blob, &st);
+	blen = dmd_blob2_size(st.suite);
+	dmd_store64_le(cur, rx->st.epoch);
+	dmd_store32_le(cur + 8, rx->group);
+	memcpy(cur + 12, rx->r, k);
+	n = encode(buf, blob, blen, st.device_id, rx->open ? cur : NULL,
+		   CURSOR_SIZE(k));
+	diamond_store_path(store, st.device_id, path, sizeof(path));
+	rc = diamond_file_replace(path, buf, n, 0600);
+	dmd_wipe(buf, sizeof(buf));
+	dmd_wipe(blob, sizeof(blob));
+	dmd_wipe(cur, sizeof(cur));
+	dmd_wipe(&st, sizeof(st));
 	return rc;
 }
 
@@ -174,7 +278,7 @@ int diamond_store_save(struct diamond_store *store, const uint8_t *blob,
 
 	if (diamond_blob_info(blob, len, &p))
 		return -EINVAL;
-	n = encode(buf, blob, len, p.device_id);
+	n = encode(buf, blob, len, p.device_id, NULL, 0);
 	diamond_store_path(store, p.device_id, path, sizeof(path));
 	rc = diamond_file_replace(path, buf, n, 0600);
 	dmd_wipe(buf, sizeof(buf));
@@ -193,7 +297,7 @@ int diamond_store_create(struct diamond_store *store, const uint8_t *blob,
 
 	if (diamond_blob_info(blob, len, &p))
 		return -EINVAL;
-	n = encode(buf, blob, len, p.device_id);
+	n = encode(buf, blob, len, p.device_id, NULL, 0);
 	diamond_store_path(store, p.device_id, path, sizeof(path));
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);

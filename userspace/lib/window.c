@@ -53,7 +53,7 @@ static void lru_touch(struct diamond_gw *gw, struct _diamond_ep *ep)
 static void charge(struct diamond_gw *gw, struct _diamond_ep *ep)
 {
 	size_t now = sizeof(*ep) + _diamond_asm_footprint(ep->asm_) +
-		     ep->tag_len;
+		     ep->tag_len + ep->gtag_bytes;
 
 	gw->stats.buffered = gw->stats.buffered - ep->charge + now;
 	ep->charge = now;
@@ -71,11 +71,12 @@ void _diamond_ep_free(struct diamond_gw *gw, struct _diamond_ep *ep)
 	gw->stats.open_epochs--;
 	diamond_asm_free(ep->asm_);
 	free(ep->tag);		/* ciphertext: nothing to wipe */
+	_diamond_ep_tags_free(ep);
 	free(ep);
 }
 
-static void drop_frames(struct diamond_gw *gw, struct _diamond_dev *d,
-			uint32_t n)
+void _diamond_drop_frames(struct diamond_gw *gw, struct _diamond_dev *d,
+			  uint32_t n)
 {
 	gw->stats.frames_dropped += n;
 	if (d)
@@ -83,17 +84,17 @@ static void drop_frames(struct diamond_gw *gw, struct _diamond_dev *d,
 }
 
 /* Report, quarantine and free an open epoch that will never verify. */
-static void reject(struct diamond_gw *gw, struct _diamond_ep *ep, int err)
+void _diamond_ep_reject(struct diamond_gw *gw, struct _diamond_ep *ep, int err)
 {
 	if (err == -ENOBUFS)
-		drop_frames(gw, ep->dev, ep->frames);
+		_diamond_drop_frames(gw, ep->dev, ep->frames);
 	_diamond_gw_event(gw, DIAMOND_EV_REJECTED, err, ep->dev->id, ep->epoch,
 			  ep->tag_len ? ep->tag_n : 0);
 	_diamond_quarantine(gw, ep, err);
 	_diamond_ep_free(gw, ep);
 }
 
-static struct _diamond_ep *ep_find(struct _diamond_dev *d, uint64_t epoch)
+struct _diamond_ep *_diamond_ep_find(struct _diamond_dev *d, uint64_t epoch)
 {
 	unsigned int i;
 
@@ -105,13 +106,16 @@ static struct _diamond_ep *ep_find(struct _diamond_dev *d, uint64_t epoch)
 
 /*
  * A new open epoch for @f. A full window gives up its oldest epoch, unless
- * @f is older still (then @f is the straggler): -ENOBUFS.
+ * @f is older still (then @f is the straggler): -ENOBUFS. A grouped device
+ * first opens every complete unit it holds (@tried: it did).
  */
 static int ep_new(struct diamond_gw *gw, struct _diamond_dev *d,
-		  const struct diamond_frame *f, struct _diamond_ep **out)
+		  const struct diamond_frame *f, struct _diamond_ep **out,
+		  int tried)
 {
 	struct _diamond_ep *ep, *oldest = NULL;
 	unsigned int i, slot = DIAMOND_WINDOW_EPOCHS;
+	int rc;
 
 	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++) {
 		if (!d->win[i])
@@ -119,11 +123,16 @@ static int ep_new(struct diamond_gw *gw, struct _diamond_dev *d,
 		else if (!oldest || d->win[i]->epoch < oldest->epoch)
 			oldest = d->win[i];
 	}
+	if (slot == DIAMOND_WINDOW_EPOCHS && d->rx && !tried) {
+		/* A grouped device opens what it holds before it evicts. */
+		rc = _diamond_grp_progress(gw, d, 1);
+		return rc ? rc : ep_new(gw, d, f, out, 1);
+	}
 	if (slot == DIAMOND_WINDOW_EPOCHS) {
 		if (f->epoch < oldest->epoch)
 			return -ENOBUFS;
-		reject(gw, oldest, -ENOBUFS);
-		return ep_new(gw, d, f, out);
+		_diamond_ep_reject(gw, oldest, -ENOBUFS);
+		return ep_new(gw, d, f, out, tried);
 	}
 	ep = calloc(1, sizeof(*ep));
 	if (!ep)
@@ -151,23 +160,24 @@ static int enforce_budget(struct diamond_gw *gw, struct _diamond_ep *keep)
 
 	while (gw->stats.buffered > gw->max_buffer && gw->ep_tail) {
 		v = gw->ep_tail;
-		reject(gw, v, -ENOBUFS);
+		_diamond_ep_reject(gw, v, -ENOBUFS);
 		if (v == keep)
 			return 1;
 	}
 	return 0;
 }
 
-static void deliver(struct diamond_gw *gw, struct _diamond_dev *d,
-		    const struct diamond_epoch_body *b, const uint8_t *pt)
+void _diamond_deliver(struct diamond_gw *gw, struct _diamond_dev *d,
+		      const struct diamond_epoch_body *b, const uint8_t *pt,
+		      uint32_t first, uint32_t group)
 {
 	struct diamond_record r = {
 		.device_id = b->device_id, .epoch = b->epoch,
-		.ad = b->ad, .adlen = b->adlen,
+		.ad = b->ad, .adlen = b->adlen, .group = group,
 	};
 	size_t pos = 0;
 
-	for (r.index = 0; r.index < b->count; r.index++) {
+	for (r.index = first; r.index < first + b->count; r.index++) {
 		r.len = (size_t)pt[pos] | (size_t)pt[pos + 1] << 8;
 		r.data = pt + pos + DMD_BODY_LEN_SIZE;
 		if (gw->cbs.record_ad)
@@ -192,7 +202,7 @@ static void tag_frame(const struct _diamond_ep *ep, struct diamond_frame *f)
 	f->payload = ep->tag;
 }
 
-static int grow_pt(struct diamond_gw *gw, size_t need)
+int _diamond_grow_pt(struct diamond_gw *gw, size_t need)
 {
 	uint8_t *np;
 
@@ -221,22 +231,22 @@ static int verify(struct diamond_gw *gw, struct _diamond_ep *ep)
 	rc = _diamond_asm_assemble(ep->asm_, &t, &gw->body, &gw->body_cap,
 				   &body);
 	if (!rc)
-		rc = grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE);
+		rc = _diamond_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE);
 	if (!rc)
 		rc = diamond_gw_open_epoch(gw, &body, gw->pt);
 	if (rc) {
-		reject(gw, ep, rc);
+		_diamond_ep_reject(gw, ep, rc);
 		return rc == -ENOMEM ? rc : 0;
 	}
 	memcpy(d->last_tag, ep->tag + ep->tag_len - DIAMOND_TAG_SIZE,
 	       DIAMOND_TAG_SIZE);
-	deliver(gw, d, &body, gw->pt);
+	_diamond_deliver(gw, d, &body, gw->pt, 0, 0);
 	dmd_wipe(gw->pt, body.ct_len - DIAMOND_TAG_SIZE);
 	_diamond_gw_event(gw, DIAMOND_EV_VERIFIED, 0, d->id, e, body.count);
 	_diamond_ep_free(gw, ep);
 	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++)
 		if (d->win[i] && d->win[i]->epoch < e)
-			reject(gw, d->win[i], -ENOMSG);
+			_diamond_ep_reject(gw, d->win[i], -ENOMSG);
 	return 0;
 }
 
@@ -247,12 +257,12 @@ static int add_record(struct diamond_gw *gw, struct _diamond_ep *ep,
 	int rc;
 
 	if (ep->tag_len && f->index >= ep->tag_n) {
-		drop_frames(gw, ep->dev, 1);	/* past the tag's count */
+		_diamond_drop_frames(gw, ep->dev, 1);	/* past the tag's count */
 		return 1;
 	}
 	rc = diamond_asm_record(ep->asm_, f, &dropped);
 	if (rc == -EMSGSIZE)
-		reject(gw, ep, rc);
+		_diamond_ep_reject(gw, ep, rc);
 	return rc;
 }
 
@@ -263,7 +273,7 @@ static int hold_tag(struct diamond_gw *gw, struct _diamond_ep *ep,
 
 	if (ep->tag_len == f->len && ep->tag_n == f->index &&
 	    !memcmp(ep->tag, f->payload, f->len)) {
-		drop_frames(gw, ep->dev, 1);	/* a duplicate */
+		_diamond_drop_frames(gw, ep->dev, 1);	/* a duplicate */
 		return 1;
 	}
 	t = malloc(f->len);	/* the latest different copy wins */
@@ -281,7 +291,7 @@ static int hold_tag(struct diamond_gw *gw, struct _diamond_ep *ep,
 static int late_copy(const struct _diamond_dev *d,
 		     const struct diamond_frame *f)
 {
-	return f->type == DIAMOND_FRAME_TAG && d->stats.verified &&
+	return f->type != DIAMOND_FRAME_RECORD && d->verified_once &&
 	       f->epoch == d->stats.last_epoch &&
 	       !memcmp(f->payload + f->len - DIAMOND_TAG_SIZE, d->last_tag,
 		       DIAMOND_TAG_SIZE);
@@ -291,7 +301,9 @@ static int late_copy(const struct _diamond_dev *d,
 static int screen(struct diamond_gw *gw, struct _diamond_dev *d,
 		  const struct diamond_frame *f)
 {
-	int rc = _diamond_check_epoch(&d->st, f->epoch, gw->max_skip);
+	/* A grouped device's lower bound is its open epoch (spec 9.1). */
+	const struct dmd_state *st = d->rx ? &d->rx->st : &d->st;
+	int rc = _diamond_check_epoch(st, f->epoch, gw->max_skip);
 
 	/* Spec section 2: generation G's epochs start at G * 2^32. */
 	if (rc == -EKEYEXPIRED && f->epoch >> DMD_GEN_SHIFT < d->st.gen)
@@ -302,16 +314,26 @@ static int screen(struct diamond_gw *gw, struct _diamond_dev *d,
 		rc = -EINVAL;
 	if (!rc && f->type == DIAMOND_FRAME_TAG && f->index > d->st.b)
 		rc = -EINVAL;
+	if (!rc && d->unsupported)
+		rc = -EOPNOTSUPP;
+	if (!rc)
+		rc = _diamond_grp_screen(d, f);
 	if (!rc)
 		return 0;
-	drop_frames(gw, d, 1);
+	_diamond_drop_frames(gw, d, 1);
 	/*
-	 * A tag names its epoch's fate; a replayed spool and a network
-	 * duplicate of the last verified tag stay quiet.
+	 * A tag names its epoch's (or group's) fate; a replayed spool and a
+	 * network duplicate of the last verified tag stay quiet.
 	 */
-	if (f->type == DIAMOND_FRAME_TAG && !gw->replaying && !late_copy(d, f))
+	if (f->type == DIAMOND_FRAME_RECORD || gw->replaying || late_copy(d, f))
+		return rc;
+	if (f->type == DIAMOND_FRAME_GROUP) {
+		if (rc == -EKEYEXPIRED)
+			_diamond_grp_stale(gw, d, f);
+	} else {
 		_diamond_gw_event(gw, DIAMOND_EV_REJECTED, rc, d->id, f->epoch,
 				  f->index);
+	}
 	return rc;
 }
 
@@ -323,7 +345,7 @@ int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
 
 	rc = _diamond_gw_get_dev(gw, f->device_id, &d);
 	if (rc) {
-		drop_frames(gw, NULL, 1);
+		_diamond_drop_frames(gw, NULL, 1);
 		/* Unknown devices hold nothing: their tag frame reports them. */
 		if (f->type == DIAMOND_FRAME_TAG && !gw->replaying)
 			_diamond_gw_event(gw, DIAMOND_EV_REJECTED, rc,
@@ -334,16 +356,20 @@ int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
 	d->stats.bytes += DIAMOND_FRAME_HDR + (size_t)f->len;
 	if (screen(gw, d, f))
 		return 0;
-	ep = ep_find(d, f->epoch);
+	ep = _diamond_ep_find(d, f->epoch);
 	if (!ep) {
-		rc = ep_new(gw, d, f, &ep);
+		rc = ep_new(gw, d, f, &ep, 0);
 		if (rc == -ENOBUFS)
-			drop_frames(gw, d, 1);
+			_diamond_drop_frames(gw, d, 1);
 		if (rc)
 			return rc == -ENOMEM ? rc : 0;
 	}
-	rc = f->type == DIAMOND_FRAME_RECORD ? add_record(gw, ep, f) :
-					       hold_tag(gw, ep, f);
+	if (f->type == DIAMOND_FRAME_RECORD)
+		rc = add_record(gw, ep, f);
+	else if (f->type == DIAMOND_FRAME_TAG)
+		rc = hold_tag(gw, ep, f);
+	else
+		rc = _diamond_grp_frame(gw, ep, f);
 	if (rc)		/* dropped (1), rejected (-EMSGSIZE) or -ENOMEM */
 		return rc == -ENOMEM ? rc : 0;
 	ep->frames++;
@@ -353,6 +379,10 @@ int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
 	charge(gw, ep);
 	if (enforce_budget(gw, ep))
 		return 0;
+	if (d->rx) {
+		_diamond_grp_touch(ep, f);
+		return _diamond_grp_progress(gw, d, 0);
+	}
 	if (ep->tag_len && _diamond_asm_complete(ep->asm_, ep->tag_n))
 		return verify(gw, ep);
 	return 0;
@@ -362,7 +392,7 @@ void _diamond_win_close_all(struct diamond_gw *gw, int report)
 {
 	while (gw->ep_tail) {
 		if (report)
-			reject(gw, gw->ep_tail, -ENOMSG);
+			_diamond_ep_reject(gw, gw->ep_tail, -ENOMSG);
 		else
 			_diamond_ep_free(gw, gw->ep_tail);
 	}
@@ -372,9 +402,21 @@ int _diamond_ep_frames(const struct _diamond_ep *ep,
 		       int (*emit)(void *arg, const struct diamond_frame *f),
 		       void *arg)
 {
-	struct diamond_frame t;
+	struct diamond_frame t = {
+		.type = DIAMOND_FRAME_GROUP, .suite = ep->suite,
+		.device_id = ep->dev->id, .epoch = ep->epoch,
+	};
 	int rc = _diamond_asm_frames(ep->asm_, ep->dev->id, emit, arg);
+	uint32_t i;
 
+	for (i = 0; !rc && i < ep->ngtag; i++) {
+		if (!ep->gtag[i].p)
+			continue;
+		t.index = (uint16_t)i;
+		t.len = ep->gtag[i].len;
+		t.payload = ep->gtag[i].p;
+		rc = emit(arg, &t);
+	}
 	if (rc || !ep->tag_len)
 		return rc;
 	tag_frame(ep, &t);

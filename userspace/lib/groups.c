@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Grouped devices at the gateway (g < b, spec sections 5.1 and 9.1). The
+ * window files a device's frames per epoch as for any device; here the
+ * units are cut out of them and opened in order with the portable core's
+ * group receiver (dmd_receiver_*), the device's cursor:
+ *
+ * - a unit is a non-final group i (records i*g .. i*g+g-1 and its type 3
+ *   frame) or the final group (records q*g .. n-1 and the epoch tag frame,
+ *   which names n); it is opened as soon as it is complete and next;
+ * - a complete unit past an incomplete or failing one waits
+ *   GROUP_HORIZON more frames of the device (a late frame may complete the
+ *   one before), then is opened, which gives up the groups between;
+ * - verify -> store the moved cursor (state file version 2) -> deliver,
+ *   as for whole epochs; a unit that fails changes nothing, and a genuine
+ *   copy that arrives later still verifies;
+ * - once the gateway moves past an epoch, one event lists what became of
+ *   each of its groups and whether the epoch closed.
+ *
+ * Only the software backend: the kernel's AF_ALG request has no group
+ * verdicts yet, so with the kernel backend a grouped device's frames are
+ * refused (-EOPNOTSUPP), never verified some other way.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Frames of the device a complete later unit waits for the one before. */
+#define GROUP_HORIZON	32
+/*
+ * gerr[] of a group: UNDECIDED nothing known yet; 0 released; a positive
+ * errno: it failed (bad tag) and may still verify; a negative errno: given
+ * up and reported.
+ */
+#define UNDECIDED	1
+
+struct unit {
+	uint32_t group, first, count, n;
+	int final;
+	const uint8_t *tag;	/* AD || G_i or AD || T */
+	size_t taglen;
+};
+
+static uint32_t nonfinal(uint32_t n, uint32_t b, uint32_t g)
+{
+	return n < b ? n / g : (b - 1) / g;
+}
+
+/* The units an epoch of device @d can have at most: q(b) + 1. */
+static uint32_t max_units(const struct _diamond_dev *d)
+{
+	return nonfinal(d->st.b, d->st.b, d->g) + 1;
+}
+
+int _diamond_grp_load(struct diamond_gw *gw, struct _diamond_dev *d)
+{
+	int rc;
+
+	if (!_diamond_grouped(d))
+		return 0;
+	if (gw->be != &_diamond_backend_software) {
+		d->unsupported = 1;	/* refused frame by frame, loudly */
+		return 0;
+	}
+	d->rx = calloc(1, sizeof(*d->rx));
+	d->gerr = calloc(max_units(d), sizeof(*d->gerr));
+	if (!d->rx || !d->gerr)
+		return -ENOMEM;
+	d->ngerr = max_units(d);
+	d->gerr_epoch = UINT64_MAX;	/* no epoch summed up yet */
+	rc = _diamond_store_load_rx(gw->store, d->id, &d->st, d->rx, d->g);
+	if (rc)
+		diamond_store_path(gw->store, d->id, gw->detail,
+				   sizeof(gw->detail));
+	d->rx->max_skip = gw->max_skip;
+	return rc;
+}
+
+void _diamond_grp_free(struct _diamond_dev *d)
+{
+	_diamond_free_secret(d->rx, sizeof(*d->rx));
+	free(d->gerr);
+	d->rx = NULL;
+	d->gerr = NULL;
+}
+
+void _diamond_ep_tags_free(struct _diamond_ep *ep)
+{
+	uint32_t i;
+
+	for (i = 0; i < ep->ngtag; i++)
+		free(ep->gtag[i].p);	/* ciphertext tags: nothing to wipe */
+	free(ep->gtag);
+	ep->gtag = NULL;
+	ep->ngtag = 0;
+	ep->gtag_bytes = 0;
+}
+
+/* Is group @group of @epoch one the cursor has passed (its keys gone)? */
+static int behind_cursor(const struct _diamond_dev *d, uint64_t epoch,
+			 uint32_t group)
+{
+	return d->rx->open && epoch == d->rx->st.epoch &&
+	       group < d->rx->group;
+}
+
+int _diamond_grp_screen(const struct _diamond_dev *d,
+			const struct diamond_frame *f)
+{
+	if (f->type == DIAMOND_FRAME_GROUP &&
+	    (!d->rx || f->index >= max_units(d) - 1))
+		return d->unsupported ? -EOPNOTSUPP : -EINVAL;
+	if (!d->rx)
+		return 0;
+	if (f->type == DIAMOND_FRAME_RECORD)
+		return behind_cursor(d, f->epoch, f->index / d->g) ?
+		       -EKEYEXPIRED : 0;
+	if (f->type == DIAMOND_FRAME_TAG)
+		return behind_cursor(d, f->epoch,
+				     nonfinal(f->index, d->st.b, d->g)) ?
+		       -EKEYEXPIRED : 0;
+	return behind_cursor(d, f->epoch, f->index) ? -EKEYEXPIRED : 0;
+}
+
+/* Counters and the callback for a group event. */
+static void group_event(struct diamond_gw *gw, struct _diamond_dev *d,
+			struct diamond_event *ev)
+{
+	ev->device_id = d->id;
+	ev->detail = gw->detail;
+	if (ev->kind == DIAMOND_EV_GROUP_VERIFIED) {
+		gw->stats.groups_verified++;
+		d->stats.groups_verified++;
+	} else if (ev->kind == DIAMOND_EV_GROUP_REJECTED &&
+		   ev->err != -EKEYEXPIRED) {
+		gw->stats.groups_rejected++;
+		d->stats.groups_rejected++;
+	}
+	if (gw->cbs.event)
+		gw->cbs.event(gw->cbs.arg, ev);
+	gw->detail[0] = 0;
+}
+
+void _diamond_grp_stale(struct diamond_gw *gw, struct _diamond_dev *d,
+			const struct diamond_frame *f)
+{
+	struct diamond_event ev = {
+		.kind = DIAMOND_EV_GROUP_REJECTED, .err = -EKEYEXPIRED,
+		.epoch = f->epoch, .group = f->index,
+		.first = (uint32_t)f->index * d->g, .count = d->g,
+	};
+
+	group_event(gw, d, &ev);
+}
+
+/* Hold a group tag frame; the latest different copy wins. 1: a duplicate. */
+int _diamond_grp_frame(struct diamond_gw *gw, struct _diamond_ep *ep,
+		       const struct diamond_frame *f)
+{
+	struct _diamond_gtag *t;
+	uint8_t *p;
+
+	if (!ep->gtag) {
+		ep->gtag = calloc(max_units(ep->dev) - 1, sizeof(*ep->gtag));
+		if (!ep->gtag)
+			return -ENOMEM;
+		ep->ngtag = max_units(ep->dev) - 1;
+		ep->gtag_bytes = ep->ngtag * sizeof(*ep->gtag);
+	}
+	t = &ep->gtag[f->index];
+	if (t->p && t->len == f->len && !memcmp(t->p, f->payload, f->len)) {
+		_diamond_drop_frames(gw, ep->dev, 1);
+		return 1;
+	}
+	p = malloc(f->len);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, f->payload, f->len);
+	free(t->p);
+	ep->gtag_bytes = ep->gtag_bytes - t->len + f->len;	/* charged */
+	t->p = p;
+	t->len = f->len;
+	return 0;
+}
+
+/* Is the unit of @ep at group @c complete? Then 1 and *@u. */
+static int unit_at(const struct _diamond_ep *ep, uint32_t c, struct unit *u)
+{
+	const struct _diamond_dev *d = ep->dev;
+	uint32_t q;
+
+	if (ep->tag_len) {
+		q = nonfinal(ep->tag_n, d->st.b, d->g);
+		if (c > q)
+			return 0;
+		if (c == q) {
+			*u = (struct unit){ .group = q, .first = q * d->g,
+					    .count = ep->tag_n - q * d->g,
+					    .n = ep->tag_n, .final = 1,
+					    .tag = ep->tag,
+					    .taglen = ep->tag_len };
+			return !ep->tag_failed &&
+			       _diamond_asm_top(ep->asm_) <= ep->tag_n &&
+			       _diamond_asm_has(ep->asm_, u->first, u->count);
+		}
+	}
+	if (c >= ep->ngtag || !ep->gtag[c].p || ep->gtag[c].failed)
+		return 0;
+	*u = (struct unit){ .group = c, .first = c * d->g, .count = d->g,
+			    .tag = ep->gtag[c].p, .taglen = ep->gtag[c].len };
+	return _diamond_asm_has(ep->asm_, u->first, u->count);
+}
+
+/* The device's open epochs in epoch order (at most the window). */
+static unsigned int sorted_eps(struct _diamond_dev *d,
+			       struct _diamond_ep **out)
+{
+	unsigned int i, j, n = 0;
+	struct _diamond_ep *t;
+
+	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++)
+		if (d->win[i])
+			out[n++] = d->win[i];
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && out[j - 1]->epoch > out[j]->epoch; j--) {
+			t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	return n;
+}
+
+/*
+ * The first complete unit at or past the cursor that has not failed (a
+ * failed unit is tried again only once one of its frames changes);
+ * *@next: it is the cursor's own unit.
+ */
+static struct _diamond_ep *find_unit(struct _diamond_dev *d, struct unit *u,
+				     int *next)
+{
+	struct _diamond_ep *eps[DIAMOND_WINDOW_EPOCHS];
+	unsigned int i, n = sorted_eps(d, eps);
+	uint32_t c, c0;
+
+	for (i = 0; i < n; i++) {
+		if (eps[i]->epoch < d->rx->st.epoch)
+			continue;
+		c0 = d->rx->open && eps[i]->epoch == d->rx->st.epoch ?
+		     d->rx->group : 0;
+		for (c = c0; c < max_units(d); c++) {
+			if (!unit_at(eps[i], c, u))
+				continue;
+			*next = eps[i]->epoch == d->rx->st.epoch && c == c0;
+			return eps[i];
+		}
+	}
+	return NULL;
+}
+
+/* Start the decisions list of @epoch (the cursor moves into it). */
+static void track(struct _diamond_dev *d, uint64_t epoch)
+{
+	uint32_t i;
+
+	if (d->gerr_live && d->gerr_epoch == epoch)
+		return;
+	for (i = 0; i < d->ngerr; i++)
+		d->gerr[i] = UNDECIDED;
+	d->gerr_epoch = epoch;
+	d->gerr_live = 1;
+}
+
+/* Groups @from .. @to - 1 of the tracked epoch are given up. */
+static void give_up(struct diamond_gw *gw, struct _diamond_dev *d,
+		    uint32_t from, uint32_t to)
+{
+	struct diamond_event ev = {
+		.kind = DIAMOND_EV_GROUP_REJECTED, .epoch = d->gerr_epoch,
+		.count = d->g,
+	};
+
+	for (; from < to && from < d->ngerr; from++) {
+		if (d->gerr[from] <= 0)
+			continue;	/* released, or reported already */
+		d->gerr[from] = d->gerr[from] == UNDECIDED ? -ENOMSG :
+				-d->gerr[from];
+		ev.err = d->gerr[from];
+		ev.group = from;
+		ev.first = from * d->g;
+		group_event(gw, d, &ev);
+	}
+}
+
+/*
+ * The gateway is done with the tracked epoch: give up its undecided
+ * groups up to @units (all it had, or what its frames reached) and sum it
+ * up. @n: its count if it closed, else 0.
+ */
+static void summarize(struct diamond_gw *gw, struct _diamond_dev *d,
+		      uint32_t units, uint32_t n)
+{
+	struct diamond_event ev = {
+		.kind = DIAMOND_EV_EPOCH_GROUPS, .epoch = d->gerr_epoch,
+		.closed = n != 0, .count = n, .group_err = d->gerr,
+		.ngroups = units,
+	};
+
+	if (!d->gerr_live)
+		return;
+	give_up(gw, d, 0, units);
+	group_event(gw, d, &ev);
+	d->gerr_live = 0;
+}
+
+/* How many groups the frames of @ep reach, for an epoch left unclosed. */
+static uint32_t reach(const struct _diamond_dev *d,
+		      const struct _diamond_ep *ep)
+{
+	uint32_t top = 0, i, t;
+
+	for (i = 0; d->gerr_live && i < d->ngerr; i++)
+		if (d->gerr[i] != UNDECIDED)
+			top = i + 1;	/* decided or failed */
+	if (!ep)
+		return top;
+	t = _diamond_asm_top(ep->asm_);
+	if (t && (t - 1) / d->g + 1 > top)
+		top = (t - 1) / d->g + 1;
+	for (i = 0; i < ep->ngtag; i++)
+		if (ep->gtag[i].p && i + 1 > top)
+			top = i + 1;
+	return top < d->ngerr ? top : d->ngerr;
+}
+
+/*
+ * Free the open epoch of the epoch just summed up; with a group rejected,
+ * its frames go to the quarantine first (named by the first reason).
+ */
+static void retire(struct diamond_gw *gw, struct _diamond_dev *d,
+		   struct _diamond_ep *ep)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->ngerr; i++)
+		if (d->gerr[i] < 0) {
+			_diamond_quarantine(gw, ep, d->gerr[i]);
+			break;
+		}
+	_diamond_ep_free(gw, ep);
+}
+
+/*
+ * The cursor moved to @epoch: the tracked epoch before it is summed up
+ * unclosed, and the open epochs before it go (those with no unit decided
+ * are rejected as incomplete, as for devices without groups).
+ */
+static void moved_to(struct diamond_gw *gw, struct _diamond_dev *d,
+		     uint64_t epoch)
+{
+	struct _diamond_ep *ep;
+	unsigned int i;
+
+	if (d->gerr_live && d->gerr_epoch < epoch)
+		summarize(gw, d, reach(d, _diamond_ep_find(d, d->gerr_epoch)),
+			  0);
+	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++) {
+		ep = d->win[i];
+		if (!ep || ep->epoch >= epoch)
+			continue;
+		if (ep->epoch == d->gerr_epoch)
+			retire(gw, d, ep);	/* summed up */
+		else	/* not one unit of it verified */
+			_diamond_ep_reject(gw, ep, -ENOMSG);
+	}
+}
+
+/* A unit that did not verify: nothing changes; remember why. */
+static void unit_failed(struct _diamond_dev *d, struct _diamond_ep *ep,
+			const struct unit *u, int err)
+{
+	if (u->final)
+		ep->tag_failed = 1;
+	else
+		ep->gtag[u->group].failed = 1;
+	if (ep->epoch == d->rx->st.epoch || !d->gerr_live) {
+		track(d, ep->epoch);	/* nothing moved: no summary due */
+		if (u->group < d->ngerr && d->gerr[u->group] > 0)
+			d->gerr[u->group] = -err;	/* may still verify */
+	}
+}
+
+/* Verify @u of @ep; durable cursor; deliver. -ENOMEM only is fatal. */
+static int open_unit(struct diamond_gw *gw, struct _diamond_dev *d,
+		     struct _diamond_ep *ep, const struct unit *u)
+{
+	struct diamond_event ev = {
+		.kind = DIAMOND_EV_GROUP_VERIFIED, .epoch = ep->epoch,
+		.group = u->group, .first = u->first, .count = u->count,
+	};
+	struct diamond_epoch_body body;
+	struct dmd_receiver next = *d->rx;
+	uint32_t from;
+	int rc;
+
+	rc = _diamond_asm_range(ep->asm_, u->first, u->count, u->tag,
+				u->taglen, &gw->body, &gw->body_cap, &body);
+	if (!rc)
+		rc = _diamond_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE + 1);
+	if (!rc)
+		rc = _diamond_core_errno(u->final ?
+			dmd_receiver_close(&next, ep->epoch, u->n, body.ad,
+					   body.adlen, body.ct, body.ct_len,
+					   gw->pt) :
+			dmd_receiver_group(&next, ep->epoch, u->group, body.ad,
+					   body.adlen, body.ct, body.ct_len,
+					   gw->pt));
+	/* Verify -> durable cursor -> deliver (userspace.rst section 4). */
+	if (!rc)
+		rc = _diamond_store_save_rx(gw->store, &next);
+	if (rc) {
+		if (rc != -EBADMSG && rc != -ENOMEM)
+			diamond_store_path(gw->store, d->id, gw->detail,
+					   sizeof(gw->detail));
+		if (gw->pt)
+			dmd_wipe(gw->pt, gw->pt_cap);
+		dmd_wipe(&next, sizeof(next));
+		unit_failed(d, ep, u, rc);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	from = d->rx->open && d->rx->st.epoch == ep->epoch ? d->rx->group : 0;
+	moved_to(gw, d, ep->epoch);
+	track(d, ep->epoch);
+	give_up(gw, d, from, u->group);
+	*d->rx = next;
+	dmd_receiver_state(&next, &d->st);
+	dmd_wipe(&next, sizeof(next));
+	body.device_id = d->id;
+	body.epoch = ep->epoch;
+	_diamond_deliver(gw, d, &body, gw->pt, u->first, u->group);
+	dmd_wipe(gw->pt, body.ct_len - DIAMOND_TAG_SIZE);
+	memcpy(d->last_tag, u->tag + u->taglen - DIAMOND_TAG_SIZE,
+	       DIAMOND_TAG_SIZE);
+	d->stats.last_epoch = ep->epoch;
+	if (!d->verified_once) {
+		d->verified_once = 1;
+		gw->stats.devices++;
+	}
+	d->gerr[u->group] = 0;
+	group_event(gw, d, &ev);
+	if (u->final) {
+		_diamond_gw_event(gw, DIAMOND_EV_VERIFIED, 0, d->id, ep->epoch,
+				  u->n);
+		summarize(gw, d, u->group + 1, u->n);
+		retire(gw, d, ep);
+	}
+	return 0;
+}
+
+int _diamond_grp_progress(struct diamond_gw *gw, struct _diamond_dev *d,
+			  int all)
+{
+	struct _diamond_ep *ep;
+	struct unit u;
+	int next, rc, waited = 0;
+
+	while ((ep = find_unit(d, &u, &next))) {
+		/* A unit past a gap waits GROUP_HORIZON frames (spec 9.1). */
+		if (!next && !all) {
+			if (!waited++)
+				d->stall++;
+			if (d->stall < GROUP_HORIZON)
+				return 0;
+		}
+		d->stall = 0;
+		rc = open_unit(gw, d, ep, &u);
+		if (rc)
+			return rc;
+	}
+	d->stall = 0;
+	return 0;
+}
+
+void _diamond_grp_touch(struct _diamond_ep *ep, const struct diamond_frame *f)
+{
+	uint32_t c = f->type == DIAMOND_FRAME_GROUP ? f->index :
+		     f->type == DIAMOND_FRAME_RECORD ? f->index / ep->dev->g :
+		     UINT32_MAX;
+
+	if (f->type != DIAMOND_FRAME_GROUP)
+		ep->tag_failed = 0;	/* the final group's record or tag */
+	if (c < ep->ngtag)
+		ep->gtag[c].failed = 0;
+}
+
+/* End of input: open every complete unit, sum up every open epoch. */
+void _diamond_grp_finish(struct diamond_gw *gw)
+{
+	struct _diamond_dev *d;
+	size_t i;
+
+	for (i = 0; i < gw->tab_size; i++) {
+		d = gw->tab[i];
+		if (!d || !d->rx)
+			continue;
+		_diamond_grp_progress(gw, d, 1);
+		moved_to(gw, d, UINT64_MAX);
+	}
+}
