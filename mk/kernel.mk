@@ -217,4 +217,5 @@ bench-kernel: $(KMOD_KO) $(KBENCH)
 PROFILE ?= d2-online
 .PHONY: profile-kernel
 profile-kernel: $(KMOD_KO) $(KBENCH) $(BUILD)/tools/pc-histogram.so
-	@BUILD=$(BUILD) $(TOP)/tools/bench/kernel-profile.sh $(PROFILE)
+	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) KBENCH=$(KBENCH) \
+		$(TOP)/tools/bench/kernel-profile.sh $(PROFILE)

@@ -52,8 +52,8 @@ for f in $NEEDS; do
 	if [ ! -e "$f" ]; then
 		if [ $tap = 1 ]; then
 			echo "TAP version 13"; echo "1..1"
-			echo "ok 1 - firmware to kernel gateway # SKIP missing $f"
-			exit 0
+			echo "not ok 1 - firmware to kernel gateway: missing $f"
+			exit 1
 		fi
 		echo "demo: missing $f (run make demo)" >&2
 		exit 1

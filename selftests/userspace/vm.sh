@@ -8,12 +8,12 @@
 # modprobe diamond), load it, open through the kernel and compare with the
 # host's output, then a forged epoch, a replay, an incomplete epoch and the
 # state files. Skips (exit 4) when the module is not built.
-# Environment: US_BUILD, TOP, BUILD.
+# Environment: US_BUILD, TOP, BUILD, KMOD_KO (the module, mk/kernel.mk).
 set -u
 US_BUILD=${US_BUILD:?}
 TOP=${TOP:?}
 BUILD=${BUILD:?}
-KO=$BUILD/kernel/diamond.ko
+KO=${KMOD_KO:?}
 D=$US_BUILD/diamondctl
 DS=$US_BUILD/diamondctl-static
 

@@ -23,8 +23,8 @@ trap 'rm -rf "$tmp"' EXIT
 run() {	# run REPS OUT: histogram of one boot; kallsyms on the console
 	BUILD=$BUILD/vm "$TOP_DIR/tools/vm/run-vm" --icount --timeout 1200 \
 		--plugin "$BUILD/tools/pc-histogram.so,out=$2" \
-		--module "$BUILD/kernel/diamond.ko" \
-		--file "$BUILD/kernel/kernel-bench:/bin/kernel-bench" \
+		--module "${KMOD_KO:?}" \
+		--file "${KBENCH:?}:/bin/kernel-bench" \
 		--file "$TOP_DIR/vectors/diamond.txt:/diamond.txt" -- \
 		"modprobe diamond;
 		 kernel-bench /diamond.txt $1 $WHAT >/dev/null;
