@@ -44,7 +44,7 @@ struct diamond_asm *diamond_asm_new(size_t max_body)
 static void reset(struct diamond_asm *a)
 {
 	free(a->slot);
-	_diamond_free_secret(a->data, a->cap);
+	dlib_free_secret(a->data, a->cap);
 	a->slot = NULL;
 	a->data = NULL;
 	a->nslots = a->top = a->nhave = 0;
@@ -136,7 +136,7 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 			return -ENOMEM;
 		if (a->used)
 			memcpy(nd, a->data, a->used);
-		_diamond_free_secret(a->data, a->cap);
+		dlib_free_secret(a->data, a->cap);
 		a->data = nd;
 		a->cap = cap;
 	}
@@ -153,17 +153,17 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 	return ret;
 }
 
-int _diamond_asm_complete(const struct diamond_asm *a, uint32_t n)
+int dlib_asm_complete(const struct diamond_asm *a, uint32_t n)
 {
 	return a->pending && a->top == n && a->nhave == n;
 }
 
-size_t _diamond_asm_footprint(const struct diamond_asm *a)
+size_t dlib_asm_footprint(const struct diamond_asm *a)
 {
 	return sizeof(*a) + (size_t)a->nslots * sizeof(*a->slot) + a->cap;
 }
 
-int _diamond_asm_frames(const struct diamond_asm *a, uint32_t device_id,
+int dlib_asm_frames(const struct diamond_asm *a, uint32_t device_id,
 			int (*emit)(void *arg, const struct diamond_frame *f),
 			void *arg)
 {
@@ -190,13 +190,13 @@ int _diamond_asm_frames(const struct diamond_asm *a, uint32_t device_id,
 int diamond_asm_tag(struct diamond_asm *a, const struct diamond_frame *f,
 		    uint8_t **buf, size_t *cap, struct diamond_epoch_body *body)
 {
-	int rc = _diamond_asm_assemble(a, f, buf, cap, body);
+	int rc = dlib_asm_assemble(a, f, buf, cap, body);
 
 	reset(a);
 	return rc;
 }
 
-int _diamond_asm_has(const struct diamond_asm *a, uint32_t first,
+int dlib_asm_has(const struct diamond_asm *a, uint32_t first,
 		     uint32_t count)
 {
 	uint32_t j;
@@ -211,12 +211,12 @@ int _diamond_asm_has(const struct diamond_asm *a, uint32_t first,
 	return 1;
 }
 
-uint32_t _diamond_asm_top(const struct diamond_asm *a)
+uint32_t dlib_asm_top(const struct diamond_asm *a)
 {
 	return a->pending ? a->top : 0;
 }
 
-int _diamond_asm_range(const struct diamond_asm *a, uint32_t first,
+int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
 		       uint32_t count, const uint8_t *tag, size_t taglen,
 		       uint8_t **buf, size_t *cap,
 		       struct diamond_epoch_body *body)
@@ -225,7 +225,7 @@ int _diamond_asm_range(const struct diamond_asm *a, uint32_t first,
 	size_t adlen = taglen - DIAMOND_TAG_SIZE, need = adlen, pos;
 	uint32_t j;
 
-	if (!_diamond_asm_has(a, first, count))
+	if (!dlib_asm_has(a, first, count))
 		return -ENOMSG;
 	for (j = first; j < first + count; j++)
 		need += DMD_BODY_LEN_SIZE + a->slot[j].len;
@@ -261,16 +261,16 @@ int _diamond_asm_range(const struct diamond_asm *a, uint32_t first,
 	return 0;
 }
 
-int _diamond_asm_assemble(const struct diamond_asm *a,
+int dlib_asm_assemble(const struct diamond_asm *a,
 			  const struct diamond_frame *f, uint8_t **buf,
 			  size_t *cap, struct diamond_epoch_body *body)
 {
 	int rc;
 
 	/* Nothing, another epoch, records missing or records past n. */
-	if (a->epoch != f->epoch || !_diamond_asm_complete(a, f->index))
+	if (a->epoch != f->epoch || !dlib_asm_complete(a, f->index))
 		return -ENOMSG;
-	rc = _diamond_asm_range(a, 0, f->index, f->payload, f->len, buf, cap,
+	rc = dlib_asm_range(a, 0, f->index, f->payload, f->len, buf, cap,
 				body);
 	if (!rc) {
 		body->device_id = f->device_id;

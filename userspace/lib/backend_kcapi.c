@@ -52,7 +52,7 @@ int diamond_kernel_probe(char *msg, size_t size)
 	return -ENOPKG;
 }
 
-static int attach(struct _diamond_dev *d)
+static int attach(struct dlib_dev *d)
 {
 	struct kcapi_handle *h;
 	uint8_t blob[DMD_BLOB_MAX];
@@ -74,14 +74,14 @@ static int attach(struct _diamond_dev *d)
 	return 0;
 }
 
-static void kern_release(struct _diamond_dev *d)
+static void kern_release(struct dlib_dev *d)
 {
 	if (d->tfm)
 		kcapi_aead_destroy(d->tfm);
 	d->tfm = NULL;
 }
 
-static int kern_open(struct _diamond_dev *d,
+static int kern_open(struct dlib_dev *d,
 		     const struct diamond_epoch_body *body, uint8_t *pt,
 		     uint32_t max_skip)
 {
@@ -97,7 +97,7 @@ static int kern_open(struct _diamond_dev *d,
 	if (body->adlen > DMD_MAX_AD)
 		return -EMSGSIZE;
 	/* The kernel's own default bound is 4096; a tighter one is ours. */
-	rc = _diamond_check_epoch(&d->st, body->epoch, max_skip);
+	rc = dlib_check_epoch(&d->st, body->epoch, max_skip);
 	if (rc)
 		return rc;
 	if (!d->tfm) {
@@ -138,12 +138,12 @@ static int kern_open(struct _diamond_dev *d,
 		if (rc == -ENOSPC)
 			rc = -DIAMOND_EEXHAUSTED;
 	}
-	_diamond_free_secret(out, outlen ? outlen : 1);
+	dlib_free_secret(out, outlen ? outlen : 1);
 	free(in);
 	return rc;
 }
 
-const struct _diamond_backend _diamond_backend_kernel = {
+const struct dlib_backend dlib_backend_kernel = {
 	.name = "kernel",
 	.open = kern_open,
 	.release = kern_release,

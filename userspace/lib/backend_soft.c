@@ -8,7 +8,7 @@
 
 #include "internal.h"
 
-static int soft_open(struct _diamond_dev *d,
+static int soft_open(struct dlib_dev *d,
 		     const struct diamond_epoch_body *body, uint8_t *pt,
 		     uint32_t max_skip)
 {
@@ -18,15 +18,15 @@ static int soft_open(struct _diamond_dev *d,
 	rc = dmd_open(&st, body->epoch, body->ad, body->adlen, body->ct,
 		      body->ct_len, pt, max_skip);
 	dmd_wipe(&st, sizeof(st));
-	return _diamond_core_errno(rc);
+	return dlib_core_errno(rc);
 }
 
-static void soft_release(struct _diamond_dev *d)
+static void soft_release(struct dlib_dev *d)
 {
 	d->tfm = NULL;
 }
 
-const struct _diamond_backend _diamond_backend_software = {
+const struct dlib_backend dlib_backend_software = {
 	.name = "software",
 	.open = soft_open,
 	.release = soft_release,

@@ -49,7 +49,7 @@ int diamond_provision(const uint8_t root[DIAMOND_ROOT_SIZE],
 	return 0;
 }
 
-void _diamond_state_advance(struct dmd_state *st, uint64_t epoch)
+void dlib_state_advance(struct dmd_state *st, uint64_t epoch)
 {
 	uint8_t r[DMD_KEY_MAX];
 
@@ -60,7 +60,7 @@ void _diamond_state_advance(struct dmd_state *st, uint64_t epoch)
 	dmd_wipe(r, sizeof(r));
 }
 
-int _diamond_check_epoch(const struct dmd_state *st, uint64_t epoch,
+int dlib_check_epoch(const struct dmd_state *st, uint64_t epoch,
 			 uint32_t max_skip)
 {
 	if (epoch < st->epoch)

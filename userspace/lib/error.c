@@ -38,7 +38,7 @@ const char *diamond_strerror(int err)
 	}
 }
 
-int _diamond_core_errno(int rc)
+int dlib_core_errno(int rc)
 {
 	switch (rc) {
 	case DMD_OK:		return 0;

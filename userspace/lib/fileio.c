@@ -18,7 +18,7 @@
 
 #include "internal.h"
 
-void _diamond_free_secret(void *p, size_t len)
+void dlib_free_secret(void *p, size_t len)
 {
 	if (!p)
 		return;
@@ -26,12 +26,12 @@ void _diamond_free_secret(void *p, size_t len)
 	free(p);
 }
 
-uint32_t _diamond_crc32(const uint8_t *p, size_t len)
+uint32_t dlib_crc32(const uint8_t *p, size_t len)
 {
 	return dmd_crc32(p, len);
 }
 
-int _diamond_fsync_parent(const char *path)
+int dlib_fsync_parent(const char *path)
 {
 	char *copy = strdup(path);
 	int fd, rc = 0;
@@ -94,7 +94,7 @@ int diamond_file_replace(const char *path, const void *data, size_t len,
 		unlink(tmp);
 		goto out;
 	}
-	rc = _diamond_fsync_parent(path);
+	rc = dlib_fsync_parent(path);
 out:
 	free(tmp);
 	return rc;

@@ -51,7 +51,7 @@ static size_t hash_id(uint32_t id, size_t size)
 	return (size_t)((id * 2654435761u) & (uint32_t)(size - 1));
 }
 
-static struct _diamond_dev *find(struct diamond_gw *gw, uint32_t id)
+static struct dlib_dev *find(struct diamond_gw *gw, uint32_t id)
 {
 	size_t i = hash_id(id, gw->tab_size);
 
@@ -63,7 +63,7 @@ static struct _diamond_dev *find(struct diamond_gw *gw, uint32_t id)
 	return NULL;
 }
 
-static void put(struct _diamond_dev **tab, size_t size, struct _diamond_dev *d)
+static void put(struct dlib_dev **tab, size_t size, struct dlib_dev *d)
 {
 	size_t i = hash_id(d->id, size);
 
@@ -72,9 +72,9 @@ static void put(struct _diamond_dev **tab, size_t size, struct _diamond_dev *d)
 	tab[i] = d;
 }
 
-static int insert(struct diamond_gw *gw, struct _diamond_dev *d)
+static int insert(struct diamond_gw *gw, struct dlib_dev *d)
 {
-	struct _diamond_dev **nt;
+	struct dlib_dev **nt;
 	size_t i, ns;
 
 	if (2 * (gw->ndev + 1) > gw->tab_size) {
@@ -94,7 +94,7 @@ static int insert(struct diamond_gw *gw, struct _diamond_dev *d)
 	return 0;
 }
 
-static void lru_unlink(struct diamond_gw *gw, struct _diamond_dev *d)
+static void lru_unlink(struct diamond_gw *gw, struct dlib_dev *d)
 {
 	if (d->lru_prev)
 		d->lru_prev->lru_next = d->lru_next;
@@ -107,7 +107,7 @@ static void lru_unlink(struct diamond_gw *gw, struct _diamond_dev *d)
 	d->lru_prev = d->lru_next = NULL;
 }
 
-static void lru_front(struct diamond_gw *gw, struct _diamond_dev *d)
+static void lru_front(struct diamond_gw *gw, struct dlib_dev *d)
 {
 	d->lru_next = gw->lru_head;
 	d->lru_prev = NULL;
@@ -119,9 +119,9 @@ static void lru_front(struct diamond_gw *gw, struct _diamond_dev *d)
 }
 
 /* Before a device may take a tfm: close the least recently used ones. */
-static void make_room(struct diamond_gw *gw, struct _diamond_dev *self)
+static void make_room(struct diamond_gw *gw, struct dlib_dev *self)
 {
-	struct _diamond_dev *v;
+	struct dlib_dev *v;
 
 	while (gw->ntfms >= gw->max_tfms && gw->lru_tail &&
 	       gw->lru_tail != self) {
@@ -134,7 +134,7 @@ static void make_room(struct diamond_gw *gw, struct _diamond_dev *self)
 }
 
 /* Account for a tfm the backend opened or closed during open(). */
-static void track_tfm(struct diamond_gw *gw, struct _diamond_dev *d, int had)
+static void track_tfm(struct diamond_gw *gw, struct dlib_dev *d, int had)
 {
 	if (d->tfm && !had) {
 		gw->ntfms++;
@@ -168,10 +168,10 @@ static int load_state(struct diamond_gw *gw, uint32_t id,
 }
 
 /* The device's entry, loading its state file on first use. */
-int _diamond_gw_get_dev(struct diamond_gw *gw, uint32_t id,
-			struct _diamond_dev **out)
+int dlib_gw_get_dev(struct diamond_gw *gw, uint32_t id,
+			struct dlib_dev **out)
 {
-	struct _diamond_dev *d = find(gw, id);
+	struct dlib_dev *d = find(gw, id);
 	int rc;
 
 	if (d) {
@@ -186,27 +186,27 @@ int _diamond_gw_get_dev(struct diamond_gw *gw, uint32_t id,
 	rc = load_state(gw, id, &d->st);
 	if (!rc) {
 		d->g = d->st.group ? d->st.group : d->st.b;
-		rc = _diamond_grp_load(gw, d);
+		rc = dlib_grp_load(gw, d);
 	}
 	if (!rc)
 		rc = insert(gw, d);
 	if (rc) {
-		_diamond_grp_free(d);
-		_diamond_free_secret(d, sizeof(*d));
+		dlib_grp_free(d);
+		dlib_free_secret(d, sizeof(*d));
 		return rc;
 	}
 	*out = d;
 	return 0;
 }
 
-void _diamond_gw_event(struct diamond_gw *gw, int kind, int err,
+void dlib_gw_event(struct diamond_gw *gw, int kind, int err,
 		       uint32_t dev, uint64_t epoch, uint32_t count)
 {
 	struct diamond_event ev = {
 		.kind = kind, .err = err, .device_id = dev, .epoch = epoch,
 		.count = count, .detail = gw->detail,
 	};
-	struct _diamond_dev *d = kind == DIAMOND_EV_FRAME ? NULL : find(gw, dev);
+	struct dlib_dev *d = kind == DIAMOND_EV_FRAME ? NULL : find(gw, dev);
 	int reason = diamond_reason(err);
 
 	if (kind == DIAMOND_EV_VERIFIED) {
@@ -281,7 +281,7 @@ int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
 	if (!gw)
 		return -ENOMEM;
 	gw->be = o->backend == DIAMOND_BACKEND_KERNEL ?
-		 &_diamond_backend_kernel : &_diamond_backend_software;
+		 &dlib_backend_kernel : &dlib_backend_software;
 	gw->max_skip = o->max_skip ? o->max_skip : DMD_DEFAULT_MAX_SKIP;
 	gw->max_tfms = o->max_tfms ? o->max_tfms : DIAMOND_DEFAULT_MAX_TFMS;
 	if (o->backend == DIAMOND_BACKEND_KERNEL)
@@ -308,9 +308,9 @@ int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
 		return rc;
 	}
 	rc = o->flags & DIAMOND_GW_SPOOL ?
-	     _diamond_spool_open(gw, o->state_dir) : 0;
+	     dlib_spool_open(gw, o->state_dir) : 0;
 	if (!rc && (o->flags & DIAMOND_GW_QUARANTINE))
-		rc = _diamond_quarantine_open(gw, o->state_dir,
+		rc = dlib_quarantine_open(gw, o->state_dir,
 					      o->quarantine_max ? o->quarantine_max :
 					      DIAMOND_DEFAULT_QUARANTINE_MAX);
 	if (rc) {
@@ -330,21 +330,21 @@ void diamond_gw_free(struct diamond_gw *gw)
 
 	if (!gw)
 		return;
-	_diamond_win_close_all(gw, 0);	/* still spooled for the next run */
-	_diamond_spool_close(gw);
+	dlib_win_close_all(gw, 0);	/* still spooled for the next run */
+	dlib_spool_close(gw);
 	free(gw->qdir);
 	for (i = 0; gw->tab && i < gw->tab_size; i++) {
 		if (!gw->tab[i])
 			continue;
 		gw->be->release(gw->tab[i]);
-		_diamond_grp_free(gw->tab[i]);
-		_diamond_free_secret(gw->tab[i], sizeof(*gw->tab[i]));
+		dlib_grp_free(gw->tab[i]);
+		dlib_free_secret(gw->tab[i], sizeof(*gw->tab[i]));
 	}
 	free(gw->tab);
 	diamond_reader_free(gw->rd);
 	diamond_store_close(gw->store);
 	free(gw->body);
-	_diamond_free_secret(gw->pt, gw->pt_cap);
+	dlib_free_secret(gw->pt, gw->pt_cap);
 	free(gw);
 }
 
@@ -357,17 +357,17 @@ void diamond_gw_stats(const struct diamond_gw *gw,
 int diamond_gw_open_epoch(struct diamond_gw *gw,
 			  const struct diamond_epoch_body *body, uint8_t *pt)
 {
-	struct _diamond_dev *d;
+	struct dlib_dev *d;
 	struct dmd_state next;
 	uint8_t blob[DIAMOND_BLOB_MAX];
 	int rc, had;
 
-	rc = _diamond_gw_get_dev(gw, body->device_id, &d);
+	rc = dlib_gw_get_dev(gw, body->device_id, &d);
 	if (rc)
 		return rc;
 	if (body->suite != d->st.suite)
 		return -EPROTO;
-	if (_diamond_grouped(d))	/* units of spec 9.1, not epochs */
+	if (dlib_grouped(d))	/* units of spec 9.1, not epochs */
 		return -EOPNOTSUPP;
 	had = d->tfm != NULL;
 	if (!had)
@@ -388,7 +388,7 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 		return rc;
 
 	next = d->st;
-	_diamond_state_advance(&next, body->epoch);
+	dlib_state_advance(&next, body->epoch);
 	dmd_blob2_write(blob, &next);
 	rc = diamond_store_save(gw->store, blob, dmd_blob2_size(next.suite));
 	dmd_wipe(blob, sizeof(blob));
@@ -426,7 +426,7 @@ void diamond_gw_foreach_dev(const struct diamond_gw *gw,
 }
 
 /* Take every whole frame the reader holds. */
-int _diamond_gw_drain(struct diamond_gw *gw)
+int dlib_gw_drain(struct diamond_gw *gw)
 {
 	struct diamond_frame f;
 	size_t skipped;
@@ -437,11 +437,11 @@ int _diamond_gw_drain(struct diamond_gw *gw)
 		if (rc == 0)
 			return 0;
 		if (rc < 0) {
-			_diamond_gw_event(gw, DIAMOND_EV_FRAME, rc, 0, 0,
+			dlib_gw_event(gw, DIAMOND_EV_FRAME, rc, 0, 0,
 					  (uint32_t)skipped);
 			continue;
 		}
-		rc = _diamond_win_frame(gw, &f);
+		rc = dlib_win_frame(gw, &f);
 		if (rc)
 			return rc;
 	}
@@ -454,8 +454,8 @@ int diamond_gw_feed(struct diamond_gw *gw, const uint8_t *data, size_t len)
 	gw->stats.bytes += len;
 	rc = diamond_reader_feed(gw->rd, data, len);
 	if (!rc)
-		rc = _diamond_gw_drain(gw);
-	_diamond_spool_commit(gw);
+		rc = dlib_gw_drain(gw);
+	dlib_spool_commit(gw);
 	return rc;
 }
 
@@ -466,7 +466,7 @@ static void drop_partial(struct diamond_gw *gw)
 
 	if (!left)
 		return;
-	_diamond_gw_event(gw, DIAMOND_EV_FRAME, -ENODATA, 0, 0, (uint32_t)left);
+	dlib_gw_event(gw, DIAMOND_EV_FRAME, -ENODATA, 0, 0, (uint32_t)left);
 	diamond_reader_reset(gw->rd);
 }
 
@@ -489,8 +489,8 @@ void diamond_gw_break(struct diamond_gw *gw)
 int diamond_gw_finish(struct diamond_gw *gw)
 {
 	drop_partial(gw);
-	_diamond_grp_finish(gw);
-	_diamond_win_close_all(gw, 1);
-	_diamond_spool_commit(gw);
+	dlib_grp_finish(gw);
+	dlib_win_close_all(gw, 1);
+	dlib_spool_commit(gw);
 	return 0;
 }

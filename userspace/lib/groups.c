@@ -49,18 +49,18 @@ static uint32_t nonfinal(uint32_t n, uint32_t b, uint32_t g)
 }
 
 /* The units an epoch of device @d can have at most: q(b) + 1. */
-static uint32_t max_units(const struct _diamond_dev *d)
+static uint32_t max_units(const struct dlib_dev *d)
 {
 	return nonfinal(d->st.b, d->st.b, d->g) + 1;
 }
 
-int _diamond_grp_load(struct diamond_gw *gw, struct _diamond_dev *d)
+int dlib_grp_load(struct diamond_gw *gw, struct dlib_dev *d)
 {
 	int rc;
 
-	if (!_diamond_grouped(d))
+	if (!dlib_grouped(d))
 		return 0;
-	if (gw->be != &_diamond_backend_software) {
+	if (gw->be != &dlib_backend_software) {
 		d->unsupported = 1;	/* refused frame by frame, loudly */
 		return 0;
 	}
@@ -70,7 +70,7 @@ int _diamond_grp_load(struct diamond_gw *gw, struct _diamond_dev *d)
 		return -ENOMEM;
 	d->ngerr = max_units(d);
 	d->gerr_epoch = UINT64_MAX;	/* no epoch summed up yet */
-	rc = _diamond_store_load_rx(gw->store, d->id, &d->st, d->rx, d->g);
+	rc = dlib_store_load_rx(gw->store, d->id, &d->st, d->rx, d->g);
 	if (rc)
 		diamond_store_path(gw->store, d->id, gw->detail,
 				   sizeof(gw->detail));
@@ -78,15 +78,15 @@ int _diamond_grp_load(struct diamond_gw *gw, struct _diamond_dev *d)
 	return rc;
 }
 
-void _diamond_grp_free(struct _diamond_dev *d)
+void dlib_grp_free(struct dlib_dev *d)
 {
-	_diamond_free_secret(d->rx, sizeof(*d->rx));
+	dlib_free_secret(d->rx, sizeof(*d->rx));
 	free(d->gerr);
 	d->rx = NULL;
 	d->gerr = NULL;
 }
 
-void _diamond_ep_tags_free(struct _diamond_ep *ep)
+void dlib_ep_tags_free(struct dlib_ep *ep)
 {
 	uint32_t i;
 
@@ -99,14 +99,14 @@ void _diamond_ep_tags_free(struct _diamond_ep *ep)
 }
 
 /* Is group @group of @epoch one the cursor has passed (its keys gone)? */
-static int behind_cursor(const struct _diamond_dev *d, uint64_t epoch,
+static int behind_cursor(const struct dlib_dev *d, uint64_t epoch,
 			 uint32_t group)
 {
 	return d->rx->open && epoch == d->rx->st.epoch &&
 	       group < d->rx->group;
 }
 
-int _diamond_grp_screen(const struct _diamond_dev *d,
+int dlib_grp_screen(const struct dlib_dev *d,
 			const struct diamond_frame *f)
 {
 	if (f->type == DIAMOND_FRAME_GROUP &&
@@ -125,7 +125,7 @@ int _diamond_grp_screen(const struct _diamond_dev *d,
 }
 
 /* Counters and the callback for a group event. */
-static void group_event(struct diamond_gw *gw, struct _diamond_dev *d,
+static void group_event(struct diamond_gw *gw, struct dlib_dev *d,
 			struct diamond_event *ev)
 {
 	ev->device_id = d->id;
@@ -143,7 +143,7 @@ static void group_event(struct diamond_gw *gw, struct _diamond_dev *d,
 	gw->detail[0] = 0;
 }
 
-void _diamond_grp_stale(struct diamond_gw *gw, struct _diamond_dev *d,
+void dlib_grp_stale(struct diamond_gw *gw, struct dlib_dev *d,
 			const struct diamond_frame *f)
 {
 	struct diamond_event ev = {
@@ -156,10 +156,10 @@ void _diamond_grp_stale(struct diamond_gw *gw, struct _diamond_dev *d,
 }
 
 /* Hold a group tag frame; the latest different copy wins. 1: a duplicate. */
-int _diamond_grp_frame(struct diamond_gw *gw, struct _diamond_ep *ep,
+int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 		       const struct diamond_frame *f)
 {
-	struct _diamond_gtag *t;
+	struct dlib_gtag *t;
 	uint8_t *p;
 
 	if (!ep->gtag) {
@@ -171,7 +171,7 @@ int _diamond_grp_frame(struct diamond_gw *gw, struct _diamond_ep *ep,
 	}
 	t = &ep->gtag[f->index];
 	if (t->p && t->len == f->len && !memcmp(t->p, f->payload, f->len)) {
-		_diamond_drop_frames(gw, ep->dev, 1);
+		dlib_drop_frames(gw, ep->dev, 1);
 		return 1;
 	}
 	p = malloc(f->len);
@@ -186,9 +186,9 @@ int _diamond_grp_frame(struct diamond_gw *gw, struct _diamond_ep *ep,
 }
 
 /* Is the unit of @ep at group @c complete? Then 1 and *@u. */
-static int unit_at(const struct _diamond_ep *ep, uint32_t c, struct unit *u)
+static int unit_at(const struct dlib_ep *ep, uint32_t c, struct unit *u)
 {
-	const struct _diamond_dev *d = ep->dev;
+	const struct dlib_dev *d = ep->dev;
 	uint32_t q;
 
 	if (ep->tag_len) {
@@ -202,23 +202,23 @@ static int unit_at(const struct _diamond_ep *ep, uint32_t c, struct unit *u)
 					    .tag = ep->tag,
 					    .taglen = ep->tag_len };
 			return !ep->tag_failed &&
-			       _diamond_asm_top(ep->asm_) <= ep->tag_n &&
-			       _diamond_asm_has(ep->asm_, u->first, u->count);
+			       dlib_asm_top(ep->asm_) <= ep->tag_n &&
+			       dlib_asm_has(ep->asm_, u->first, u->count);
 		}
 	}
 	if (c >= ep->ngtag || !ep->gtag[c].p || ep->gtag[c].failed)
 		return 0;
 	*u = (struct unit){ .group = c, .first = c * d->g, .count = d->g,
 			    .tag = ep->gtag[c].p, .taglen = ep->gtag[c].len };
-	return _diamond_asm_has(ep->asm_, u->first, u->count);
+	return dlib_asm_has(ep->asm_, u->first, u->count);
 }
 
 /* The device's open epochs in epoch order (at most the window). */
-static unsigned int sorted_eps(struct _diamond_dev *d,
-			       struct _diamond_ep **out)
+static unsigned int sorted_eps(struct dlib_dev *d,
+			       struct dlib_ep **out)
 {
 	unsigned int i, j, n = 0;
-	struct _diamond_ep *t;
+	struct dlib_ep *t;
 
 	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++)
 		if (d->win[i])
@@ -237,10 +237,10 @@ static unsigned int sorted_eps(struct _diamond_dev *d,
  * failed unit is tried again only once one of its frames changes);
  * *@next: it is the cursor's own unit.
  */
-static struct _diamond_ep *find_unit(struct _diamond_dev *d, struct unit *u,
+static struct dlib_ep *find_unit(struct dlib_dev *d, struct unit *u,
 				     int *next)
 {
-	struct _diamond_ep *eps[DIAMOND_WINDOW_EPOCHS];
+	struct dlib_ep *eps[DIAMOND_WINDOW_EPOCHS];
 	unsigned int i, n = sorted_eps(d, eps);
 	uint32_t c, c0;
 
@@ -260,7 +260,7 @@ static struct _diamond_ep *find_unit(struct _diamond_dev *d, struct unit *u,
 }
 
 /* Start the decisions list of @epoch (the cursor moves into it). */
-static void track(struct _diamond_dev *d, uint64_t epoch)
+static void track(struct dlib_dev *d, uint64_t epoch)
 {
 	uint32_t i;
 
@@ -273,7 +273,7 @@ static void track(struct _diamond_dev *d, uint64_t epoch)
 }
 
 /* Groups @from .. @to - 1 of the tracked epoch are given up. */
-static void give_up(struct diamond_gw *gw, struct _diamond_dev *d,
+static void give_up(struct diamond_gw *gw, struct dlib_dev *d,
 		    uint32_t from, uint32_t to)
 {
 	struct diamond_event ev = {
@@ -298,7 +298,7 @@ static void give_up(struct diamond_gw *gw, struct _diamond_dev *d,
  * groups up to @units (all it had, or what its frames reached) and sum it
  * up. @n: its count if it closed, else 0.
  */
-static void summarize(struct diamond_gw *gw, struct _diamond_dev *d,
+static void summarize(struct diamond_gw *gw, struct dlib_dev *d,
 		      uint32_t units, uint32_t n)
 {
 	struct diamond_event ev = {
@@ -315,8 +315,8 @@ static void summarize(struct diamond_gw *gw, struct _diamond_dev *d,
 }
 
 /* How many groups the frames of @ep reach, for an epoch left unclosed. */
-static uint32_t reach(const struct _diamond_dev *d,
-		      const struct _diamond_ep *ep)
+static uint32_t reach(const struct dlib_dev *d,
+		      const struct dlib_ep *ep)
 {
 	uint32_t top = 0, i, t;
 
@@ -325,7 +325,7 @@ static uint32_t reach(const struct _diamond_dev *d,
 			top = i + 1;	/* decided or failed */
 	if (!ep)
 		return top;
-	t = _diamond_asm_top(ep->asm_);
+	t = dlib_asm_top(ep->asm_);
 	if (t && (t - 1) / d->g + 1 > top)
 		top = (t - 1) / d->g + 1;
 	for (i = 0; i < ep->ngtag; i++)
@@ -338,17 +338,17 @@ static uint32_t reach(const struct _diamond_dev *d,
  * Free the open epoch of the epoch just summed up; with a group rejected,
  * its frames go to the quarantine first (named by the first reason).
  */
-static void retire(struct diamond_gw *gw, struct _diamond_dev *d,
-		   struct _diamond_ep *ep)
+static void retire(struct diamond_gw *gw, struct dlib_dev *d,
+		   struct dlib_ep *ep)
 {
 	uint32_t i;
 
 	for (i = 0; i < d->ngerr; i++)
 		if (d->gerr[i] < 0) {
-			_diamond_quarantine(gw, ep, d->gerr[i]);
+			dlib_quarantine(gw, ep, d->gerr[i]);
 			break;
 		}
-	_diamond_ep_free(gw, ep);
+	dlib_ep_free(gw, ep);
 }
 
 /*
@@ -356,14 +356,14 @@ static void retire(struct diamond_gw *gw, struct _diamond_dev *d,
  * unclosed, and the open epochs before it go (those with no unit decided
  * are rejected as incomplete, as for devices without groups).
  */
-static void moved_to(struct diamond_gw *gw, struct _diamond_dev *d,
+static void moved_to(struct diamond_gw *gw, struct dlib_dev *d,
 		     uint64_t epoch)
 {
-	struct _diamond_ep *ep;
+	struct dlib_ep *ep;
 	unsigned int i;
 
 	if (d->gerr_live && d->gerr_epoch < epoch)
-		summarize(gw, d, reach(d, _diamond_ep_find(d, d->gerr_epoch)),
+		summarize(gw, d, reach(d, dlib_ep_find(d, d->gerr_epoch)),
 			  0);
 	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++) {
 		ep = d->win[i];
@@ -372,12 +372,12 @@ static void moved_to(struct diamond_gw *gw, struct _diamond_dev *d,
 		if (ep->epoch == d->gerr_epoch)
 			retire(gw, d, ep);	/* summed up */
 		else	/* not one unit of it verified */
-			_diamond_ep_reject(gw, ep, -ENOMSG);
+			dlib_ep_reject(gw, ep, -ENOMSG);
 	}
 }
 
 /* A unit that did not verify: nothing changes; remember why. */
-static void unit_failed(struct _diamond_dev *d, struct _diamond_ep *ep,
+static void unit_failed(struct dlib_dev *d, struct dlib_ep *ep,
 			const struct unit *u, int err)
 {
 	if (u->final)
@@ -392,8 +392,8 @@ static void unit_failed(struct _diamond_dev *d, struct _diamond_ep *ep,
 }
 
 /* Verify @u of @ep; durable cursor; deliver. -ENOMEM only is fatal. */
-static int open_unit(struct diamond_gw *gw, struct _diamond_dev *d,
-		     struct _diamond_ep *ep, const struct unit *u)
+static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
+		     struct dlib_ep *ep, const struct unit *u)
 {
 	struct diamond_event ev = {
 		.kind = DIAMOND_EV_GROUP_VERIFIED, .epoch = ep->epoch,
@@ -404,12 +404,12 @@ static int open_unit(struct diamond_gw *gw, struct _diamond_dev *d,
 	uint32_t from;
 	int rc;
 
-	rc = _diamond_asm_range(ep->asm_, u->first, u->count, u->tag,
+	rc = dlib_asm_range(ep->asm_, u->first, u->count, u->tag,
 				u->taglen, &gw->body, &gw->body_cap, &body);
 	if (!rc)
-		rc = _diamond_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE + 1);
+		rc = dlib_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE + 1);
 	if (!rc)
-		rc = _diamond_core_errno(u->final ?
+		rc = dlib_core_errno(u->final ?
 			dmd_receiver_close(&next, ep->epoch, u->n, body.ad,
 					   body.adlen, body.ct, body.ct_len,
 					   gw->pt) :
@@ -418,7 +418,7 @@ static int open_unit(struct diamond_gw *gw, struct _diamond_dev *d,
 					   gw->pt));
 	/* Verify -> durable cursor -> deliver (userspace.rst section 4). */
 	if (!rc)
-		rc = _diamond_store_save_rx(gw->store, &next);
+		rc = dlib_store_save_rx(gw->store, &next);
 	if (rc) {
 		if (rc != -EBADMSG && rc != -ENOMEM)
 			diamond_store_path(gw->store, d->id, gw->detail,
@@ -438,7 +438,7 @@ static int open_unit(struct diamond_gw *gw, struct _diamond_dev *d,
 	dmd_wipe(&next, sizeof(next));
 	body.device_id = d->id;
 	body.epoch = ep->epoch;
-	_diamond_deliver(gw, d, &body, gw->pt, u->first, u->group);
+	dlib_deliver(gw, d, &body, gw->pt, u->first, u->group);
 	dmd_wipe(gw->pt, body.ct_len - DIAMOND_TAG_SIZE);
 	memcpy(d->last_tag, u->tag + u->taglen - DIAMOND_TAG_SIZE,
 	       DIAMOND_TAG_SIZE);
@@ -450,7 +450,7 @@ static int open_unit(struct diamond_gw *gw, struct _diamond_dev *d,
 	d->gerr[u->group] = 0;
 	group_event(gw, d, &ev);
 	if (u->final) {
-		_diamond_gw_event(gw, DIAMOND_EV_VERIFIED, 0, d->id, ep->epoch,
+		dlib_gw_event(gw, DIAMOND_EV_VERIFIED, 0, d->id, ep->epoch,
 				  u->n);
 		summarize(gw, d, u->group + 1, u->n);
 		retire(gw, d, ep);
@@ -458,10 +458,10 @@ static int open_unit(struct diamond_gw *gw, struct _diamond_dev *d,
 	return 0;
 }
 
-int _diamond_grp_progress(struct diamond_gw *gw, struct _diamond_dev *d,
+int dlib_grp_progress(struct diamond_gw *gw, struct dlib_dev *d,
 			  int all)
 {
-	struct _diamond_ep *ep;
+	struct dlib_ep *ep;
 	struct unit u;
 	int next, rc, waited = 0;
 
@@ -482,7 +482,7 @@ int _diamond_grp_progress(struct diamond_gw *gw, struct _diamond_dev *d,
 	return 0;
 }
 
-void _diamond_grp_touch(struct _diamond_ep *ep, const struct diamond_frame *f)
+void dlib_grp_touch(struct dlib_ep *ep, const struct diamond_frame *f)
 {
 	uint32_t c = f->type == DIAMOND_FRAME_GROUP ? f->index :
 		     f->type == DIAMOND_FRAME_RECORD ? f->index / ep->dev->g :
@@ -495,16 +495,16 @@ void _diamond_grp_touch(struct _diamond_ep *ep, const struct diamond_frame *f)
 }
 
 /* End of input: open every complete unit, sum up every open epoch. */
-void _diamond_grp_finish(struct diamond_gw *gw)
+void dlib_grp_finish(struct diamond_gw *gw)
 {
-	struct _diamond_dev *d;
+	struct dlib_dev *d;
 	size_t i;
 
 	for (i = 0; i < gw->tab_size; i++) {
 		d = gw->tab[i];
 		if (!d || !d->rx)
 			continue;
-		_diamond_grp_progress(gw, d, 1);
+		dlib_grp_progress(gw, d, 1);
 		moved_to(gw, d, UINT64_MAX);
 	}
 }

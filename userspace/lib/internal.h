@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * libdiamond internals: shared by the files of userspace/lib, never
- * installed. Names here carry the _diamond_ prefix (the library's middle
+ * installed. Names here carry the dlib_ prefix (the library's middle
  * tier); file-static helpers have short plain names.
  */
 #ifndef LIBDIAMOND_INTERNAL_H
@@ -33,27 +33,27 @@ DIAMOND_SAME(DIAMOND_FRAME_TAG, DMD_FRAME_TAG);
 #define DIAMOND_DEFAULT_MAX_TFMS	256
 
 /* Map a portable-core DMD_E* code to the errno the kernel would return. */
-int _diamond_core_errno(int dmd_rc);
+int dlib_core_errno(int dmd_rc);
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()): the core's dmd_crc32. */
-uint32_t _diamond_crc32(const uint8_t *p, size_t len);
+uint32_t dlib_crc32(const uint8_t *p, size_t len);
 
 /* Wipe then free; @p may be NULL. */
-void _diamond_free_secret(void *p, size_t len);
+void dlib_free_secret(void *p, size_t len);
 
 /* fsync the directory that holds @path. */
-int _diamond_fsync_parent(const char *path);
+int dlib_fsync_parent(const char *path);
 
 /*
  * The state after a verified epoch: (epoch + 1, E_{epoch+1}) derived from
  * @st by epoch updates, as the kernel's tfm does internally.
  */
-void _diamond_state_advance(struct dmd_state *st, uint64_t epoch);
+void dlib_state_advance(struct dmd_state *st, uint64_t epoch);
 
-struct _diamond_dev;
+struct dlib_dev;
 
 /* A held group tag frame (type 3): AD || G_i. */
-struct _diamond_gtag {
+struct dlib_gtag {
 	uint8_t *p;
 	uint16_t len;
 	uint8_t failed;		/* its unit failed; cleared by a new frame */
@@ -64,27 +64,27 @@ struct _diamond_gtag {
  * first, and what it costs against the gateway's max_buffer. Open epochs
  * of all devices sit on one LRU list (head = most recently fed).
  */
-struct _diamond_ep {
-	struct _diamond_dev *dev;
+struct dlib_ep {
+	struct dlib_dev *dev;
 	struct diamond_asm *asm_;
 	uint64_t epoch;
 	uint8_t suite;
 	uint8_t *tag;			/* AD || T of a held tag frame, or NULL */
 	uint16_t tag_n, tag_len;
 	uint32_t frames;		/* frames taken */
-	struct _diamond_gtag *gtag;	/* held group tag frames, by group */
+	struct dlib_gtag *gtag;	/* held group tag frames, by group */
 	uint32_t ngtag;			/* entries in @gtag */
 	size_t gtag_bytes;		/* what @gtag holds, for the charge */
 	uint8_t tag_failed;		/* the final group failed as it is */
 	size_t charge;			/* bytes charged to the buffer */
-	struct _diamond_ep *prev, *next;
+	struct dlib_ep *prev, *next;
 };
 
 /*
  * One device at the gateway: the mirror of its state file, its open
  * epochs, its counters and, with the kernel backend, its keyed tfm.
  */
-struct _diamond_dev {
+struct dlib_dev {
 	uint32_t id;
 	uint8_t verified_once;
 	uint8_t unsupported;		/* grouped, but the kernel backend */
@@ -96,29 +96,29 @@ struct _diamond_dev {
 	uint64_t gerr_epoch;		/* the epoch @gerr is about */
 	uint8_t gerr_live;		/* @gerr holds an undecided epoch */
 	uint32_t stall;			/* frames since a later unit waits */
-	struct _diamond_ep *win[DIAMOND_WINDOW_EPOCHS];	/* open epochs */
+	struct dlib_ep *win[DIAMOND_WINDOW_EPOCHS];	/* open epochs */
 	struct diamond_dev_stats stats;
 	uint8_t last_tag[DIAMOND_TAG_SIZE];	/* T of stats.last_epoch */
 	void *tfm;			/* backend handle or NULL */
-	struct _diamond_dev *lru_prev, *lru_next;	/* devices with a tfm */
+	struct dlib_dev *lru_prev, *lru_next;	/* devices with a tfm */
 };
 
-struct _diamond_spool;
+struct dlib_spool;
 
 struct diamond_gw {
 	struct diamond_store *store;
-	const struct _diamond_backend *be;
+	const struct dlib_backend *be;
 	struct diamond_gw_cbs cbs;
 	uint32_t max_skip;
 	unsigned int max_tfms, ntfms;
 	size_t max_body, max_buffer;
 	struct diamond_reader *rd;
 	/* Device table: open addressing on the id, never shrinks. */
-	struct _diamond_dev **tab;
+	struct dlib_dev **tab;
 	size_t tab_size, ndev;
-	struct _diamond_dev *lru_head, *lru_tail;	/* head = most recent */
-	struct _diamond_ep *ep_head, *ep_tail;		/* open epochs, LRU */
-	struct _diamond_spool *spool;	/* NULL without DIAMOND_GW_SPOOL */
+	struct dlib_dev *lru_head, *lru_tail;	/* head = most recent */
+	struct dlib_ep *ep_head, *ep_tail;		/* open epochs, LRU */
+	struct dlib_spool *spool;	/* NULL without DIAMOND_GW_SPOOL */
 	char *qdir;			/* NULL without DIAMOND_GW_QUARANTINE */
 	size_t qmax, qused, qfiles;
 	uint64_t qseq;
@@ -132,90 +132,90 @@ struct diamond_gw {
 };
 
 /* gateway.c */
-int _diamond_gw_get_dev(struct diamond_gw *gw, uint32_t id,
-			struct _diamond_dev **out);
+int dlib_gw_get_dev(struct diamond_gw *gw, uint32_t id,
+			struct dlib_dev **out);
 /* Take every whole frame gw->rd holds. */
-int _diamond_gw_drain(struct diamond_gw *gw);
-void _diamond_gw_event(struct diamond_gw *gw, int kind, int err,
+int dlib_gw_drain(struct diamond_gw *gw);
+void dlib_gw_event(struct diamond_gw *gw, int kind, int err,
 		       uint32_t dev, uint64_t epoch, uint32_t count);
 
 /* window.c: frames into open epochs, complete epochs verified. */
-int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f);
-void _diamond_win_close_all(struct diamond_gw *gw, int report);
-void _diamond_ep_free(struct diamond_gw *gw, struct _diamond_ep *ep);
+int dlib_win_frame(struct diamond_gw *gw, const struct diamond_frame *f);
+void dlib_win_close_all(struct diamond_gw *gw, int report);
+void dlib_ep_free(struct diamond_gw *gw, struct dlib_ep *ep);
 /* The open epoch @epoch of @d, or NULL. */
-struct _diamond_ep *_diamond_ep_find(struct _diamond_dev *d, uint64_t epoch);
-void _diamond_ep_reject(struct diamond_gw *gw, struct _diamond_ep *ep, int err);
-void _diamond_drop_frames(struct diamond_gw *gw, struct _diamond_dev *d,
+struct dlib_ep *dlib_ep_find(struct dlib_dev *d, uint64_t epoch);
+void dlib_ep_reject(struct diamond_gw *gw, struct dlib_ep *ep, int err);
+void dlib_drop_frames(struct diamond_gw *gw, struct dlib_dev *d,
 			  uint32_t n);
-int _diamond_grow_pt(struct diamond_gw *gw, size_t need);
+int dlib_grow_pt(struct diamond_gw *gw, size_t need);
 /* Records of @b (records first .. first + count - 1) to the callbacks. */
-void _diamond_deliver(struct diamond_gw *gw, struct _diamond_dev *d,
+void dlib_deliver(struct diamond_gw *gw, struct dlib_dev *d,
 		      const struct diamond_epoch_body *b, const uint8_t *pt,
 		      uint32_t first, uint32_t group);
 /* Call @emit for every frame @ep holds (records, then a held tag). */
-int _diamond_ep_frames(const struct _diamond_ep *ep,
+int dlib_ep_frames(const struct dlib_ep *ep,
 		       int (*emit)(void *arg, const struct diamond_frame *f),
 		       void *arg);
 
 /* groups.c: the units of grouped devices (spec section 9.1). */
-static inline int _diamond_grouped(const struct _diamond_dev *d)
+static inline int dlib_grouped(const struct dlib_dev *d)
 {
 	return d->g < d->st.b;
 }
 /* Set up a device's cursor from its state file (software backend only). */
-int _diamond_grp_load(struct diamond_gw *gw, struct _diamond_dev *d);
+int dlib_grp_load(struct diamond_gw *gw, struct dlib_dev *d);
 /* 0, or why @f can never be part of a unit of @d (-EKEYEXPIRED stale). */
-int _diamond_grp_screen(const struct _diamond_dev *d,
+int dlib_grp_screen(const struct dlib_dev *d,
 			const struct diamond_frame *f);
 /* Report a group tag frame of a group the cursor has passed. */
-void _diamond_grp_stale(struct diamond_gw *gw, struct _diamond_dev *d,
+void dlib_grp_stale(struct diamond_gw *gw, struct dlib_dev *d,
 			const struct diamond_frame *f);
 /* Hold a group tag frame in @ep: 0, 1 a duplicate, or -ENOMEM. */
-int _diamond_grp_frame(struct diamond_gw *gw, struct _diamond_ep *ep,
+int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 		       const struct diamond_frame *f);
 /* Open what can be opened; @all: give up every incomplete group (end). */
-int _diamond_grp_progress(struct diamond_gw *gw, struct _diamond_dev *d,
+int dlib_grp_progress(struct diamond_gw *gw, struct dlib_dev *d,
 			  int all);
 /* End of input: open what is complete, sum up every epoch. */
-void _diamond_grp_finish(struct diamond_gw *gw);
+void dlib_grp_finish(struct diamond_gw *gw);
 /* A frame was taken into @ep: a unit of it that failed may be retried. */
-void _diamond_grp_touch(struct _diamond_ep *ep, const struct diamond_frame *f);
-void _diamond_grp_free(struct _diamond_dev *d);
-void _diamond_ep_tags_free(struct _diamond_ep *ep);
+void dlib_grp_touch(struct dlib_ep *ep, const struct diamond_frame *f);
+void dlib_grp_free(struct dlib_dev *d);
+void dlib_ep_tags_free(struct dlib_ep *ep);
 
 /* spool.c */
-int _diamond_spool_open(struct diamond_gw *gw, const char *state_dir);
-void _diamond_spool_close(struct diamond_gw *gw);
-void _diamond_spool_append(struct diamond_gw *gw, const struct diamond_frame *f);
+int dlib_spool_open(struct diamond_gw *gw, const char *state_dir);
+void dlib_spool_close(struct diamond_gw *gw);
+void dlib_spool_append(struct diamond_gw *gw, const struct diamond_frame *f);
 /* After each feed: fsync, or rewrite from memory once it outgrew that. */
-void _diamond_spool_commit(struct diamond_gw *gw);
-int _diamond_quarantine_open(struct diamond_gw *gw, const char *state_dir,
+void dlib_spool_commit(struct diamond_gw *gw);
+int dlib_quarantine_open(struct diamond_gw *gw, const char *state_dir,
 			     size_t max);
-void _diamond_quarantine(struct diamond_gw *gw, const struct _diamond_ep *ep,
+void dlib_quarantine(struct diamond_gw *gw, const struct dlib_ep *ep,
 			 int err);
 
 /* assembler.c */
-int _diamond_asm_complete(const struct diamond_asm *a, uint32_t n);
-size_t _diamond_asm_footprint(const struct diamond_asm *a);
-int _diamond_asm_frames(const struct diamond_asm *a, uint32_t device_id,
+int dlib_asm_complete(const struct diamond_asm *a, uint32_t n);
+size_t dlib_asm_footprint(const struct diamond_asm *a);
+int dlib_asm_frames(const struct diamond_asm *a, uint32_t device_id,
 			int (*emit)(void *arg, const struct diamond_frame *f),
 			void *arg);
 /* Whether records first .. first + count - 1 are all held. */
-int _diamond_asm_has(const struct diamond_asm *a, uint32_t first,
+int dlib_asm_has(const struct diamond_asm *a, uint32_t first,
 		     uint32_t count);
 /* The highest record index held + 1. */
-uint32_t _diamond_asm_top(const struct diamond_asm *a);
+uint32_t dlib_asm_top(const struct diamond_asm *a);
 /*
  * Records first .. first + count - 1 as a body, with @tag (AD || T of
  * @taglen bytes) around it: AD || body || T in *@buf.
  */
-int _diamond_asm_range(const struct diamond_asm *a, uint32_t first,
+int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
 		       uint32_t count, const uint8_t *tag, size_t taglen,
 		       uint8_t **buf, size_t *cap,
 		       struct diamond_epoch_body *body);
 /* diamond_asm_tag() without emptying the assembler. */
-int _diamond_asm_assemble(const struct diamond_asm *a,
+int dlib_asm_assemble(const struct diamond_asm *a,
 			  const struct diamond_frame *f, uint8_t **buf,
 			  size_t *cap, struct diamond_epoch_body *body);
 
@@ -225,25 +225,25 @@ int _diamond_asm_assemble(const struct diamond_asm *a,
  * (the gateway advances it once the new state is durable). release()
  * closes d->tfm; open() may set d->tfm.
  */
-struct _diamond_backend {
+struct dlib_backend {
 	const char *name;
-	int (*open)(struct _diamond_dev *d, const struct diamond_epoch_body *body,
+	int (*open)(struct dlib_dev *d, const struct diamond_epoch_body *body,
 		    uint8_t *pt, uint32_t max_skip);
-	void (*release)(struct _diamond_dev *d);
+	void (*release)(struct dlib_dev *d);
 };
 
-extern const struct _diamond_backend _diamond_backend_kernel;
-extern const struct _diamond_backend _diamond_backend_software;
+extern const struct dlib_backend dlib_backend_kernel;
+extern const struct dlib_backend dlib_backend_software;
 
 /* Epoch checks both backends make before any cryptography (spec 9.1-9.2). */
-int _diamond_check_epoch(const struct dmd_state *st, uint64_t epoch,
+int dlib_check_epoch(const struct dmd_state *st, uint64_t epoch,
 			 uint32_t max_skip);
 
 /* store.c: a state file with the cursor of a grouped device (version 2). */
-int _diamond_store_load_rx(struct diamond_store *store, uint32_t device_id,
+int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
 			   struct dmd_state *st, struct dmd_receiver *rx,
 			   uint32_t g);
-int _diamond_store_save_rx(struct diamond_store *store,
+int dlib_store_save_rx(struct diamond_store *store,
 			   const struct dmd_receiver *rx);
 
 

@@ -34,7 +34,7 @@ void diamond_reader_free(struct diamond_reader *r)
 {
 	if (!r)
 		return;
-	_diamond_free_secret(r->buf, r->cap);
+	dlib_free_secret(r->buf, r->cap);
 	free(r);
 }
 

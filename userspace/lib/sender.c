@@ -88,7 +88,7 @@ int diamond_sender_open(struct diamond_sender **out, const char *blob_path)
 	}
 	s->lockfd = lockfd;
 	/* The blob's group size; 0 stands for g = b (spec section 5.1). */
-	rc = _diamond_core_errno(dmd_sender_init_groups(&s->core, &st, NULL, 0,
+	rc = dlib_core_errno(dmd_sender_init_groups(&s->core, &st, NULL, 0,
 					0, st.group ? st.group : st.b));
 	dmd_wipe(&st, sizeof(st));
 	if (rc) {
@@ -106,7 +106,7 @@ void diamond_sender_free(struct diamond_sender *s)
 	dmd_sender_wipe(&s->core);
 	free(s->path);
 	close(s->lockfd);
-	_diamond_free_secret(s, sizeof(*s));
+	dlib_free_secret(s, sizeof(*s));
 }
 
 void diamond_sender_params(const struct diamond_sender *s,
@@ -128,7 +128,7 @@ static int begin(struct diamond_sender *s)
 	uint8_t blob[DIAMOND_BLOB_MAX];
 	int rc;
 
-	rc = _diamond_core_errno(dmd_sender_begin(&s->core, &reserve));
+	rc = dlib_core_errno(dmd_sender_begin(&s->core, &reserve));
 	if (rc)
 		return rc;
 	dmd_blob2_write(blob, &reserve);
@@ -176,7 +176,7 @@ int diamond_sender_seal(struct diamond_sender *s, const uint8_t *data,
 			return rc;
 		s->body = DIAMOND_TAG_SIZE;
 	}
-	rc = _diamond_core_errno(dmd_sender_seal(&s->core, data, len,
+	rc = dlib_core_errno(dmd_sender_seal(&s->core, data, len,
 						 frame + DIAMOND_FRAME_HDR, &j));
 	if (rc)
 		return rc;
@@ -202,7 +202,7 @@ int diamond_sender_close_group(struct diamond_sender *s, const uint8_t *ad,
 		return -EMSGSIZE;
 	if (adlen)
 		memcpy(frame + DIAMOND_FRAME_HDR, ad, adlen);
-	rc = _diamond_core_errno(dmd_sender_close_group(&s->core, ad, adlen,
+	rc = dlib_core_errno(dmd_sender_close_group(&s->core, ad, adlen,
 			frame + DIAMOND_FRAME_HDR + adlen, &i));
 	if (rc)
 		return rc;
@@ -227,7 +227,7 @@ int diamond_sender_close_epoch(struct diamond_sender *s, const uint8_t *ad,
 		return -EMSGSIZE;
 	if (adlen)
 		memcpy(frame + DIAMOND_FRAME_HDR, ad, adlen);
-	rc = _diamond_core_errno(dmd_sender_close(&s->core, ad, adlen,
+	rc = dlib_core_errno(dmd_sender_close(&s->core, ad, adlen,
 			frame + DIAMOND_FRAME_HDR + adlen, &n));
 	if (rc)
 		return rc;

@@ -36,7 +36,7 @@
 #define SPOOL_SLACK	(1u << 20)
 #define QUARANTINE_FILES	4096
 
-struct _diamond_spool {
+struct dlib_spool {
 	char path[4096];
 	int fd;
 	size_t bytes;		/* in the file and in @buf */
@@ -79,9 +79,9 @@ static int make_dir(char *out, size_t size, const char *state_dir,
 	return 0;
 }
 
-int _diamond_spool_open(struct diamond_gw *gw, const char *state_dir)
+int dlib_spool_open(struct diamond_gw *gw, const char *state_dir)
 {
-	struct _diamond_spool *s = calloc(1, sizeof(*s));
+	struct dlib_spool *s = calloc(1, sizeof(*s));
 	struct stat sb;
 	int rc;
 
@@ -105,14 +105,14 @@ int _diamond_spool_open(struct diamond_gw *gw, const char *state_dir)
 	return 0;
 }
 
-static void flush(struct _diamond_spool *s)
+static void flush(struct dlib_spool *s)
 {
 	if (s->used && write_all(s->fd, s->buf, s->used) < 0)
 		s->bytes -= s->used;	/* lost: not in the file */
 	s->used = 0;
 }
 
-void _diamond_spool_close(struct diamond_gw *gw)
+void dlib_spool_close(struct diamond_gw *gw)
 {
 	if (!gw->spool)
 		return;
@@ -124,9 +124,9 @@ void _diamond_spool_close(struct diamond_gw *gw)
 	gw->spool = NULL;
 }
 
-void _diamond_spool_append(struct diamond_gw *gw, const struct diamond_frame *f)
+void dlib_spool_append(struct diamond_gw *gw, const struct diamond_frame *f)
 {
-	struct _diamond_spool *s = gw->spool;
+	struct dlib_spool *s = gw->spool;
 	int n;
 
 	if (!s || s->fd < 0)
@@ -144,8 +144,8 @@ void _diamond_spool_append(struct diamond_gw *gw, const struct diamond_frame *f)
 /* Replace the spool by the frames of the open epochs, crash-safely. */
 static int rewrite(struct diamond_gw *gw)
 {
-	struct _diamond_spool *s = gw->spool;
-	struct _diamond_ep *ep;
+	struct dlib_spool *s = gw->spool;
+	struct dlib_ep *ep;
 	char tmp[4200];
 	struct stat sb;
 	int fd, rc = 0;
@@ -155,13 +155,13 @@ static int rewrite(struct diamond_gw *gw)
 	if (fd < 0)
 		return -errno;
 	for (ep = gw->ep_tail; ep && !rc; ep = ep->prev)
-		rc = _diamond_ep_frames(ep, emit_fd, &fd);
+		rc = dlib_ep_frames(ep, emit_fd, &fd);
 	if (!rc && fsync(fd) < 0)
 		rc = -errno;
 	if (!rc && rename(tmp, s->path) < 0)
 		rc = -errno;
 	if (!rc)
-		rc = _diamond_fsync_parent(s->path);
+		rc = dlib_fsync_parent(s->path);
 	if (rc) {
 		close(fd);
 		unlink(tmp);
@@ -180,9 +180,9 @@ static int rewrite(struct diamond_gw *gw)
 	return 0;
 }
 
-void _diamond_spool_commit(struct diamond_gw *gw)
+void dlib_spool_commit(struct diamond_gw *gw)
 {
-	struct _diamond_spool *s = gw->spool;
+	struct dlib_spool *s = gw->spool;
 
 	if (!s || s->fd < 0)
 		return;
@@ -230,7 +230,7 @@ int diamond_gw_resume(struct diamond_gw *gw)
 		}
 		rc = diamond_reader_feed(gw->rd, buf, (size_t)n);
 		if (!rc)
-			rc = _diamond_gw_drain(gw);
+			rc = dlib_gw_drain(gw);
 	}
 	close(fd);
 	diamond_reader_reset(gw->rd);	/* a torn last frame: dropped */
@@ -238,7 +238,7 @@ int diamond_gw_resume(struct diamond_gw *gw)
 	gw->stats.bytes = before;
 	if (!rc)
 		rc = gw->stats.open_epochs ? rewrite(gw) : 0;
-	_diamond_spool_commit(gw);
+	dlib_spool_commit(gw);
 	return rc ? rc : (int)gw->stats.open_epochs;
 }
 
@@ -292,7 +292,7 @@ static void scan(struct diamond_gw *gw, size_t keep, size_t keep_files)
 	gw->qfiles = files;
 }
 
-int _diamond_quarantine_open(struct diamond_gw *gw, const char *state_dir,
+int dlib_quarantine_open(struct diamond_gw *gw, const char *state_dir,
 			     size_t max)
 {
 	char path[4096];
@@ -310,7 +310,7 @@ int _diamond_quarantine_open(struct diamond_gw *gw, const char *state_dir,
 	return 0;
 }
 
-void _diamond_quarantine(struct diamond_gw *gw, const struct _diamond_ep *ep,
+void dlib_quarantine(struct diamond_gw *gw, const struct dlib_ep *ep,
 			 int err)
 {
 	char path[4400], tmp[4408];
@@ -327,7 +327,7 @@ void _diamond_quarantine(struct diamond_gw *gw, const struct _diamond_ep *ep,
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
-	rc = _diamond_ep_frames(ep, emit_fd, &fd);
+	rc = dlib_ep_frames(ep, emit_fd, &fd);
 	if (!rc && fstat(fd, &sb) < 0)
 		rc = -errno;
 	close(fd);

@@ -117,7 +117,7 @@ static size_t encode(uint8_t *out, const uint8_t *blob, size_t len,
 	else
 		curlen = 0;
 	dmd_store32_le(out + STATE_HDR + len + curlen,
-		       _diamond_crc32(out, STATE_HDR + len + curlen));
+		       dlib_crc32(out, STATE_HDR + len + curlen));
 	return DIAMOND_STATE_FILE_SIZE(len) + curlen;
 }
 
@@ -172,7 +172,7 @@ static int check_file(const uint8_t *buf, size_t got, uint32_t device_id,
 		cl = CURSOR_SIZE(dmd_key_size(p.suite));
 	if (got != DIAMOND_STATE_FILE_SIZE(bl) + cl ||
 	    dmd_load32_le(buf + STATE_HDR + bl + cl) !=
-	    _diamond_crc32(buf, STATE_HDR + bl + cl))
+	    dlib_crc32(buf, STATE_HDR + bl + cl))
 		return -EUCLEAN;
 	/* An intact file, but of another device (copied or renamed). */
 	if (dmd_load32_le(buf + 8) != device_id || p.device_id != device_id)
@@ -204,7 +204,7 @@ int diamond_store_load(struct diamond_store *store, uint32_t device_id,
  * A grouped device's receiver from its file: the blob's state, and with a
  * cursor the open epoch e = blob epoch - 1 at group c with R_{e,c*g}.
  */
-int _diamond_store_load_rx(struct diamond_store *store, uint32_t device_id,
+int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
 			   struct dmd_state *st, struct dmd_receiver *rx,
 			   uint32_t g)
 {
@@ -219,7 +219,7 @@ int _diamond_store_load_rx(struct diamond_store *store, uint32_t device_id,
 	if (!rc && dmd_blob_parse(st, buf + STATE_HDR, blen) != DMD_OK)
 		rc = -EUCLEAN;
 	if (!rc && rx)
-		rc = _diamond_core_errno(dmd_receiver_init(rx, st, g, 0));
+		rc = dlib_core_errno(dmd_receiver_init(rx, st, g, 0));
 	if (!rc && rx && curlen) {
 		cur = buf + STATE_HDR + blen;
 		k = dmd_key_size(st->suite);
@@ -240,7 +240,7 @@ int _diamond_store_load_rx(struct diamond_store *store, uint32_t device_id,
 }
 
 /* The receiver's state: the blob (e + 1, E_{e+1}) and, open, the cursor. */
-int _diamond_store_save_rx(struct diamond_store *store,
+int dlib_store_save_rx(struct diamond_store *store,
 			   const struct dmd_receiver *rx)
 {
 	uint8_t buf[STATE_MAX], blob[DIAMOND_BLOB_MAX];
@@ -316,7 +316,7 @@ int diamond_store_create(struct diamond_store *store, const uint8_t *blob,
 		rc = -errno;
 	unlink(tmp);
 	if (!rc)
-		rc = _diamond_fsync_parent(path);
+		rc = dlib_fsync_parent(path);
 out:
 	dmd_wipe(buf, sizeof(buf));
 	return rc;
@@ -335,7 +335,7 @@ static int follows(const struct dmd_state *from, const struct dmd_state *to)
 	    t.device_id != to->device_id || to->epoch - t.epoch > IMPORT_MAX_DERIVE)
 		return 0;
 	if (to->epoch > t.epoch)
-		_diamond_state_advance(&t, to->epoch - 1);
+		dlib_state_advance(&t, to->epoch - 1);
 	same = dmd_ct_equal(t.key, to->key, sizeof(t.key));
 	dmd_wipe(&t, sizeof(t));
 	return same;
@@ -371,7 +371,7 @@ int diamond_store_import(struct diamond_store *store, const uint8_t *blob,
 	else
 		rc = 0;
 	if (!rc && advance)
-		_diamond_state_advance(&next, next.epoch + advance - 1);
+		dlib_state_advance(&next, next.epoch + advance - 1);
 	if (!rc) {
 		rc = diamond_store_load(store, next.device_id, buf, &clen);
 		if (rc == -DIAMOND_ENODEVICE) {

@@ -23,7 +23,7 @@
 
 #include "internal.h"
 
-static void lru_unlink(struct diamond_gw *gw, struct _diamond_ep *ep)
+static void lru_unlink(struct diamond_gw *gw, struct dlib_ep *ep)
 {
 	if (ep->prev)
 		ep->prev->next = ep->next;
@@ -36,7 +36,7 @@ static void lru_unlink(struct diamond_gw *gw, struct _diamond_ep *ep)
 	ep->prev = ep->next = NULL;
 }
 
-static void lru_touch(struct diamond_gw *gw, struct _diamond_ep *ep)
+static void lru_touch(struct diamond_gw *gw, struct dlib_ep *ep)
 {
 	if (gw->ep_head == ep)
 		return;
@@ -50,16 +50,16 @@ static void lru_touch(struct diamond_gw *gw, struct _diamond_ep *ep)
 		gw->ep_tail = ep;
 }
 
-static void charge(struct diamond_gw *gw, struct _diamond_ep *ep)
+static void charge(struct diamond_gw *gw, struct dlib_ep *ep)
 {
-	size_t now = sizeof(*ep) + _diamond_asm_footprint(ep->asm_) +
+	size_t now = sizeof(*ep) + dlib_asm_footprint(ep->asm_) +
 		     ep->tag_len + ep->gtag_bytes;
 
 	gw->stats.buffered = gw->stats.buffered - ep->charge + now;
 	ep->charge = now;
 }
 
-void _diamond_ep_free(struct diamond_gw *gw, struct _diamond_ep *ep)
+void dlib_ep_free(struct diamond_gw *gw, struct dlib_ep *ep)
 {
 	unsigned int i;
 
@@ -71,11 +71,11 @@ void _diamond_ep_free(struct diamond_gw *gw, struct _diamond_ep *ep)
 	gw->stats.open_epochs--;
 	diamond_asm_free(ep->asm_);
 	free(ep->tag);		/* ciphertext: nothing to wipe */
-	_diamond_ep_tags_free(ep);
+	dlib_ep_tags_free(ep);
 	free(ep);
 }
 
-void _diamond_drop_frames(struct diamond_gw *gw, struct _diamond_dev *d,
+void dlib_drop_frames(struct diamond_gw *gw, struct dlib_dev *d,
 			  uint32_t n)
 {
 	gw->stats.frames_dropped += n;
@@ -84,17 +84,17 @@ void _diamond_drop_frames(struct diamond_gw *gw, struct _diamond_dev *d,
 }
 
 /* Report, quarantine and free an open epoch that will never verify. */
-void _diamond_ep_reject(struct diamond_gw *gw, struct _diamond_ep *ep, int err)
+void dlib_ep_reject(struct diamond_gw *gw, struct dlib_ep *ep, int err)
 {
 	if (err == -ENOBUFS)
-		_diamond_drop_frames(gw, ep->dev, ep->frames);
-	_diamond_gw_event(gw, DIAMOND_EV_REJECTED, err, ep->dev->id, ep->epoch,
+		dlib_drop_frames(gw, ep->dev, ep->frames);
+	dlib_gw_event(gw, DIAMOND_EV_REJECTED, err, ep->dev->id, ep->epoch,
 			  ep->tag_len ? ep->tag_n : 0);
-	_diamond_quarantine(gw, ep, err);
-	_diamond_ep_free(gw, ep);
+	dlib_quarantine(gw, ep, err);
+	dlib_ep_free(gw, ep);
 }
 
-struct _diamond_ep *_diamond_ep_find(struct _diamond_dev *d, uint64_t epoch)
+struct dlib_ep *dlib_ep_find(struct dlib_dev *d, uint64_t epoch)
 {
 	unsigned int i;
 
@@ -109,11 +109,11 @@ struct _diamond_ep *_diamond_ep_find(struct _diamond_dev *d, uint64_t epoch)
  * @f is older still (then @f is the straggler): -ENOBUFS. A grouped device
  * first opens every complete unit it holds (@tried: it did).
  */
-static int ep_new(struct diamond_gw *gw, struct _diamond_dev *d,
-		  const struct diamond_frame *f, struct _diamond_ep **out,
+static int ep_new(struct diamond_gw *gw, struct dlib_dev *d,
+		  const struct diamond_frame *f, struct dlib_ep **out,
 		  int tried)
 {
-	struct _diamond_ep *ep, *oldest = NULL;
+	struct dlib_ep *ep, *oldest = NULL;
 	unsigned int i, slot = DIAMOND_WINDOW_EPOCHS;
 	int rc;
 
@@ -125,13 +125,13 @@ static int ep_new(struct diamond_gw *gw, struct _diamond_dev *d,
 	}
 	if (slot == DIAMOND_WINDOW_EPOCHS && d->rx && !tried) {
 		/* A grouped device opens what it holds before it evicts. */
-		rc = _diamond_grp_progress(gw, d, 1);
+		rc = dlib_grp_progress(gw, d, 1);
 		return rc ? rc : ep_new(gw, d, f, out, 1);
 	}
 	if (slot == DIAMOND_WINDOW_EPOCHS) {
 		if (f->epoch < oldest->epoch)
 			return -ENOBUFS;
-		_diamond_ep_reject(gw, oldest, -ENOBUFS);
+		dlib_ep_reject(gw, oldest, -ENOBUFS);
 		return ep_new(gw, d, f, out, tried);
 	}
 	ep = calloc(1, sizeof(*ep));
@@ -154,20 +154,20 @@ static int ep_new(struct diamond_gw *gw, struct _diamond_dev *d,
 }
 
 /* Over max_buffer: evict from the cold end. 1 if @keep went too. */
-static int enforce_budget(struct diamond_gw *gw, struct _diamond_ep *keep)
+static int enforce_budget(struct diamond_gw *gw, struct dlib_ep *keep)
 {
-	struct _diamond_ep *v;
+	struct dlib_ep *v;
 
 	while (gw->stats.buffered > gw->max_buffer && gw->ep_tail) {
 		v = gw->ep_tail;
-		_diamond_ep_reject(gw, v, -ENOBUFS);
+		dlib_ep_reject(gw, v, -ENOBUFS);
 		if (v == keep)
 			return 1;
 	}
 	return 0;
 }
 
-void _diamond_deliver(struct diamond_gw *gw, struct _diamond_dev *d,
+void dlib_deliver(struct diamond_gw *gw, struct dlib_dev *d,
 		      const struct diamond_epoch_body *b, const uint8_t *pt,
 		      uint32_t first, uint32_t group)
 {
@@ -191,7 +191,7 @@ void _diamond_deliver(struct diamond_gw *gw, struct _diamond_dev *d,
 	d->stats.records += b->count;
 }
 
-static void tag_frame(const struct _diamond_ep *ep, struct diamond_frame *f)
+static void tag_frame(const struct dlib_ep *ep, struct diamond_frame *f)
 {
 	f->type = DIAMOND_FRAME_TAG;
 	f->suite = ep->suite;
@@ -202,7 +202,7 @@ static void tag_frame(const struct _diamond_ep *ep, struct diamond_frame *f)
 	f->payload = ep->tag;
 }
 
-int _diamond_grow_pt(struct diamond_gw *gw, size_t need)
+int dlib_grow_pt(struct diamond_gw *gw, size_t need)
 {
 	uint8_t *np;
 
@@ -211,16 +211,16 @@ int _diamond_grow_pt(struct diamond_gw *gw, size_t need)
 	np = malloc(need);
 	if (!np)
 		return -ENOMEM;
-	_diamond_free_secret(gw->pt, gw->pt_cap);
+	dlib_free_secret(gw->pt, gw->pt_cap);
 	gw->pt = np;
 	gw->pt_cap = need;
 	return 0;
 }
 
 /* A complete epoch: verify, make durable, deliver; then older ones go. */
-static int verify(struct diamond_gw *gw, struct _diamond_ep *ep)
+static int verify(struct diamond_gw *gw, struct dlib_ep *ep)
 {
-	struct _diamond_dev *d = ep->dev;
+	struct dlib_dev *d = ep->dev;
 	struct diamond_epoch_body body;
 	struct diamond_frame t;
 	uint64_t e = ep->epoch;
@@ -228,52 +228,52 @@ static int verify(struct diamond_gw *gw, struct _diamond_ep *ep)
 	int rc;
 
 	tag_frame(ep, &t);
-	rc = _diamond_asm_assemble(ep->asm_, &t, &gw->body, &gw->body_cap,
+	rc = dlib_asm_assemble(ep->asm_, &t, &gw->body, &gw->body_cap,
 				   &body);
 	if (!rc)
-		rc = _diamond_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE);
+		rc = dlib_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE);
 	if (!rc)
 		rc = diamond_gw_open_epoch(gw, &body, gw->pt);
 	if (rc) {
-		_diamond_ep_reject(gw, ep, rc);
+		dlib_ep_reject(gw, ep, rc);
 		return rc == -ENOMEM ? rc : 0;
 	}
 	memcpy(d->last_tag, ep->tag + ep->tag_len - DIAMOND_TAG_SIZE,
 	       DIAMOND_TAG_SIZE);
-	_diamond_deliver(gw, d, &body, gw->pt, 0, 0);
+	dlib_deliver(gw, d, &body, gw->pt, 0, 0);
 	dmd_wipe(gw->pt, body.ct_len - DIAMOND_TAG_SIZE);
-	_diamond_gw_event(gw, DIAMOND_EV_VERIFIED, 0, d->id, e, body.count);
-	_diamond_ep_free(gw, ep);
+	dlib_gw_event(gw, DIAMOND_EV_VERIFIED, 0, d->id, e, body.count);
+	dlib_ep_free(gw, ep);
 	for (i = 0; i < DIAMOND_WINDOW_EPOCHS; i++)
 		if (d->win[i] && d->win[i]->epoch < e)
-			_diamond_ep_reject(gw, d->win[i], -ENOMSG);
+			dlib_ep_reject(gw, d->win[i], -ENOMSG);
 	return 0;
 }
 
-static int add_record(struct diamond_gw *gw, struct _diamond_ep *ep,
+static int add_record(struct diamond_gw *gw, struct dlib_ep *ep,
 		      const struct diamond_frame *f)
 {
 	uint64_t dropped;
 	int rc;
 
 	if (ep->tag_len && f->index >= ep->tag_n) {
-		_diamond_drop_frames(gw, ep->dev, 1);	/* past the tag's count */
+		dlib_drop_frames(gw, ep->dev, 1);	/* past the tag's count */
 		return 1;
 	}
 	rc = diamond_asm_record(ep->asm_, f, &dropped);
 	if (rc == -EMSGSIZE)
-		_diamond_ep_reject(gw, ep, rc);
+		dlib_ep_reject(gw, ep, rc);
 	return rc;
 }
 
-static int hold_tag(struct diamond_gw *gw, struct _diamond_ep *ep,
+static int hold_tag(struct diamond_gw *gw, struct dlib_ep *ep,
 		    const struct diamond_frame *f)
 {
 	uint8_t *t;
 
 	if (ep->tag_len == f->len && ep->tag_n == f->index &&
 	    !memcmp(ep->tag, f->payload, f->len)) {
-		_diamond_drop_frames(gw, ep->dev, 1);	/* a duplicate */
+		dlib_drop_frames(gw, ep->dev, 1);	/* a duplicate */
 		return 1;
 	}
 	t = malloc(f->len);	/* the latest different copy wins */
@@ -288,7 +288,7 @@ static int hold_tag(struct diamond_gw *gw, struct _diamond_ep *ep,
 }
 
 /* A copy of the tag frame of the epoch @d verified last. */
-static int late_copy(const struct _diamond_dev *d,
+static int late_copy(const struct dlib_dev *d,
 		     const struct diamond_frame *f)
 {
 	return f->type != DIAMOND_FRAME_RECORD && d->verified_once &&
@@ -298,12 +298,12 @@ static int late_copy(const struct _diamond_dev *d,
 }
 
 /* Frames that can never be part of a verifiable epoch of @d. */
-static int screen(struct diamond_gw *gw, struct _diamond_dev *d,
+static int screen(struct diamond_gw *gw, struct dlib_dev *d,
 		  const struct diamond_frame *f)
 {
 	/* A grouped device's lower bound is its open epoch (spec 9.1). */
 	const struct dmd_state *st = d->rx ? &d->rx->st : &d->st;
-	int rc = _diamond_check_epoch(st, f->epoch, gw->max_skip);
+	int rc = dlib_check_epoch(st, f->epoch, gw->max_skip);
 
 	/* Spec section 2: generation G's epochs start at G * 2^32. */
 	if (rc == -EKEYEXPIRED && f->epoch >> DMD_GEN_SHIFT < d->st.gen)
@@ -317,10 +317,10 @@ static int screen(struct diamond_gw *gw, struct _diamond_dev *d,
 	if (!rc && d->unsupported)
 		rc = -EOPNOTSUPP;
 	if (!rc)
-		rc = _diamond_grp_screen(d, f);
+		rc = dlib_grp_screen(d, f);
 	if (!rc)
 		return 0;
-	_diamond_drop_frames(gw, d, 1);
+	dlib_drop_frames(gw, d, 1);
 	/*
 	 * A tag names its epoch's (or group's) fate; a replayed spool and a
 	 * network duplicate of the last verified tag stay quiet.
@@ -329,26 +329,26 @@ static int screen(struct diamond_gw *gw, struct _diamond_dev *d,
 		return rc;
 	if (f->type == DIAMOND_FRAME_GROUP) {
 		if (rc == -EKEYEXPIRED)
-			_diamond_grp_stale(gw, d, f);
+			dlib_grp_stale(gw, d, f);
 	} else {
-		_diamond_gw_event(gw, DIAMOND_EV_REJECTED, rc, d->id, f->epoch,
+		dlib_gw_event(gw, DIAMOND_EV_REJECTED, rc, d->id, f->epoch,
 				  f->index);
 	}
 	return rc;
 }
 
-int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
+int dlib_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
 {
-	struct _diamond_dev *d;
-	struct _diamond_ep *ep;
+	struct dlib_dev *d;
+	struct dlib_ep *ep;
 	int rc;
 
-	rc = _diamond_gw_get_dev(gw, f->device_id, &d);
+	rc = dlib_gw_get_dev(gw, f->device_id, &d);
 	if (rc) {
-		_diamond_drop_frames(gw, NULL, 1);
+		dlib_drop_frames(gw, NULL, 1);
 		/* Unknown devices hold nothing: their tag frame reports them. */
 		if (f->type == DIAMOND_FRAME_TAG && !gw->replaying)
-			_diamond_gw_event(gw, DIAMOND_EV_REJECTED, rc,
+			dlib_gw_event(gw, DIAMOND_EV_REJECTED, rc,
 					  f->device_id, f->epoch, f->index);
 		gw->detail[0] = 0;
 		return rc == -ENOMEM ? rc : 0;
@@ -356,11 +356,11 @@ int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
 	d->stats.bytes += DIAMOND_FRAME_HDR + (size_t)f->len;
 	if (screen(gw, d, f))
 		return 0;
-	ep = _diamond_ep_find(d, f->epoch);
+	ep = dlib_ep_find(d, f->epoch);
 	if (!ep) {
 		rc = ep_new(gw, d, f, &ep, 0);
 		if (rc == -ENOBUFS)
-			_diamond_drop_frames(gw, d, 1);
+			dlib_drop_frames(gw, d, 1);
 		if (rc)
 			return rc == -ENOMEM ? rc : 0;
 	}
@@ -369,36 +369,36 @@ int _diamond_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
 	else if (f->type == DIAMOND_FRAME_TAG)
 		rc = hold_tag(gw, ep, f);
 	else
-		rc = _diamond_grp_frame(gw, ep, f);
+		rc = dlib_grp_frame(gw, ep, f);
 	if (rc)		/* dropped (1), rejected (-EMSGSIZE) or -ENOMEM */
 		return rc == -ENOMEM ? rc : 0;
 	ep->frames++;
 	if (!gw->replaying)
-		_diamond_spool_append(gw, f);
+		dlib_spool_append(gw, f);
 	lru_touch(gw, ep);
 	charge(gw, ep);
 	if (enforce_budget(gw, ep))
 		return 0;
 	if (d->rx) {
-		_diamond_grp_touch(ep, f);
-		return _diamond_grp_progress(gw, d, 0);
+		dlib_grp_touch(ep, f);
+		return dlib_grp_progress(gw, d, 0);
 	}
-	if (ep->tag_len && _diamond_asm_complete(ep->asm_, ep->tag_n))
+	if (ep->tag_len && dlib_asm_complete(ep->asm_, ep->tag_n))
 		return verify(gw, ep);
 	return 0;
 }
 
-void _diamond_win_close_all(struct diamond_gw *gw, int report)
+void dlib_win_close_all(struct diamond_gw *gw, int report)
 {
 	while (gw->ep_tail) {
 		if (report)
-			_diamond_ep_reject(gw, gw->ep_tail, -ENOMSG);
+			dlib_ep_reject(gw, gw->ep_tail, -ENOMSG);
 		else
-			_diamond_ep_free(gw, gw->ep_tail);
+			dlib_ep_free(gw, gw->ep_tail);
 	}
 }
 
-int _diamond_ep_frames(const struct _diamond_ep *ep,
+int dlib_ep_frames(const struct dlib_ep *ep,
 		       int (*emit)(void *arg, const struct diamond_frame *f),
 		       void *arg)
 {
@@ -406,7 +406,7 @@ int _diamond_ep_frames(const struct _diamond_ep *ep,
 		.type = DIAMOND_FRAME_GROUP, .suite = ep->suite,
 		.device_id = ep->dev->id, .epoch = ep->epoch,
 	};
-	int rc = _diamond_asm_frames(ep->asm_, ep->dev->id, emit, arg);
+	int rc = dlib_asm_frames(ep->asm_, ep->dev->id, emit, arg);
 	uint32_t i;
 
 	for (i = 0; !rc && i < ep->ngtag; i++) {
