@@ -1,19 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Shared by install.sh, dkms.sh and deb.sh (sourced, bash): TAP helpers and
-# the checks each install path repeats on what it installed. Needs TOP.
+# Shared by install.sh, dkms.sh and deb.sh (sourced, bash): the checks each
+# install path repeats on what it installed, over selftests/lib/tap.sh.
+# Needs TOP.
 
-n=0 failed=0
-
-ok() {		# ok STATUS NAME
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
-check() { local d=$1; shift; "$@" >/dev/null 2>&1; ok $? "$d"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$TOP/selftests/lib/tap.sh"
 diag() { sed 's/^/# /'; }
-# Plan at the end; exit 1 if anything failed.
-tap_end() { echo "1..$n"; [ "$failed" -eq 0 ]; }
 
 # probe_all CFLAGS_AND_LIBS...: build selftests/install/probe.c with exactly
 # these flags into ./probe and run it on every provisioning vector with

@@ -9,20 +9,19 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fake=/lib/modules/99.99.0-0-kbuild-test-amd64
-n=0 rc=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; rc=1; fi; }
+. "$top/selftests/lib/tap.sh"
 info() { make -s --no-print-directory -C "$top" kernel-info 2>/dev/null | sed -n "s/^$1=//p"; }
 
 echo "TAP version 13"
-echo "1..4"
 before=$(info KVER) ko=$(info KMOD_KO)
 [ -n "$before" ]; ok $? "a kernel to build for: ${before:-none}"
 case $ko in */x86_64-"$before"/diamond.ko|*/arm64-"$before"/diamond.ko) r=0 ;; *) r=1 ;; esac
 ok $r "the module's path names its architecture and kernel: ${ko#"$top"/}"
 if [ "$(id -u)" != 0 ] || [ -e "$fake" ]; then
-	echo "ok 3 # SKIP needs root to plant $fake"
-	echo "ok 4 # SKIP needs root to plant $fake"
-	exit $rc
+	skip "newer headers installed meanwhile" "needs root to plant $fake"
+	skip "and the same module path" "needs root to plant $fake"
+	tap_end
+	exit
 fi
 trap 'rm -rf "$fake"' EXIT
 mkdir -p "$fake/build" && echo "# fake headers" >"$fake/build/Makefile"
@@ -30,4 +29,4 @@ after=$(info KVER)
 [ "$after" = "$before" ]; ok $? "newer headers installed meanwhile: still $before (got ${after:-none})"
 ko2=$(info KMOD_KO)
 [ "$ko2" = "$ko" ]; ok $? "and the same module path"
-exit $rc
+tap_end

@@ -14,11 +14,7 @@ FT=${FT:?}
 W=$(mktemp -d /tmp/diamond-groups.XXXXXX)
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$W"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; fail=1; }
-check() { local d=$1; shift; if "$@" >/dev/null 2>&1; then ok "$d"; else nok "$d"; fi; }
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")/../lib" && pwd)/tap.sh"
 
 echo "TAP version 13"
 cd "$W" || exit 1
@@ -264,5 +260,4 @@ cat g3.bin fb.bin >mixb.bin
 check "g = b: a type 3 frame is dropped, the epoch verifies as before" \
 	sh -c "[ \$(grep -c index out.json) = 8 ] && grep -q '1 frames dropped' err.txt"
 
-echo "1..$n"
-exit $fail
+tap_end

@@ -12,14 +12,7 @@ TOP=${TOP:?}
 D=$US_BUILD/diamondctl
 W=$(mktemp -d /tmp/diamond-hardening.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-n=0 failed=0
-
-ok() {		# ok STATUS NAME
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
-check() { local d=$1; shift; "$@" >/dev/null 2>&1; ok $? "$d"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$TOP/selftests/lib/tap.sh"
 
 echo "TAP version 13"
 cd "$W" || exit 1
@@ -173,5 +166,4 @@ check "failed --header write: exit 3, no blob, no state left" sh -c \
 check "retry with a good --header succeeds" "$D" provision --root root --device 16 \
 	--suite 2 --agg xor --b 4 --blob d16.bin --header d16.h --state-dir st
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end

@@ -12,12 +12,7 @@ FT=${FT:?}
 W=$(mktemp -d /tmp/diamond-ingest.XXXXXX)
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$W"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; fail=1; }
-check() { local d=$1; shift; if "$@" >/dev/null 2>&1; then ok "$d"; else nok "$d"; fi; }
-skip() { n=$((n + 1)); echo "ok $n - $* # SKIP"; }
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")/../lib" && pwd)/tap.sh"
 port() { echo $(( 20000 + RANDOM % 30000 )); }
 records() { grep -c '"index"' "$1" 2>/dev/null || true; }
 
@@ -78,9 +73,9 @@ order_test() {
 	"$D" open --state-dir st --software --input ord.bin >ord.json 2>ord.err
 	local rc=$?
 	if [ "$(records ord.json)" -eq 8 ] && [ $rc -eq 0 ]; then
-		ok "item 7: $what: 8 of 8 records, exit 0"
+		ok 0 "item 7: $what: 8 of 8 records, exit 0"
 	else
-		nok "item 7: $what: 8 of 8 records, exit 0 (got $(records ord.json), exit $rc)"
+		ok 1 "item 7: $what: 8 of 8 records, exit 0 (got $(records ord.json), exit $rc)"
 		sed 's/^/# /' ord.err
 	fi
 }
@@ -175,7 +170,7 @@ for addr in 127.0.0.1 ::1; do
 	fresh
 	if ! start_udp "$addr"; then :; fi
 	if ! kill -0 "$GW" 2>/dev/null && grep -q 'Address family\|Cannot assign' udp.err; then
-		skip "item 18: --bind $addr (no such address here)"
+		skip "item 18: --bind $addr" "no such address here"
 		continue
 	fi
 	"$FT" send "$addr" "$P" f7.bin $(epochs 0 1)
@@ -233,5 +228,4 @@ check "--json-errors: every stderr line is a JSON object" sh -c "! grep -v '^{.*
 check "--json-errors before the command: setup errors too" \
 	grep -q '^{"error":"state directory nowhere/st: [^"]*","command":"open","kind":"setup"}$' je2.err
 
-echo "1..$n"
-exit $fail
+tap_end
