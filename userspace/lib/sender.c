@@ -190,48 +190,47 @@ int diamond_sender_seal(struct diamond_sender *s, const uint8_t *data,
 			   DIAMOND_FRAME_MAX);
 }
 
-int diamond_sender_close_group(struct diamond_sender *s, const uint8_t *ad,
-			       size_t adlen, uint8_t *frame)
+/*
+ * A group tag frame (type 3) or the epoch tag frame (type 2): AD || tag
+ * after the header, the tag from the core's close of the same kind.
+ */
+static int tag_frame(struct diamond_sender *s, uint8_t type,
+		     const uint8_t *ad, size_t adlen, uint8_t *frame)
 {
-	uint32_t i;
+	uint8_t *tag = frame + DIAMOND_FRAME_HDR + adlen;
+	uint32_t field;
 	int rc;
 
-	if (!dmd_sender_group_due(&s->core))
-		return 0;
 	if (adlen > DIAMOND_MAX_AD)
 		return -EMSGSIZE;
 	if (adlen)
 		memcpy(frame + DIAMOND_FRAME_HDR, ad, adlen);
-	rc = dlib_core_errno(dmd_sender_close_group(&s->core, ad, adlen,
-			frame + DIAMOND_FRAME_HDR + adlen, &i));
+	rc = type == DIAMOND_FRAME_GROUP ?
+	     dmd_sender_close_group(&s->core, ad, adlen, tag, &field) :
+	     dmd_sender_close(&s->core, ad, adlen, tag, &field);
+	rc = dlib_core_errno(rc);
 	if (rc)
 		return rc;
-	return write_frame(s, DIAMOND_FRAME_GROUP, i, adlen + DIAMOND_TAG_SIZE,
-			   frame, DIAMOND_FRAME_HDR + DIAMOND_MAX_AD +
-			   DIAMOND_TAG_SIZE);
+	return write_frame(s, type, field, adlen + DIAMOND_TAG_SIZE, frame,
+			   DIAMOND_FRAME_HDR + DIAMOND_MAX_AD + DIAMOND_TAG_SIZE);
+}
+
+int diamond_sender_close_group(struct diamond_sender *s, const uint8_t *ad,
+			       size_t adlen, uint8_t *frame)
+{
+	if (!dmd_sender_group_due(&s->core))
+		return 0;
+	return tag_frame(s, DIAMOND_FRAME_GROUP, ad, adlen, frame);
 }
 
 int diamond_sender_close_epoch(struct diamond_sender *s, const uint8_t *ad,
 			       size_t adlen, uint8_t *frame)
 {
-	uint32_t n;
-	int rc;
-
 	/* A failed reservation sealed nothing: there is nothing to close
 	 * (seal already reported why). */
 	if (s->broken || !s->core.open)
 		return 0;
 	if (dmd_sender_group_due(&s->core))
 		return -EINPROGRESS;
-	if (adlen > DIAMOND_MAX_AD)
-		return -EMSGSIZE;
-	if (adlen)
-		memcpy(frame + DIAMOND_FRAME_HDR, ad, adlen);
-	rc = dlib_core_errno(dmd_sender_close(&s->core, ad, adlen,
-			frame + DIAMOND_FRAME_HDR + adlen, &n));
-	if (rc)
-		return rc;
-	return write_frame(s, DIAMOND_FRAME_TAG, n, adlen + DIAMOND_TAG_SIZE,
-			   frame, DIAMOND_FRAME_HDR + DIAMOND_MAX_AD +
-			   DIAMOND_TAG_SIZE);
+	return tag_frame(s, DIAMOND_FRAME_TAG, ad, adlen, frame);
 }
