@@ -18,10 +18,16 @@ all:
 help:
 	@echo "make demo        run the end-to-end job (firmware -> gateway kernel)"
 	@echo "make check       install what is missing, build, run every test"
+	@echo "                 (DEPS=check: only verify the packages, never run apt)"
+	@echo "make deps        install the Debian packages the build and tests need"
 	@echo "make bench-host  callgrind instruction counts of the portable core"
 
+# DEPS=check: verify the packages and fail naming the missing ones, never
+# run apt (the default installs what is missing: the README's commands work
+# on a fresh machine).
+DEPS ?= install
 deps:
-	@$(TOP)/tools/install-deps.sh
+	@$(TOP)/tools/install-deps.sh $(if $(filter check,$(DEPS)),--check)
 
 include $(sort $(wildcard $(TOP)/mk/*.mk))
 

@@ -3,8 +3,13 @@
 #
 # Install every Debian 12 package the build, tests, demo and benchmarks need.
 # Idempotent: installs only what is missing, so a second run costs one dpkg
-# query. Run as root or with sudo.
+# query. Run as root or with sudo. With --check it installs nothing: it
+# names what is missing and fails (`make check DEPS=check`, for developers
+# who do not want a test run to touch apt).
 set -euo pipefail
+
+mode=install
+[ "${1:-}" = --check ] && mode=check
 
 PKGS=(
 	build-essential pkg-config libssl-dev zlib1g-dev valgrind cpio xxd
@@ -24,6 +29,11 @@ for p in "${PKGS[@]}"; do
 		missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$mode" = check ]; then
+	echo "install-deps: missing Debian packages: ${missing[*]}" >&2
+	echo "install-deps: run 'make deps' (root or sudo) to install them" >&2
+	exit 1
+fi
 
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
