@@ -102,3 +102,17 @@ size_t dmd_frame_sync(const uint8_t *buf, size_t len)
 			return i;
 	return len;
 }
+
+int dmd_frame_next(struct dmd_frame *f, const uint8_t *buf, size_t len,
+		   size_t *skipped)
+{
+	size_t at = 0;
+	int rc;
+
+	if (!f || !skipped || (!buf && len))
+		return DMD_EINVAL;
+	while ((rc = dmd_frame_parse(f, buf + at, len - at)) < 0)
+		at += dmd_frame_sync(buf + at, len - at);
+	*skipped = at;
+	return rc;
+}

@@ -81,16 +81,12 @@ static size_t parse_run(const uint8_t *b, size_t n, unsigned int run,
 	int rc;
 
 	while (i < n) {
-		rc = dmd_frame_parse(&d, b + i, n - i);
+		rc = dmd_frame_next(&d, b + i, n - i, &s);
+		skipped += s;
+		i += s;
 		if (rc == 0) {
 			*cut += n - i;
 			break;
-		}
-		if (rc < 0) {
-			s = dmd_frame_sync(b + i, n - i);
-			skipped += s;
-			i += s;
-			continue;
 		}
 		if (nframes == cap) {
 			cap = cap ? 2 * cap : 256;

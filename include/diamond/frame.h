@@ -48,4 +48,14 @@ int dmd_frame_parse(struct dmd_frame *f, const uint8_t *buf, size_t len);
 /* The offset of the next possible sync after @buf[0], or @len if none. */
 size_t dmd_frame_sync(const uint8_t *buf, size_t len);
 
+/*
+ * The next frame of a byte stream (spec 8.1): bytes where no valid frame
+ * starts are passed over up to the next possible sync, and counted in
+ * *@skipped; the frame then starts at @buf + *@skipped. Returns its size
+ * (> 0, @f filled in), or 0 when the stream ends inside a frame that may
+ * still be valid (or is used up), as dmd_frame_parse() does.
+ */
+int dmd_frame_next(struct dmd_frame *f, const uint8_t *buf, size_t len,
+		   size_t *skipped);
+
 #endif

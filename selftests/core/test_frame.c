@@ -230,8 +230,7 @@ static int resync_inside(void)
 	if (rc <= 0)
 		return 0;
 	n = sizeof(head) + (size_t)rc;
-	while ((rc = dmd_frame_parse(&f, buf + at, n - at)) < 0)
-		at += dmd_frame_sync(buf + at, n - at);
+	rc = dmd_frame_next(&f, buf, n, &at);
 	return rc > 0 && at == sizeof(head) && f.epoch == 42 &&
 	       f.index == 7 && f.len == 3 && f.device_id == 0x0a0b0c0d;
 }
@@ -325,6 +324,26 @@ static int run_vectors(const char *path)
 	return 1;
 }
 
+/*
+ * dmd_frame_next() at the stream's edges, over @junk ('x','D','D','F','y',
+ * 'D'): the 'DF' at 2 may start a frame whose header has not all come, so
+ * 2 bytes are skipped and 0 (more needed) returned; the same for a
+ * trailing 'D'; a stream of junk only is used up.
+ */
+static int next_edges(const uint8_t *junk, size_t n)
+{
+	struct dmd_frame f;
+	size_t skipped = 99;
+
+	return dmd_frame_next(&f, junk, n, &skipped) == 0 && skipped == 2 &&
+	       dmd_frame_next(&f, junk, 3, &skipped) == 0 && skipped == 2 &&
+	       dmd_frame_next(&f, junk + 4, 1, &skipped) == 0 &&
+	       skipped == 1 &&
+	       dmd_frame_next(&f, NULL, 0, &skipped) == 0 && skipped == 0 &&
+	       dmd_frame_next(NULL, junk, n, &skipped) == DMD_EINVAL &&
+	       dmd_frame_next(&f, junk, n, NULL) == DMD_EINVAL;
+}
+
 int main(int argc, char **argv)
 {
 	static const uint8_t junk[] = { 'x', 'D', 'D', 'F', 'y', 'D' };
@@ -350,6 +369,8 @@ int main(int argc, char **argv)
 		   "(or a trailing 'D')");
 	tap_result(resync_inside(), "a refused header's scan restarts at its "
 		   "second byte: a frame starting inside it is found (spec 8.1)");
+	tap_result(next_edges(junk, sizeof(junk)), "dmd_frame_next: junk "
+		   "only, a trailing 'D', an empty stream and bad arguments");
 	if (argc > 1)
 		tap_result(run_vectors(argv[1]), "%s opens", argv[1]);
 	tap_trailing_plan();

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "../../include/diamond/frame.h"
 
 struct diamond_reader {
 	uint8_t *buf;
@@ -74,21 +75,6 @@ size_t diamond_reader_pending(const struct diamond_reader *r)
 	return r->tail - r->head;
 }
 
-/* Offset of the next possible sync at or after @from, or of the last byte
- * if it is a lone 'D' that a later byte may complete. */
-static size_t find_sync(const struct diamond_reader *r, size_t from)
-{
-	size_t i;
-
-	for (i = from; i < r->tail; i++) {
-		if (r->buf[i] != DMD_FRAME_SYNC0)
-			continue;
-		if (i + 1 == r->tail || r->buf[i + 1] == DMD_FRAME_SYNC1)
-			return i;
-	}
-	return r->tail;
-}
-
 int diamond_reader_next(struct diamond_reader *r, struct diamond_frame *f,
 			size_t *skipped)
 {
@@ -108,9 +94,9 @@ int diamond_reader_next(struct diamond_reader *r, struct diamond_frame *f,
 	if (n == -ENODATA)
 		return 0;
 	/* -EILSEQ: skip to the next sync; -EPROTO: step over this sync. */
-	at = find_sync(r, r->head + 1);
-	*skipped = at - r->head;
-	r->head = at;
+	at = dmd_frame_sync(r->buf + r->head, avail);
+	*skipped = at;
+	r->head += at;
 	if (r->head == r->tail)
 		r->head = r->tail = 0;
 	return n == -EPROTO ? -EPROTO : -EILSEQ;
