@@ -25,7 +25,7 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..11"
 for g in 1024 64 16 1; do
 	set -- $(run "$@" --epochs 20 --loss 0 --corrupt 0 --g $g) "$@"
 	d=$1 s=$2
@@ -45,4 +45,33 @@ shift 2
 # damaged frames cost their group and nothing else: 80% or more
 [ -n "$d" ] && [ $((100 * d)) -ge $((80 * s)) ] && r=ok || r=fail
 check $r "1% loss and 0.1% damaged frames, g = 16: $d of $s delivered"
+
+# --filter: the link alone over a stream of 1000 frames (a 25-byte record
+# frame of vectors/frames.txt), frames and bytes counted at both ends.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+frame=44460101070000000300000000000000000005000b02e536a1
+i=0
+while [ $i -lt 1000 ]; do echo $frame; i=$((i + 1)); done | xxd -r -p >"$tmp/in"
+link() {
+	"$sim" --filter --loss 0 --corrupt 0 --reorder 0 --dup 0 --depth 4 \
+		"$@" <"$tmp/in" 2>"$tmp/err"
+}
+frames_out() { sed -n 's/.* frames in, \([0-9]*\) out .*/\1/p' "$tmp/err"; }
+link >"$tmp/out" && cmp -s "$tmp/in" "$tmp/out" && r=ok || r=fail
+check $r "filter, a perfect link: the stream comes out byte for byte"
+link --loss 1 >"$tmp/out" && [ ! -s "$tmp/out" ] && r=ok || r=fail
+check $r "filter, loss 1: nothing comes out"
+link --loss 0.5 --seed 7 >"$tmp/a" && got=$(frames_out) &&
+	link --loss 0.5 --seed 7 >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b" &&
+	[ $((25 * got)) = "$(stat -c %s "$tmp/a")" ] &&
+	[ "$got" -gt 400 ] && [ "$got" -lt 600 ] && r=ok || r=fail
+check $r "filter, loss 0.5: $got of 1000 frames, whole, the same for the same seed"
+link --dup 1 >"$tmp/out" && [ "$(frames_out)" = 2000 ] && r=ok || r=fail
+check $r "filter, dup 1: every frame twice"
+{ printf 'boot\n'; cat "$tmp/in"; printf 'DF'; } >"$tmp/junk"
+"$sim" --filter --loss 0 --corrupt 0 --reorder 0 --dup 0 <"$tmp/junk" \
+	>"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/in" "$tmp/out" &&
+	grep -q '7 other bytes not passed on' "$tmp/err" && r=ok || r=fail
+check $r "filter: bytes between frames and a cut frame are not passed on"
 exit $fail

@@ -15,6 +15,11 @@
  *
  *   lossy-link [options]          one run: a line of figures
  *   lossy-link --table [options]  the table of Documentation/performance.md
+ *   lossy-link --filter [options] the link alone: frames on stdin (any
+ *                                 sender's, e.g. diamondctl seal) go out
+ *                                 on stdout as the link delivers them, for
+ *                                 a real gateway to open; bytes between
+ *                                 frames are not passed on
  *
  * Options: --suite S --b B --g G --len L --ad A --epochs N --seed X
  *          --loss P --corrupt P --reorder P --dup P --depth D --horizon H
@@ -30,7 +35,7 @@
 #include "../../include/diamond/frame.h"
 
 #define WIN 4			/* epochs the gateway files frames for */
-#define FRAME_MAX (DMD_FRAME_HDR + DMD_MAX_RECORD)
+#define FRAME_MAX (DMD_FRAME_HDR + 0xffff)	/* the length field's range */
 
 struct config {
 	unsigned int suite;
@@ -477,6 +482,75 @@ static int run(const struct config *c, struct result *res)
 	return rc;
 }
 
+/* ---- the link alone (--filter) ---- */
+
+/* Write what arrives at @t to @out; count the frames in *@n. */
+static void pass_on(struct link *l, uint64_t t, FILE *out, uint64_t *n)
+{
+	uint32_t k = (uint32_t)(t % l->buckets);
+	size_t i;
+
+	for (i = 0; i < l->n[k]; i++) {
+		fwrite(l->slot[k][i].buf, 1, l->slot[k][i].len, out);
+		free(l->slot[k][i].buf);
+		(*n)++;
+	}
+	l->n[k] = 0;
+}
+
+static uint8_t *read_all(FILE *in, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0, got;
+	uint8_t *buf = malloc(cap), *more;
+
+	while (buf && (got = fread(buf + n, 1, cap - n, in)) > 0) {
+		n += got;
+		if (n == cap) {
+			more = realloc(buf, cap *= 2);
+			if (!more)
+				free(buf);
+			buf = more;
+		}
+	}
+	*len = n;
+	return buf;
+}
+
+static int filter(const struct config *c)
+{
+	struct link l = { .buckets = c->depth + 1 };
+	uint64_t t = 0, k, in = 0, out = 0;
+	size_t len, at = 0, skipped, other = 0;
+	uint8_t *buf = read_all(stdin, &len);
+	struct dmd_frame f;
+	int rc;
+
+	if (!buf || ferror(stdin)) {
+		fprintf(stderr, "lossy-link: cannot read the frames on stdin\n");
+		return 1;
+	}
+	rng = c->seed * 0x9e3779b97f4a7c15ull + 1;
+	while ((rc = dmd_frame_next(&f, buf + at, len - at, &skipped)) > 0) {
+		other += skipped;
+		at += skipped;
+		link_send(&l, c, t, buf + at, (size_t)rc);
+		pass_on(&l, t++, stdout, &out);
+		at += (size_t)rc;
+		in++;
+	}
+	for (k = 0; k <= c->depth; k++)
+		pass_on(&l, t++, stdout, &out);
+	for (k = 0; k < l.buckets; k++)
+		free(l.slot[k]);
+	free(buf);
+	fprintf(stderr, "lossy-link: %llu frames in, %llu out (seed %llu, "
+		"loss %g, corrupt %g, reorder %g, dup %g); %zu other bytes "
+		"not passed on\n", (unsigned long long)in,
+		(unsigned long long)out, (unsigned long long)c->seed, c->loss,
+		c->corrupt, c->reorder, c->dup, other + (len - at));
+	return fflush(stdout) ? 1 : 0;
+}
+
 /* ---- command line ---- */
 
 static double ideal(double p, uint32_t g, unsigned int copies)
@@ -578,13 +652,15 @@ static int rate_ok(double p)
 	return p >= 0 && p <= 1;
 }
 
-static int parse(int argc, char **argv, struct config *c, int *tab)
+enum mode { ONE_RUN, TABLE, FILTER };
+
+static int parse(int argc, char **argv, struct config *c, enum mode *mode)
 {
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--table")) {
-			*tab = 1;
+		if (!strcmp(argv[i], "--table") || !strcmp(argv[i], "--filter")) {
+			*mode = argv[i][2] == 't' ? TABLE : FILTER;
 			continue;
 		}
 		if (i + 1 == argc || set_option(c, argv[i], argv[i + 1]))
@@ -607,7 +683,8 @@ int main(int argc, char **argv)
 			    .corrupt = 0.001, .reorder = 0.01, .dup = 0.01,
 			    .depth = 4, .horizon = 16, .tag_copies = 1 };
 	struct result r;
-	int tab = 0, rc = parse(argc, argv, &c, &tab);
+	enum mode mode = ONE_RUN;
+	int rc = parse(argc, argv, &c, &mode);
 
 	if (rc) {
 		fprintf(stderr, rc == -1 ?
@@ -618,8 +695,10 @@ int main(int argc, char **argv)
 			"depth <= 63, tag-copies >= 1, rates in [0, 1])\n");
 		return 2;
 	}
-	if (tab)
+	if (mode == TABLE)
 		return table(c);
+	if (mode == FILTER)
+		return filter(&c);
 	if (run(&c, &r)) {
 		fprintf(stderr, "lossy-link: the sender failed\n");
 		return 1;
