@@ -6,9 +6,6 @@
  *   frametool pick FILE SPEC...          frames of FILE in the order given
  *   frametool list FILE                  one line per frame: number, type,
  *        epoch, index, payload length
- *   frametool lossy FILE LOSS SEED       FILE's frames, each dropped with
- *        probability LOSS (xorshift64* seeded with SEED); on stderr how many
- *        record frames were sent and kept
  *   frametool send ADDR PORT FILE GROUP...  one datagram per GROUP
  *   frametool flood ADDR PORT FILE JUNK [RATE]  FILE's epochs, one datagram
  *        each, spread evenly among JUNK junk datagrams; RATE datagrams/s
@@ -126,30 +123,6 @@ static int cmd_list(int argc, char **argv)
 		       (unsigned long long)f.epoch, (unsigned int)f.index,
 		       (unsigned int)f.len);
 	}
-	return 0;
-}
-
-/* A seeded frame loss: each frame kept with probability 1 - LOSS. */
-static int cmd_lossy(int argc, char **argv)
-{
-	uint64_t x = strtoull(argv[2], NULL, 10) * 2654435761u + 1, r;
-	double loss = strtod(argv[1], NULL);
-	size_t i, sent = 0, kept = 0;
-
-	(void)argc;
-	load(argv[0]);
-	for (i = 0; i < nframes; i++) {
-		x ^= x >> 12;
-		x ^= x << 25;
-		x ^= x >> 27;
-		r = x * 0x2545f4914f6cdd1dull;
-		sent += data[frame_off[i] + 2] == DIAMOND_FRAME_RECORD;
-		if ((double)(r >> 11) / 9007199254740992.0 < loss)
-			continue;
-		kept += data[frame_off[i] + 2] == DIAMOND_FRAME_RECORD;
-		fwrite(data + frame_off[i], 1, frame_len[i], stdout);
-	}
-	fprintf(stderr, "records sent %zu, kept %zu\n", sent, kept);
 	return 0;
 }
 
@@ -420,7 +393,7 @@ int main(int argc, char **argv)
 		int (*fn)(int argc, char **argv);
 	} cmds[] = {
 		{ "pick", 1, cmd_pick }, { "list", 1, cmd_list },
-		{ "lossy", 3, cmd_lossy }, { "send", 3, cmd_send },
+		{ "send", 3, cmd_send },
 		{ "flood", 4, cmd_flood }, { "states", 3, cmd_states },
 		{ "mix", 6, cmd_mix }, { "rss", 1, cmd_rss },
 		{ "scrape", 1, cmd_scrape },
