@@ -232,6 +232,10 @@ int __must_check diamond_body_parse(const u8 *body, unsigned int len, u32 b,
 				    u32 *count);
 
 /* diamond_group.c: groups of g < b records (spec sections 5.1 and 9.1). */
+/* A group cursor after a version 2 key: le64(e) || le32(c) || R_{e,c*g}. */
+#define DMD_CURSOR_SIZE(k)	(12 + (k))
+int __must_check diamond_group_restore(struct diamond_tfm_ctx *ctx,
+				       const u8 *cur);
 int __must_check diamond_blob2_parse(const u8 *key, unsigned int keylen,
 				     u32 b, u32 *g);
 void diamond_group_setkey(struct diamond_tfm_ctx *ctx, u32 g);

@@ -112,6 +112,28 @@ void diamond_group_setkey(struct diamond_tfm_ctx *ctx, u32 g)
 				     DMD_MAX_AD : DMD_MAX_AD);
 }
 
+/*
+ * Open the cursor a gateway stored (its state file's, userspace.rst section
+ * 3) after the blob (e + 1, E_{e+1}) it keyed: epoch e open at group c, with
+ * R_{e,c*g}. It must belong to the epoch before the blob's and name a
+ * non-final group after the first. Lock held, blob keyed.
+ */
+int diamond_group_restore(struct diamond_tfm_ctx *ctx, const u8 *cur)
+{
+	u64 e = get_unaligned_le64(cur);
+	u32 c = get_unaligned_le32(cur + 8);
+
+	if (!ctx->grp.g || !ctx->epoch || e + 1 != ctx->epoch || !c ||
+	    c > (ctx->b - 1) / ctx->grp.g)
+		return -EINVAL;
+	diamond_pre_erase(&ctx->pre);
+	ctx->epoch = e;
+	ctx->grp.open = true;
+	ctx->grp.c = c;
+	memcpy(ctx->grp.r, cur + 12, ctx->k);
+	return 0;
+}
+
 /* Close the cursor and erase R_{e,c*g}. */
 void diamond_group_erase(struct diamond_tfm_ctx *ctx)
 {

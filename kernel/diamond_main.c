@@ -133,7 +133,9 @@ void diamond_wait_precompute(struct crypto_aead *tfm)
 static int parse_blob(const struct diamond_tfm_ctx *ctx, const u8 *key,
 		      unsigned int keylen, u32 *g, unsigned int *key_off)
 {
-	bool v2 = keylen == DMD_BLOB2_SIZE(ctx->k);
+	/* Version 2, alone or followed by a group cursor (diamond_group.c). */
+	bool v2 = keylen == DMD_BLOB2_SIZE(ctx->k) ||
+		  keylen == DMD_BLOB2_SIZE(ctx->k) + DMD_CURSOR_SIZE(ctx->k);
 	u32 b;
 
 	if ((keylen != DMD_BLOB_SIZE(ctx->k) && !v2) ||
@@ -150,7 +152,7 @@ static int parse_blob(const struct diamond_tfm_ctx *ctx, const u8 *key,
 		return -EINVAL;
 	*g = 0;
 	*key_off = v2 ? DMD_BLOB2_OFF_KEY : DMD_BLOB_OFF_KEY;
-	return v2 ? diamond_blob2_parse(key, keylen, b, g) : 0;
+	return v2 ? diamond_blob2_parse(key, DMD_BLOB2_SIZE(ctx->k), b, g) : 0;
 }
 
 static int diamond_setkey(struct crypto_aead *tfm, const u8 *key,
@@ -180,11 +182,17 @@ static int diamond_setkey(struct crypto_aead *tfm, const u8 *key,
 	ctx->epoch = get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH);
 	memcpy(ctx->ekey, key + key_off, ctx->k);
 	err = diamond_pre_alloc(ctx);
-	ctx->keyed = !err;
-	if (err)
-		memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
-	else
+	if (!err) {
 		diamond_group_setkey(ctx, g);
+		if (keylen > DMD_BLOB2_SIZE(ctx->k))
+			err = diamond_group_restore(ctx, key + key_off + ctx->k +
+						    DMD_BLOB2_CRC_SIZE);
+	}
+	ctx->keyed = !err;
+	if (err) {
+		memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
+		diamond_group_setkey(ctx, 0);
+	}
 out_unlock:
 	diamond_unlock(ctx);
 

@@ -17,7 +17,8 @@
  * - a request that releases nothing changes no state: the genuine request
  *   then still opens;
  * - a malformed table is -EINVAL before any key is used, and a version 2
- *   blob with g = b (or 0) is today's ungrouped tfm.
+ *   blob with g = b (or 0) is today's ungrouped tfm;
+ * - a version 2 blob followed by a stored cursor restores an open epoch.
  * TAP 13; exit 4 when the diamond algorithms are not available.
  */
 #define _GNU_SOURCE
@@ -413,6 +414,64 @@ static void v2_ungrouped_kat(const struct vec *v, uint32_t g)
 		afalg_close(tfm);
 }
 
+/*
+ * The cursor a gateway stores (after group 0 of epoch 0: the blob
+ * (1, E_1) and le64(0) || le32(1) || R_{0,g}), computed by the portable
+ * core, keys a second tfm that then opens group 1 and refuses group 0.
+ */
+static void restored_cursor(const struct vec *v, const struct unit *all)
+{
+	static struct reply r;
+	const struct vec_step *s = &v->step[0];
+	unsigned int suite = v->key.p[DMD_BLOB_OFF_SUITE];
+	uint8_t key[DMD_BLOB2_MAX + 12 + DMD_KEY_MAX], pt[DMD_T_BUF];
+	struct dmd_receiver rx;
+	struct dmd_state st;
+	size_t blen, k = dmd_key_size(suite);
+	int tfm, ok;
+
+	if (dmd_blob_parse(&st, v->key.p, v->key.len) != DMD_OK ||
+	    dmd_receiver_init(&rx, &st, v->g, 0) != DMD_OK ||
+	    dmd_receiver_group(&rx, s->epoch, 0, s->ad.p, s->ad.len, s->ct.p,
+			       s->ct.len, pt) != DMD_OK) {
+		tap_result(0, "%s: core receiver opens group 0", v->name);
+		return;
+	}
+	dmd_receiver_state(&rx, &st);
+	st.group = v->g;
+	dmd_blob2_write(key, &st);
+	blen = dmd_blob2_size(suite);
+	memset(key + blen, 0, 8);
+	key[blen] = (uint8_t)s->epoch;
+	put_le32(key + blen + 8, rx.group);
+	memcpy(key + blen + 12, rx.r, k);
+	tfm = dmd_tfm(suite, key, blen + 12 + k);
+	if (!tap_result(tfm >= 0, "%s: setkey v2 blob + cursor (epoch 0 open "
+			"at group 1)", v->name)) {
+		tap_diag("got %s", dmd_errname(tfm));
+		return;
+	}
+	request(tfm, s->epoch, s->ad.p, s->ad.len, &all[1], 1, &r);
+	ok = !r.err && released(&r, &all[1], 0, &v->step[1].pt);
+	request(tfm, s->epoch, s->ad.p, s->ad.len, &all[0], 1, &r);
+	tap_result(ok && r.err == -EKEYEXPIRED, "%s: the restored cursor "
+		   "opens group 1 and refuses group 0", v->name);
+	afalg_close(tfm);
+	put_le32(key + blen + 8, 0);
+	tfm = dmd_tfm(suite, key, blen + 12 + k);
+	tap_result(tfm == -EINVAL, "%s: a cursor at group 0: EINVAL", v->name);
+	if (tfm >= 0)
+		afalg_close(tfm);
+	put_le32(key + blen + 8, 1);
+	key[blen] ^= 1;
+	tfm = dmd_tfm(suite, key, blen + 12 + k);
+	tap_result(tfm == -EINVAL, "%s: a cursor not of the epoch before the "
+		   "blob's: EINVAL", v->name);
+	if (tfm >= 0)
+		afalg_close(tfm);
+	dmd_receiver_wipe(&rx);
+}
+
 static int is_groups_vector(const struct vec *v)
 {
 	size_t n = strlen(v->name);
@@ -469,6 +528,7 @@ int main(int argc, char **argv)
 		nothing_released(v, all);
 		bad_tables(v, all);
 		ungrouped_v2(v);
+		restored_cursor(v, all);
 	}
 	vec_close(vf);
 	tap_result(nvec >= 22, "read %u grouped vectors from %s", nvec, path);
