@@ -86,8 +86,8 @@ struct diamond_pre {
  * The group cursor of spec section 9.1 (diamond_group.c), for a tfm keyed
  * with a group size g < b. While @open, epoch ctx->epoch has released
  * groups 0 .. @c - 1: ctx->ekey then holds E_{e+1} (E_e is gone), @r holds
- * R_{e,c*g}, and nothing is precomputed. Closed, the tfm holds (e, E_e) as
- * an ungrouped one does.
+ * R_{e,c*g}, and the table keeps only its slots from c*g on (if any) and is
+ * not recomputed. Closed, the tfm holds (e, E_e) as an ungrouped one does.
  */
 struct diamond_groups {
 	u32 g;			/* group size; 0: one group per epoch */
@@ -190,10 +190,15 @@ static inline int diamond_child_err(int err)
 /* diamond_chain.c: the key chains and the precomputed slots. */
 int __must_check diamond_pre_alloc(struct diamond_tfm_ctx *ctx);
 void diamond_pre_erase(struct diamond_pre *pre);
+void diamond_pre_erase_below(struct diamond_pre *pre, unsigned int k,
+			     u32 slot);
 void diamond_pre_free(struct diamond_pre *pre);
 int __must_check diamond_precompute(struct diamond_tfm_ctx *ctx);
 int __must_check diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 				     struct diamond_cursor *cur, u64 epoch);
+int __must_check diamond_cursor_derive(struct diamond_tfm_ctx *ctx,
+				       struct diamond_cursor *cur,
+				       u64 updates);
 int __must_check diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 				     struct diamond_cursor *cur,
 				     struct diamond_slot *slot, u8 *ks,

@@ -251,6 +251,24 @@ static const u8 *pre_key(const struct diamond_pre *pre, u32 j)
 }
 
 /*
+ * A group cursor opened at slot @slot of the table's epoch: erase what the
+ * released groups used (R_0, slots below @slot but the R_{slot} at the head
+ * of slot @slot - 1), so the rest of the epoch still opens from the table.
+ * A cursor past the table erases all of it.
+ */
+void diamond_pre_erase_below(struct diamond_pre *pre, unsigned int k,
+			     u32 slot)
+{
+	if (!pre->valid || !slot || slot > pre->ready) {
+		diamond_pre_erase(pre);
+		return;
+	}
+	memzero_explicit(pre->r0, sizeof(pre->r0));
+	diamond_wipe(pre->slots, (size_t)(slot - 1) * pre->slot_size);
+	diamond_wipe(pre_slot(pre, slot - 1) + k, pre->slot_size - k);
+}
+
+/*
  * The offline phase for the current epoch: E_{e+1}, R_{e,0} and then slot
  * after slot, each generated straight into the table. A setkey waiting for
  * the lock stops it early; the table is then left invalid and the next
@@ -288,30 +306,20 @@ int diamond_precompute(struct diamond_tfm_ctx *ctx)
 }
 
 /*
- * Start the walk over the slots of @epoch (>= ctx->epoch, bounded by the
- * caller): from the table when it holds @epoch, else by running the epoch
- * chain forward from E_{e_cur} into the cursor. Nothing in ctx changes.
+ * Start the walk at slot 0 of the epoch @updates epoch updates after the
+ * one ctx->ekey opens (E_{e_cur}, or E_{e+1} under an open group cursor),
+ * without the table. Nothing in ctx changes.
  */
-int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
-			struct diamond_cursor *cur, u64 epoch)
+int diamond_cursor_derive(struct diamond_tfm_ctx *ctx,
+			  struct diamond_cursor *cur, u64 updates)
 {
-	const struct diamond_pre *pre = &ctx->pre;
-	unsigned int k = ctx->k;
-	u64 i, steps = epoch - ctx->epoch;
+	u64 i;
 	int err = 0;
 
 	memset(cur, 0, sizeof(*cur));
-	if (!steps && pre->valid) {
-		cur->pre = pre;
-		cur->ready = pre->ready;
-		cur->r = pre_key(pre, pre->ready);
-		memcpy(cur->e_next, pre->e_next, k);
-		return 0;
-	}
-
 	cur->r = cur->r0;
-	memcpy(cur->e_next, ctx->ekey, k);
-	for (i = 0; i <= steps; i++) {
+	memcpy(cur->e_next, ctx->ekey, ctx->k);
+	for (i = 0; i < updates; i++) {
 		err = epoch_update(ctx, cur->e_next, cur->r0);
 		if (unlikely(err))
 			break;
@@ -321,6 +329,28 @@ int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 	if (unlikely(err))
 		memzero_explicit(cur, sizeof(*cur));
 	return err;
+}
+
+/*
+ * Start the walk over the slots of @epoch (>= ctx->epoch, bounded by the
+ * caller): from the table when it holds @epoch, else by running the epoch
+ * chain forward from E_{e_cur} into the cursor. Nothing in ctx changes.
+ */
+int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
+			struct diamond_cursor *cur, u64 epoch)
+{
+	const struct diamond_pre *pre = &ctx->pre;
+	u64 steps = epoch - ctx->epoch;
+
+	if (!steps && pre->valid) {
+		memset(cur, 0, sizeof(*cur));
+		cur->pre = pre;
+		cur->ready = pre->ready;
+		cur->r = pre_key(pre, pre->ready);
+		memcpy(cur->e_next, pre->e_next, ctx->k);
+		return 0;
+	}
+	return diamond_cursor_derive(ctx, cur, steps + 1);
 }
 
 /*

@@ -258,18 +258,26 @@ static int unit_check(const struct diamond_tfm_ctx *ctx,
 }
 
 /*
- * Start the walk at the cursor: slot c*g of the open epoch from R_{e,c*g};
- * for a later epoch from E_{e+1}, which an open cursor holds instead of E_e
- * (so diamond_cursor_open() is asked for one epoch less); closed, from
- * (e, E_e) and the table as an ungrouped epoch.
+ * Start the walk at the cursor: slot c*g of the open epoch, from what is
+ * left of the table or else from R_{e,c*g}; a later epoch from E_{e+1},
+ * which an open cursor holds instead of E_e (the table is the open
+ * epoch's); closed, from (e, E_e) and the table as an ungrouped epoch.
  */
 static int walk_open(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
 		     u64 epoch)
 {
+	int err;
+
 	if (!ctx->grp.open)
 		return diamond_cursor_open(ctx, cur, epoch);
 	if (epoch > ctx->epoch)
-		return diamond_cursor_open(ctx, cur, epoch - 1);
+		return diamond_cursor_derive(ctx, cur, epoch - ctx->epoch);
+	if (ctx->pre.valid) {
+		/* The table holds slots c*g .. ready - 1 (commit()). */
+		err = diamond_cursor_open(ctx, cur, epoch);
+		cur->next = ctx->grp.c * ctx->grp.g;
+		return err;
+	}
 	memset(cur, 0, sizeof(*cur));
 	cur->next = ctx->grp.c * ctx->grp.g;
 	memcpy(cur->r0, ctx->grp.r, ctx->k);
@@ -414,12 +422,20 @@ static int units_open(struct diamond_tfm_ctx *ctx, struct diamond_units *us,
 	return 0;
 }
 
-/* Move the cursor past the last unit released (spec 9.1 step 5). */
+/*
+ * Move the cursor past the last unit released (spec 9.1 step 5), erasing
+ * the keys of every group it passed. A table of the epoch that stays open
+ * keeps its slots from the cursor on; any other is erased whole.
+ */
 static void commit(struct diamond_tfm_ctx *ctx, u64 epoch,
 		   const struct diamond_verdicts *v)
 {
 	memcpy(ctx->ekey, v->cur.e_next, ctx->k);
-	diamond_pre_erase(&ctx->pre);
+	if (v->closed || epoch != ctx->epoch)
+		diamond_pre_erase(&ctx->pre);
+	else
+		diamond_pre_erase_below(&ctx->pre, ctx->k,
+					v->c_next * ctx->grp.g);
 	if (v->closed) {
 		diamond_group_erase(ctx);
 		ctx->epoch = epoch + 1;
