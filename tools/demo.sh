@@ -13,9 +13,8 @@
 #     decrypt everything with `diamondctl open` (kernel path);
 #  5. print the decrypted readings and a summary;
 #  6. a lossy link next to these clean ones (tools/lossy-link, simulated:
-#     the portable core on both ends, since the kernel gateway does not
-#     take group tags yet): 1% frame loss, b = 1024, one tag per epoch as
-#     the devices above (g = b) against a group tag per 16 records.
+#     the portable core on both ends): 1% frame loss, b = 1024, one tag per
+#     epoch as the devices above (g = b) against a group tag per 16 records.
 #
 # --tap prints TAP instead (make check-fw-interop): the same run, checked.
 # Expects the artifacts of `make module firmware userspace
@@ -183,7 +182,7 @@ lossy_link() {
 	done
 	echo "  g = 1024 is one tag per epoch, as the devices above: at 1% loss almost no epoch"
 	echo "  arrives whole. g = 16 (provision --group-size 16) loses only the groups hit."
-	echo "  The kernel gateway (diamondctl open) does not take group tags yet."
+	echo "  The kernel gateway (diamondctl open) takes group tags too (Documentation/kernel-api.rst, Groups)."
 }
 sec json >out.json
 sec err >err.txt
