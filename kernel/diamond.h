@@ -49,6 +49,10 @@
 #define DMD_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 /* Per request, from a caller that may not sleep. */
 #define DMD_GFP_ATOMIC		(GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN)
+/* The IV domains of G (spec section 1). */
+#define DMD_DOM_RECORD		0
+#define DMD_DOM_EPOCH		1
+#define DMD_DOM_GROUP		2
 /* The DMD_BUSY bit of diamond_tfm_ctx.busy: see Locking above. */
 #define DMD_BUSY		0
 
@@ -76,6 +80,21 @@ struct diamond_pre {
 	bool valid;		/* the material is for ctx->epoch */
 	u8 e_next[DMD_KEY_MAX];
 	u8 r0[DMD_KEY_MAX];
+};
+
+/*
+ * The group cursor of spec section 9.1 (diamond_group.c), for a tfm keyed
+ * with a group size g < b. While @open, epoch ctx->epoch has released
+ * groups 0 .. @c - 1: ctx->ekey then holds E_{e+1} (E_e is gone), @r holds
+ * R_{e,c*g}, and the table keeps only its slots from c*g on (if any) and is
+ * not recomputed. Closed, the tfm holds (e, E_e) as an ungrouped one does.
+ */
+struct diamond_groups {
+	u32 g;			/* group size; 0: one group per epoch */
+	u32 c;			/* open: the first undecided group */
+	bool open;
+	u32 aad_max;		/* largest assoclen: unit table and AD */
+	u8 r[DMD_KEY_MAX];
 };
 
 /*
@@ -107,6 +126,7 @@ struct diamond_tfm_ctx {
 	u8 *hbuf;			/* DMD_HASH_BUF + IV + tag, kmalloc'd */
 	u8 *iv;				/* 16 bytes inside hbuf */
 	u8 *digest;			/* 16 bytes inside hbuf */
+	u8 *gkey;			/* 32 bytes inside hbuf: H'_i || P'_i */
 	u8 *ebuf;			/* the request's bounce buffer */
 	size_t ebuf_size;
 
@@ -117,6 +137,7 @@ struct diamond_tfm_ctx {
 	u64 epoch;			/* e_cur */
 	u8 ekey[DMD_KEY_MAX];		/* E_{e_cur} */
 	struct diamond_pre pre;
+	struct diamond_groups grp;
 };
 
 /*
@@ -169,15 +190,23 @@ static inline int diamond_child_err(int err)
 /* diamond_chain.c: the key chains and the precomputed slots. */
 int __must_check diamond_pre_alloc(struct diamond_tfm_ctx *ctx);
 void diamond_pre_erase(struct diamond_pre *pre);
+void diamond_pre_erase_below(struct diamond_pre *pre, unsigned int k,
+			     u32 slot);
 void diamond_pre_free(struct diamond_pre *pre);
 int __must_check diamond_precompute(struct diamond_tfm_ctx *ctx);
 int __must_check diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 				     struct diamond_cursor *cur, u64 epoch);
+int __must_check diamond_cursor_derive(struct diamond_tfm_ctx *ctx,
+				       struct diamond_cursor *cur,
+				       u64 updates);
 int __must_check diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 				     struct diamond_cursor *cur,
 				     struct diamond_slot *slot, u8 *ks,
 				     unsigned int len);
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx);
+const u8 *diamond_cursor_key(const struct diamond_cursor *cur);
+int __must_check diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r,
+				    u8 *hp);
 
 /* diamond_tag.c: UH tags and their aggregation. */
 int __must_check diamond_uh_tag(struct diamond_tfm_ctx *ctx,
@@ -202,6 +231,24 @@ void diamond_agg_final(struct diamond_agg *a, const u8 tau[DMD_TAG_SIZE],
 
 /* diamond_epoch.c: one AEAD request = one epoch. */
 int diamond_crypt(struct aead_request *req, bool enc);
+int __must_check diamond_check_epoch(const struct diamond_tfm_ctx *ctx,
+				     u64 epoch);
+int __must_check diamond_body_parse(const u8 *body, unsigned int len, u32 b,
+				    u32 *count);
+
+/* diamond_group.c: groups of g < b records (spec sections 5.1 and 9.1). */
+/* A group cursor after a version 2 key: le64(e) || le32(c) || R_{e,c*g}. */
+#define DMD_CURSOR_SIZE(k)	(12 + (k))
+int __must_check diamond_group_restore(struct diamond_tfm_ctx *ctx,
+				       const u8 *cur);
+int __must_check diamond_blob2_parse(const u8 *key, unsigned int keylen,
+				     u32 b, u32 *g);
+void diamond_group_setkey(struct diamond_tfm_ctx *ctx, u32 g);
+void diamond_group_erase(struct diamond_tfm_ctx *ctx);
+unsigned int diamond_assoc_max(const struct diamond_tfm_ctx *ctx);
+int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
+		      unsigned int aadlen, const u8 *in, u8 *out,
+		      unsigned int len);
 
 /* diamond_main.c */
 void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,

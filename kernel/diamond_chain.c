@@ -62,7 +62,7 @@ static void zero_sg(struct scatterlist *sg, unsigned int len)
 
 /* Suite 1: G on the ctr(aes) spawn, one setkey and one request. */
 static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
-				   const u8 *key, bool epoch_domain, u8 *dst,
+				   const u8 *key, u8 domain, u8 *dst,
 				   unsigned int len)
 {
 	struct scatterlist src[DMD_SG_MAX], out;
@@ -80,8 +80,10 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 		return err;
 
 	memset(ctx->iv, 0, 16);
-	if (epoch_domain)
+	if (domain == DMD_DOM_EPOCH)
 		ctx->iv[0] = 0x80;	/* counter 2^127 */
+	else if (domain == DMD_DOM_GROUP)
+		ctx->iv[0] = 0x40;	/* counter 2^126 */
 	zero_sg(src, len);
 	sg_init_one(&out, buf, len);
 	skcipher_request_set_callback(ctx->sreq, ctx->req_flags, crypto_req_done,
@@ -96,10 +98,11 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 /*
  * Suite 2: G with lib/crypto ChaCha20 (chacha_crypt() takes the arch SIMD
  * code when it can), the counter block of spec section 1: counter 0, nonce
- * 01 || 0^11 for the epoch update, all zero for a record slot.
+ * 01 || 0^11 for the epoch update, 02 || 0^11 for a group trailer, all zero
+ * for a record slot.
  */
 static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
-			  bool epoch_domain, u8 *dst, unsigned int len)
+			  u8 domain, u8 *dst, unsigned int len)
 {
 	u32 *x = ctx->chacha.x;
 	unsigned int part;
@@ -115,7 +118,7 @@ static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 	x[10] = get_unaligned_le32(key + 24);
 	x[11] = get_unaligned_le32(key + 28);
 	x[12] = 0;
-	x[13] = epoch_domain;
+	x[13] = domain;
 	x[14] = 0;
 	x[15] = 0;
 	/* Whole pages but the last: the counter runs on across calls. */
@@ -127,13 +130,13 @@ static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 	} while (len);
 }
 
-/* G(@key, IV)[0:@len] into @dst, IV the epoch-update or record-slot IV. */
+/* G(@key, IV)[0:@len] into @dst, IV that of @domain (DMD_DOM_*). */
 static int __must_check stream(struct diamond_tfm_ctx *ctx, const u8 *key,
-			       bool epoch_domain, u8 *dst, unsigned int len)
+			       u8 domain, u8 *dst, unsigned int len)
 {
 	if (ctx->suite == DMD_SUITE_AES_GHASH)
-		return stream_ctr(ctx, key, epoch_domain, dst, len);
-	stream_chacha(ctx, key, epoch_domain, dst, len);
+		return stream_ctr(ctx, key, domain, dst, len);
+	stream_chacha(ctx, key, domain, dst, len);
 	return 0;
 }
 
@@ -145,7 +148,7 @@ static int __must_check epoch_update(struct diamond_tfm_ctx *ctx, u8 *e,
 	u8 *y = sbuf_use(ctx, 2 * k);
 	int err;
 
-	err = stream(ctx, e, true, y, 2 * k);
+	err = stream(ctx, e, DMD_DOM_EPOCH, y, 2 * k);
 	if (likely(!err)) {
 		memcpy(e, y, k);
 		memcpy(r0, y + k, k);
@@ -166,7 +169,7 @@ static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
 	u8 *y = sbuf_use(ctx, o + len);
 	int err;
 
-	err = stream(ctx, r, false, y, o + len);
+	err = stream(ctx, r, DMD_DOM_RECORD, y, o + len);
 	if (unlikely(err))
 		return err;
 	slot->hp = y + DMD_SLOT_HKEY(ctx->k);
@@ -248,6 +251,24 @@ static const u8 *pre_key(const struct diamond_pre *pre, u32 j)
 }
 
 /*
+ * A group cursor opened at slot @slot of the table's epoch: erase what the
+ * released groups used (R_0, slots below @slot but the R_{slot} at the head
+ * of slot @slot - 1), so the rest of the epoch still opens from the table.
+ * A cursor past the table erases all of it.
+ */
+void diamond_pre_erase_below(struct diamond_pre *pre, unsigned int k,
+			     u32 slot)
+{
+	if (!pre->valid || !slot || slot > pre->ready) {
+		diamond_pre_erase(pre);
+		return;
+	}
+	memzero_explicit(pre->r0, sizeof(pre->r0));
+	diamond_wipe(pre->slots, (size_t)(slot - 1) * pre->slot_size);
+	diamond_wipe(pre_slot(pre, slot - 1) + k, pre->slot_size - k);
+}
+
+/*
  * The offline phase for the current epoch: E_{e+1}, R_{e,0} and then slot
  * after slot, each generated straight into the table. A setkey waiting for
  * the lock stops it early; the table is then left invalid and the next
@@ -259,7 +280,8 @@ int diamond_precompute(struct diamond_tfm_ctx *ctx)
 	u32 j;
 	int err;
 
-	if (!ctx->keyed || pre->valid)
+	/* An open group cursor holds no E_e to precompute from. */
+	if (!ctx->keyed || pre->valid || ctx->grp.open)
 		return 0;
 
 	memcpy(pre->e_next, ctx->ekey, ctx->k);
@@ -269,8 +291,8 @@ int diamond_precompute(struct diamond_tfm_ctx *ctx)
 			err = -EAGAIN;
 			break;
 		}
-		err = stream(ctx, pre_key(pre, j), false, pre_slot(pre, j),
-			     pre->slot_size);
+		err = stream(ctx, pre_key(pre, j), DMD_DOM_RECORD,
+			     pre_slot(pre, j), pre->slot_size);
 		pre->ready = j + 1;
 		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
 			cond_resched();
@@ -284,30 +306,20 @@ int diamond_precompute(struct diamond_tfm_ctx *ctx)
 }
 
 /*
- * Start the walk over the slots of @epoch (>= ctx->epoch, bounded by the
- * caller): from the table when it holds @epoch, else by running the epoch
- * chain forward from E_{e_cur} into the cursor. Nothing in ctx changes.
+ * Start the walk at slot 0 of the epoch @updates epoch updates after the
+ * one ctx->ekey opens (E_{e_cur}, or E_{e+1} under an open group cursor),
+ * without the table. Nothing in ctx changes.
  */
-int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
-			struct diamond_cursor *cur, u64 epoch)
+int diamond_cursor_derive(struct diamond_tfm_ctx *ctx,
+			  struct diamond_cursor *cur, u64 updates)
 {
-	const struct diamond_pre *pre = &ctx->pre;
-	unsigned int k = ctx->k;
-	u64 i, steps = epoch - ctx->epoch;
+	u64 i;
 	int err = 0;
 
 	memset(cur, 0, sizeof(*cur));
-	if (!steps && pre->valid) {
-		cur->pre = pre;
-		cur->ready = pre->ready;
-		cur->r = pre_key(pre, pre->ready);
-		memcpy(cur->e_next, pre->e_next, k);
-		return 0;
-	}
-
 	cur->r = cur->r0;
-	memcpy(cur->e_next, ctx->ekey, k);
-	for (i = 0; i <= steps; i++) {
+	memcpy(cur->e_next, ctx->ekey, ctx->k);
+	for (i = 0; i < updates; i++) {
 		err = epoch_update(ctx, cur->e_next, cur->r0);
 		if (unlikely(err))
 			break;
@@ -317,6 +329,28 @@ int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 	if (unlikely(err))
 		memzero_explicit(cur, sizeof(*cur));
 	return err;
+}
+
+/*
+ * Start the walk over the slots of @epoch (>= ctx->epoch, bounded by the
+ * caller): from the table when it holds @epoch, else by running the epoch
+ * chain forward from E_{e_cur} into the cursor. Nothing in ctx changes.
+ */
+int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
+			struct diamond_cursor *cur, u64 epoch)
+{
+	const struct diamond_pre *pre = &ctx->pre;
+	u64 steps = epoch - ctx->epoch;
+
+	if (!steps && pre->valid) {
+		memset(cur, 0, sizeof(*cur));
+		cur->pre = pre;
+		cur->ready = pre->ready;
+		cur->r = pre_key(pre, pre->ready);
+		memcpy(cur->e_next, pre->e_next, ctx->k);
+		return 0;
+	}
+	return diamond_cursor_derive(ctx, cur, steps + 1);
 }
 
 /*
@@ -353,6 +387,21 @@ int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 	if (likely(!err))
 		cur->r = ctx->sbuf;
 	return err;
+}
+
+/* R_{e,j}, the key of the walk's next slot j (valid until the next call). */
+const u8 *diamond_cursor_key(const struct diamond_cursor *cur)
+{
+	return cur->next < cur->ready ? pre_key(cur->pre, cur->next) : cur->r;
+}
+
+/*
+ * The group trailer key H'_i || P'_i = G(@r, IV_group)[0:32] (spec section
+ * 5.1) of the group whose first slot key is @r, into @hp (linear memory).
+ */
+int diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r, u8 *hp)
+{
+	return stream(ctx, r, DMD_DOM_GROUP, hp, 2 * DMD_TAG_SIZE);
 }
 
 /*

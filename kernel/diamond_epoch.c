@@ -48,8 +48,7 @@ struct diamond_epoch {
  * Spec section 7: le16 length || record, repeated, to the exact end; at
  * least one and at most @b records, none over DMD_MAX_RECORD bytes.
  */
-static int __must_check body_parse(const u8 *body, unsigned int len, u32 b,
-				   u32 *count)
+int diamond_body_parse(const u8 *body, unsigned int len, u32 b, u32 *count)
 {
 	unsigned int pos = 0, rec;
 	u32 n = 0;
@@ -74,7 +73,7 @@ static int __must_check body_parse(const u8 *body, unsigned int len, u32 b,
 }
 
 /* Spec section 9 steps 1-2, and the end of the index space (section 6). */
-static int check_epoch(const struct diamond_tfm_ctx *ctx, u64 epoch)
+int diamond_check_epoch(const struct diamond_tfm_ctx *ctx, u64 epoch)
 {
 	if (epoch < ctx->epoch)
 		return -EKEYEXPIRED;
@@ -152,8 +151,8 @@ static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 	if (unlikely(!ctx->keyed))
 		return -ENOKEY;
 	/* Spec 9.2: the epoch before the body (lengths came first). */
-	err = check_epoch(ctx, ep->epoch) ?:
-	      body_parse(ep->in, ep->body_len, ctx->b, &ep->n);
+	err = diamond_check_epoch(ctx, ep->epoch) ?:
+	      diamond_body_parse(ep->in, ep->body_len, ctx->b, &ep->n);
 	if (err)
 		return err;
 
@@ -254,7 +253,8 @@ int diamond_crypt(struct aead_request *req, bool enc)
 	/* Async children may need to sleep; an atomic caller cannot wait. */
 	if (!may_sleep && ctx->async_children)
 		return -EAGAIN;
-	if (ep.adlen > DMD_MAX_AD)
+	/* A grouped tfm's AD starts with its unit table (diamond_group.c). */
+	if (ep.adlen > diamond_assoc_max(ctx))
 		return -EMSGSIZE;
 	if (!enc && cryptlen < DMD_TAG_SIZE)
 		return -EINVAL;
@@ -290,9 +290,16 @@ int diamond_crypt(struct aead_request *req, bool enc)
 	ep.body_len = body_len;
 	ep.epoch = get_unaligned_le64(req->iv);
 
-	err = epoch_run(ctx, &ep);
+	if (!ctx->grp.g)
+		err = epoch_run(ctx, &ep);
+	else if (enc)
+		err = -EOPNOTSUPP;
+	else
+		err = diamond_group_run(ctx, ep.epoch, ep.ad, ep.adlen, ep.in,
+					ep.out, body_len);
 	if (!err) {
-		if (req->src != req->dst)
+		/* A grouped request's verdicts are in its unit table. */
+		if (req->src != req->dst || ctx->grp.g)
 			scatterwalk_map_and_copy(ep.ad, req->dst, 0, ep.adlen,
 						 1);
 		scatterwalk_map_and_copy(ep.out, req->dst, ep.adlen,

@@ -125,15 +125,23 @@ void diamond_wait_precompute(struct crypto_aead *tfm)
 	flush_delayed_work(&ctx->precompute_work);
 }
 
-/* Spec section 2; the blob's suite must be the instance's. */
+/*
+ * Spec section 2; the blob's suite must be the instance's. Version 1, or
+ * version 2 (CRC, generation and group size g: diamond_group.c), whose key
+ * is at @key_off. @g is 0 unless the blob asks for groups (g < b).
+ */
 static int parse_blob(const struct diamond_tfm_ctx *ctx, const u8 *key,
-		      unsigned int keylen)
+		      unsigned int keylen, u32 *g, unsigned int *key_off)
 {
+	/* Version 2, alone or followed by a group cursor (diamond_group.c). */
+	bool v2 = keylen == DMD_BLOB2_SIZE(ctx->k) ||
+		  keylen == DMD_BLOB2_SIZE(ctx->k) + DMD_CURSOR_SIZE(ctx->k);
 	u32 b;
 
-	if (keylen != DMD_BLOB_SIZE(ctx->k) ||
+	if ((keylen != DMD_BLOB_SIZE(ctx->k) && !v2) ||
 	    memcmp(key, DMD_BLOB_MAGIC, 4) ||
-	    key[DMD_BLOB_OFF_VERSION] != DMD_BLOB_VERSION ||
+	    key[DMD_BLOB_OFF_VERSION] !=
+	    (v2 ? DMD_BLOB2_VERSION : DMD_BLOB_VERSION) ||
 	    key[DMD_BLOB_OFF_SUITE] != ctx->suite ||
 	    key[DMD_BLOB_OFF_AGG] > DMD_AGG_HASH ||
 	    key[DMD_BLOB_OFF_RSVD])
@@ -142,13 +150,17 @@ static int parse_blob(const struct diamond_tfm_ctx *ctx, const u8 *key,
 	if (b < 1 || b > DMD_MAX_B ||
 	    get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH) == U64_MAX)
 		return -EINVAL;
-	return 0;
+	*g = 0;
+	*key_off = v2 ? DMD_BLOB2_OFF_KEY : DMD_BLOB_OFF_KEY;
+	return v2 ? diamond_blob2_parse(key, DMD_BLOB2_SIZE(ctx->k), b, g) : 0;
 }
 
 static int diamond_setkey(struct crypto_aead *tfm, const u8 *key,
 			  unsigned int keylen)
 {
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	unsigned int key_off;
+	u32 g;
 	int err;
 
 	/* Make a running precompute for the old state give up the lock. */
@@ -159,19 +171,28 @@ static int diamond_setkey(struct crypto_aead *tfm, const u8 *key,
 	/* Even a refused key ends the old state: the tfm is keyless now. */
 	diamond_pre_erase(&ctx->pre);
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
+	diamond_group_setkey(ctx, 0);
 	ctx->keyed = false;
-	err = parse_blob(ctx, key, keylen);
+	err = parse_blob(ctx, key, keylen, &g, &key_off);
 	if (err)
 		goto out_unlock;
 	ctx->agg = key[DMD_BLOB_OFF_AGG];
 	ctx->b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
 	ctx->device_id = get_unaligned_le32(key + DMD_BLOB_OFF_DEVICE);
 	ctx->epoch = get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH);
-	memcpy(ctx->ekey, key + DMD_BLOB_OFF_KEY, ctx->k);
+	memcpy(ctx->ekey, key + key_off, ctx->k);
 	err = diamond_pre_alloc(ctx);
+	if (!err) {
+		diamond_group_setkey(ctx, g);
+		if (keylen > DMD_BLOB2_SIZE(ctx->k))
+			err = diamond_group_restore(ctx, key + key_off + ctx->k +
+						    DMD_BLOB2_CRC_SIZE);
+	}
 	ctx->keyed = !err;
-	if (err)
+	if (err) {
 		memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
+		diamond_group_setkey(ctx, 0);
+	}
 out_unlock:
 	diamond_unlock(ctx);
 
@@ -207,7 +228,9 @@ int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len)
 		blob[DMD_BLOB_OFF_RSVD] = 0;
 		put_unaligned_le32(ctx->b, blob + DMD_BLOB_OFF_B);
 		put_unaligned_le32(ctx->device_id, blob + DMD_BLOB_OFF_DEVICE);
-		put_unaligned_le64(ctx->epoch, blob + DMD_BLOB_OFF_EPOCH);
+		/* An open group cursor holds E_{e+1}: state (e + 1, E_{e+1}). */
+		put_unaligned_le64(ctx->epoch + ctx->grp.open,
+				   blob + DMD_BLOB_OFF_EPOCH);
 		memcpy(blob + DMD_BLOB_OFF_KEY, ctx->ekey, ctx->k);
 	}
 	diamond_unlock(ctx);
@@ -243,12 +266,14 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 
 	err = -ENOMEM;
 	ctx->sbuf = kzalloc(DMD_STREAM_BUF, DMD_GFP);
-	/* hbuf: the GHASH input, then the 16-byte IV and the digest. */
-	ctx->hbuf = kzalloc(DMD_HASH_BUF + 32, DMD_GFP);
+	/* hbuf: the GHASH input, the IV, the digest, a group trailer key. */
+	ctx->hbuf = kzalloc(DMD_HASH_BUF + 64, DMD_GFP);
 	if (!ctx->sbuf || !ctx->hbuf)
 		goto err_free_bufs;
 	ctx->iv = ctx->hbuf + DMD_HASH_BUF;
 	ctx->digest = ctx->iv + 16;
+	ctx->gkey = ctx->digest + 16;
+	diamond_group_setkey(ctx, 0);
 	ctx->zero = page_address(ZERO_PAGE(0));
 	/* Suite 2 runs on lib/crypto: no children. */
 	if (ctx->suite != DMD_SUITE_AES_GHASH)
@@ -305,6 +330,7 @@ static void diamond_exit_tfm(struct crypto_aead *tfm)
 	diamond_pre_free(&ctx->pre);
 	kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
+	diamond_group_erase(ctx);
 	ctx->keyed = false;
 	memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
 

@@ -131,7 +131,8 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 		   unsigned int len, u64 epoch, u32 index_field,
 		   u8 tag[DMD_TAG_SIZE])
 {
-	bool trailer = index_field & DMD_TRAILER_FLAG;
+	/* An epoch or a group trailer (spec 5.1): both hash their header. */
+	bool trailer = index_field & (DMD_TRAILER_FLAG | DMD_GROUP_FLAG);
 	u8 hb[16];
 
 	/* Suite 2 records go without HB: see the top of this file. */

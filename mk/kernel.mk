@@ -12,6 +12,7 @@
 #                         line, /proc/crypto drivers and every vector via AF_ALG
 #   make check-vectors-kat  kernel/diamond_kat.h is what vec2c generates
 #   make bench-kernel     the AF_ALG benchmark in the VM under -icount
+#   make bench-kernel-groups  its group-tag figures (g = 1024, 64, 16)
 #   make profile-kernel   instructions per kernel function of one bench phase
 #
 # The kernel: the running one when its headers are installed, else
@@ -67,7 +68,7 @@ CHECKPATCH  ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl \
 		$(if $(KSRC_TARBALL),$(BUILD)/checkpatch/scripts/checkpatch.pl))
 
 .PHONY: module kernel-lint kernel-kat-header check-kernel-kat \
-	check-vectors-kat bench-kernel
+	check-vectors-kat bench-kernel bench-kernel-groups
 
 ifneq ($(wildcard $(KROOT)$(KDIR)/Makefile),)
 all: module
@@ -188,11 +189,12 @@ $(KAT_PROBE): $(TOP)/tools/kernel/kat-probe.c $(KAFALG) \
 	$(GUEST_CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(TOP)/selftests/diamond/afalg.c
 
+# The portable core seals the grouped epochs of `kernel-bench ... groups`.
 $(KBENCH): $(TOP)/tools/bench/kernel-bench.c $(KAFALG) \
-	   $(TOP)/selftests/lib/vecfile.c
+	   $(TOP)/selftests/lib/vecfile.c $(CORE_DEPS)
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
-		$(TOP)/selftests/diamond/afalg.c
+		$(TOP)/selftests/diamond/afalg.c $(CORE_ALL_SRCS)
 
 check-kernel-kat: $(KMOD_KO) $(KAT_PROBE)
 	@mkdir -p $(TAPDIR)
@@ -211,6 +213,14 @@ bench-kernel: $(KMOD_KO) $(KBENCH)
 		--module $(KMOD_KO) --file $(KBENCH):/bin/kernel-bench \
 		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
 		'$(KVM_LOAD); kernel-bench /diamond.txt'
+
+# The gateway cost of group tags, g = 1024, 64, 16 at b = 1024 (the same
+# -icount guest; Documentation/performance.md, section Groups).
+bench-kernel-groups: $(KMOD_KO) $(KBENCH)
+	@BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm --icount --timeout 1200 \
+		--module $(KMOD_KO) --file $(KBENCH):/bin/kernel-bench \
+		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
+		'$(KVM_LOAD); kernel-bench /diamond.txt 5 groups'
 
 # Per-function instruction profile of one kernel-bench phase (development
 # tool): make profile-kernel PROFILE=d2-online (or d2-total, d1-online, ...)

@@ -39,9 +39,6 @@ KO=${KMOD_KO:-$BUILD/kernel/x86_64-${KVER:-$("$TOP/tools/kernel/default-kver")}/
 NEEDS="$H/fw-nv $E/avr/sender-d1.elf $E/avr/sender-d2.elf $E/m4/sender-d1.elf
 $E/m4/sender-d2.elf $D $DS $KO $BUILD/tools/avr-run"
 NEEDS="$NEEDS $BUILD/host/lossy-link"
-# The gateway opens the grouped lossy devices in software until the kernel
-# takes group tags (Documentation/kernel-api.rst, "Groups").
-LOSSY_BACKEND=--software
 if [ "${1:-}" = --needs ]; then
 	echo $NEEDS
 	exit 0
@@ -169,7 +166,7 @@ cat >w/guest.sh <<SH
 modprobe diamond || echo "@@err modprobe diamond failed"
 diamondctl open --state-dir /w/gw --input /w/frames.bin >/w/out.json 2>/w/err.txt
 echo "@@rc \$?"
-diamondctl open $LOSSY_BACKEND --log-rate 0 --state-dir /w/gwl --input /w/lossy.bin >/w/lossy.json 2>/w/lossy.txt
+diamondctl open --log-rate 0 --state-dir /w/gwl --input /w/lossy.bin >/w/lossy.json 2>/w/lossy.txt
 echo "@@lrc \$?"
 sed 's/^/@@json /' /w/out.json
 sed 's/^/@@err /' /w/err.txt

@@ -33,7 +33,7 @@ done
 
 PROGS="diamond_vectors diamond_badinput diamond_tamper diamond_interop
 diamond_threads diamond_kcapi diamond_kcapi_enc diamond_fuzz diamond_names
-diamond_memcg diamond_cryptd diamond_atomic.sh"
+diamond_memcg diamond_cryptd diamond_groups diamond_atomic.sh"
 
 # A 1-deep cryptd queue for the whole run (diamond_cryptd checks the
 # backlog semantics under it): cryptd_max_cpu_qlen can only be set at load,

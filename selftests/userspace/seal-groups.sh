@@ -3,7 +3,7 @@
 #
 # seal-groups: diamondctl provision --group-size and seal's group tag frames
 # (spec section 5.1), checked by the portable core's group receiver through
-# frame-check (the gateway, diamondctl open, does not take group tags yet).
+# frame-check (a check independent of the gateway, diamondctl open).
 # With FW-NV AVR-RUN SENDER-ELF as well, a blob provisioned with
 # --group-size goes into an AVR image and the sensor firmware's frames
 # are checked the same way.

@@ -6,8 +6,8 @@
 # their telemetry, and open it with --software for the expected output. In
 # the VM (static diamondctl): open without the module (must fail and say
 # modprobe diamond), load it, open through the kernel and compare with the
-# host's output, then a forged epoch, a replay, an incomplete epoch and the
-# state files. Skips (exit 4) when the module is not built.
+# host's output, then a forged epoch, a replay, an incomplete epoch, the
+# state files, and a grouped device (g < b) against the software path. Skips (exit 4) when the module is not built.
 # Environment: US_BUILD, TOP, BUILD, KMOD_KO (the module, mk/kernel.mk).
 set -u
 US_BUILD=${US_BUILD:?}
@@ -36,10 +36,30 @@ for i in $(seq 1 20); do echo "temp=$i.5 C"; done | "$D" seal --blob d5.bin --ad
 for i in $(seq 1 10); do printf 'binary\001%d\n' "$i"; done | "$D" seal --blob d6.bin --flush 3 >f6.bin
 for i in $(seq 1 40); do echo "reading $i"; done | "$D" seal --blob d7.bin >f7.bin
 cat f5.bin f6.bin f7.bin >frames.bin
-# A grouped device (g < b): the kernel backend must refuse it, loudly.
+# A grouped device (g < b, 3 epochs of 12 frames: r r G r r G r r G r r T):
+# the kernel's grouped request gives the software path's JSON and state, with
+# a lost record (epoch 0 group 1), a damaged one (epoch 1 record 5), and a
+# restart mid-epoch (the cursor through the state file into setkey).
 "$D" provision --root root --device 11 --suite 2 --agg xor --b 8 --group-size 2 --blob d11.bin --state-dir stg >/dev/null
 cp -r stg stg.orig
-for i in $(seq 1 8); do echo "g $i"; done | "$D" seal --blob d11.bin >fg.bin
+for i in $(seq 1 24); do echo "g $i"; done | "$D" seal --blob d11.bin >fg.bin
+python3 - <<'PY'
+d = open("fg.bin", "rb").read()
+fr, i = [], 0
+while i < len(d):
+    L = d[i + 18] | d[i + 19] << 8
+    fr.append(bytearray(d[i:i + 20 + L]))
+    i += 20 + L
+del fr[3]                      # epoch 0 record 2: group 1 lost
+fr[18][21] ^= 1                # epoch 1 record 5 (frame 19 before): damaged
+open("fgl.bin", "wb").write(b"".join(fr))
+open("fgl1.bin", "wb").write(b"".join(fr[:17]))   # to epoch 1's G1
+open("fgl2.bin", "wb").write(b"".join(fr[17:]))
+PY
+for v in stgs stgs2; do cp -r stg.orig $v; done
+"$D" open --software --state-dir stgs --input fgl.bin >expectg.json 2>/dev/null
+{ "$D" open --software --state-dir stgs2 --input fgl1.bin
+  "$D" open --software --state-dir stgs2 --input fgl2.bin; } >expectg2.json 2>/dev/null
 "$D" open --state-dir st --software --input frames.bin >expect.json 2>/dev/null
 for d in 5 6 70000; do "$D" state --state-dir st --device $d; done >expect.state
 # A forgery of device 5's first epoch (one ciphertext bit) and a replay.
@@ -82,11 +102,16 @@ echo "@@rc1 $?"
 sed 's/^/@@e1 /' /w/e1.txt
 sed 's/^/@@o1 /' /w/o1.json
 for d in 5 6 70000; do diamondctl state --state-dir $st --device $d; done | sed 's/^/@@state /'
-diamondctl open --state-dir /w/stg --input /w/fg.bin >/w/o6.json 2>/w/e6.txt
+cp -r /w/stg.orig /w/stg2
+diamondctl open --state-dir /w/stg --input /w/fgl.bin >/w/o6.json 2>/w/e6.txt
 echo "@@rc6 $?"
 sed 's/^/@@e6 /' /w/e6.txt
 sed 's/^/@@o6 /' /w/o6.json
-[ "$(md5sum </w/stg/11.state)" = "$(md5sum </w/stg.orig/11.state)" ] && echo "@@stg same"
+md5sum </w/stg/11.state | cut -d' ' -f1 | sed 's/^/@@md5g /'
+{ diamondctl open --state-dir /w/stg2 --input /w/fgl1.bin
+  diamondctl open --state-dir /w/stg2 --input /w/fgl2.bin; } >/w/o7.json 2>/w/e7.txt
+sed 's/^/@@o7 /' /w/o7.json
+md5sum </w/stg2/11.state | cut -d' ' -f1 | sed 's/^/@@md5g2 /'
 diamondctl open --state-dir $st --input /w/f5.bin >/dev/null 2>/w/e4.txt
 echo "@@rc4 $?"
 sed 's/^/@@e4 /' /w/e4.txt
@@ -96,7 +121,8 @@ sed 's/^/@@e5 /' /w/e5.txt
 SH
 mkdir -p w && cp -r st.orig w/st && cp -r st.orig w/st.orig && \
 	cp -r stg w/stg && cp -r stg.orig w/stg.orig && \
-	cp frames.bin forged.bin incomplete.bin f5.bin fg.bin guest.sh w/
+	cp frames.bin forged.bin incomplete.bin f5.bin fgl.bin fgl1.bin \
+	fgl2.bin guest.sh w/
 BUILD=$BUILD/vm "$TOP/tools/vm/run-vm" --timeout 600 --module "$KO" \
 	--file "$DS:/bin/diamondctl" --file "$W/w:/w" -- 'sh /w/guest.sh' \
 	>console.txt 2>vmerr.txt
@@ -124,8 +150,12 @@ t "forged epoch: the later epochs of device 5 verify (skip in the kernel)" 'sec 
 t "incomplete epoch: rejected, later epochs verified" '[ "$(sec rc3)" = 1 ] && sec e3 | grep -q "device 6 epoch 0 rejected: incomplete" && sec o3 | grep -q "\"device\":6,\"epoch\":1"'
 t "replay through the kernel: EKEYEXPIRED reported, exit 1" '[ "$(sec rc4)" = 1 ] && sec e4 | grep -q "device 5 epoch 0 rejected: epoch older"'
 t "stdin, frames twice: all rejected as replays, exit 1" '[ "$(sec rc5)" = 1 ] && sec e5 | grep -q "0 epochs verified"'
-t "grouped device through the kernel: exit 1, nothing opened, state unchanged" '[ "$(sec rc6)" = 1 ] && [ -z "$(sec o6)" ] && [ "$(sec stg)" = same ]'
-t "grouped device: the message names group tags and --software" 'sec e6 | grep -q "device 11 epoch 0 rejected: the device has group tags.*--software"'
+sec o6 >kernelg.json
+sec o7 >kernelg2.json
+t "grouped device through the kernel: JSON identical to the software open ($(wc -l <expectg.json) lines, a lost and a damaged record)" '[ -s expectg.json ] && cmp -s kernelg.json expectg.json'
+t "grouped device: groups released and rejected, as the software path" 'grep -q "\"group\":1" expectg.json && sec e6 | grep -q "open (kernel)"'
+t "grouped device: the state file (cursor) equals the software run's" '[ "$(sec md5g)" = "$(md5sum <stgs/11.state | cut -d" " -f1)" ]'
+t "grouped device, restart mid-epoch: JSON and state as the software path" 'cmp -s kernelg2.json expectg2.json && [ "$(sec md5g2)" = "$(md5sum <stgs2/11.state | cut -d" " -f1)" ]'
 t "no kernel BUG/WARNING in the guest" '! grep -qE "BUG:|WARNING:|Oops" console.txt vmerr.txt'
 echo "1..$n"
 [ $fails -eq 0 ] || sed 's/^/# /' console.txt vmerr.txt | tail -60

@@ -23,6 +23,14 @@
  *   1024 x gcm(aes) 16 B, 1 x gcm(aes) 16 KiB,
  *   1024 x rfc7539(chacha20,poly1305) 16 B, 1 x rfc7539 16 KiB.
  * Each figure is the median of REPS (default 5) runs, in guest ns.
+ *
+ * WHAT = groups (not part of all): the gateway cost of group tags (spec
+ * 5.1, kernel-api.rst "Groups") on the same epoch, b = 1024, sealed again
+ * by the portable core with g = 1024 (no groups, the plain request), 64
+ * and 16, each suite: total (setkey + one request of every unit,
+ * precompute off), online (that request, precompute ready) and per unit
+ * (one request per unit, as units complete at a gateway; precompute ready
+ * before the first).
  */
 #define _GNU_SOURCE
 #include "../kernel/afalg.h"
@@ -33,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../include/diamond/core.h"
 #include "../../selftests/lib/vecfile.h"
 
 #define PARAMS "/sys/module/diamond/parameters/"
@@ -263,6 +272,222 @@ out:
 	return err;
 }
 
+/* A grouped epoch as kernel requests: the whole one, and one per unit. */
+struct grouped {
+	uint8_t key[DMD_BLOB2_MAX];
+	size_t keylen;
+	uint8_t *all;		/* table || AD || every unit */
+	size_t all_len, all_assoc;
+	uint8_t *unit[NMSG];	/* le16(1) || entry || AD || unit i */
+	size_t unit_len[NMSG], unit_assoc;
+	unsigned int u;
+};
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/*
+ * The requests from the sealed units (@ct, @field[i] and @len[i] each):
+ * a table unless @plain (g = b: the ungrouped request, AD || body || T).
+ */
+static int build_requests(struct grouped *gr, const struct vec_buf *ad,
+			  const uint8_t *ct, const uint32_t *field,
+			  const size_t *len, int plain)
+{
+	size_t tbl = plain ? 0 : 2 + 8 * (size_t)gr->u, total = 0, off = 0;
+	unsigned int i;
+	uint8_t *p;
+
+	for (i = 0; i < gr->u; i++)
+		total += len[i];
+	gr->all_assoc = tbl + ad->len;
+	gr->all_len = gr->all_assoc + total;
+	gr->all = malloc(gr->all_len);
+	if (!gr->all)
+		return -1;
+	if (!plain) {
+		gr->all[0] = (uint8_t)gr->u;
+		gr->all[1] = (uint8_t)(gr->u >> 8);
+	}
+	memcpy(gr->all + tbl, ad->p, ad->len);
+	memcpy(gr->all + gr->all_assoc, ct, total);
+	gr->unit_assoc = (plain ? 0 : 10) + ad->len;
+	for (i = 0; i < gr->u; i++) {
+		if (!plain) {
+			put_le32(gr->all + 2 + 8 * i, field[i]);
+			put_le32(gr->all + 2 + 8 * i + 4, (uint32_t)len[i]);
+		}
+		gr->unit_len[i] = gr->unit_assoc + len[i];
+		p = gr->unit[i] = malloc(gr->unit_len[i]);
+		if (!p)
+			return -1;
+		if (!plain) {
+			p[0] = 1;
+			p[1] = 0;
+			memcpy(p + 2, gr->all + 2 + 8 * i, 8);
+		}
+		memcpy(p + gr->unit_assoc - ad->len, ad->p, ad->len);
+		memcpy(p + gr->unit_assoc, ct + off, len[i]);
+		off += len[i];
+	}
+	return 0;
+}
+
+/*
+ * Seal the vector's epoch again with group size @g (the core's sender),
+ * as requests for a tfm keyed with the version 2 blob of group size g.
+ */
+static int seal_grouped(const struct vec *v, uint32_t g, struct grouped *gr)
+{
+	static uint32_t field[NMSG];
+	static size_t len[NMSG];
+	const struct vec_step *s = &v->step[0];
+	uint8_t *ct = malloc(s->pt.len + 16 * NMSG);
+	size_t pos = 0, out = 0, start = 0, rec;
+	struct dmd_sender snd;
+	struct dmd_state st;
+	uint32_t n = 0, idx;
+	int rc;
+
+	memset(gr, 0, sizeof(*gr));
+	if (!ct || dmd_blob_parse(&st, v->key.p, v->key.len))
+		return -1;
+	st.group = (uint16_t)g;
+	dmd_blob2_write(gr->key, &st);
+	gr->keylen = dmd_blob2_size(st.suite);
+	rc = dmd_sender_init_groups(&snd, &st, NULL, 0, 0, g) ?:
+	     dmd_sender_begin(&snd, NULL);
+	while (!rc && pos < s->pt.len) {
+		rec = s->pt.p[pos] | s->pt.p[pos + 1] << 8;
+		memcpy(ct + out, s->pt.p + pos, 2);
+		rc = dmd_sender_seal(&snd, s->pt.p + pos + 2, rec,
+				     ct + out + 2, &idx);
+		pos += 2 + rec;
+		out += 2 + rec;
+		n++;
+		if (!rc && dmd_sender_group_due(&snd)) {
+			rc = dmd_sender_close_group(&snd, s->ad.p, s->ad.len,
+						    ct + out, &idx);
+			out += 16;
+			field[gr->u] = DMD_GROUP_FLAG | n;
+			len[gr->u++] = out - start;
+			start = out;
+		}
+	}
+	if (!rc)
+		rc = dmd_sender_close(&snd, s->ad.p, s->ad.len, ct + out, &idx);
+	out += 16;
+	field[gr->u] = DMD_TRAILER_FLAG | n;
+	len[gr->u++] = out - start;
+	dmd_sender_wipe(&snd);
+	if (!rc)
+		rc = build_requests(gr, &s->ad, ct, field, len, g >= st.b);
+	free(ct);
+	return rc ? -1 : 0;
+}
+
+static void grouped_free(struct grouped *gr)
+{
+	unsigned int i;
+
+	for (i = 0; i < gr->u; i++)
+		free(gr->unit[i]);
+	free(gr->all);
+}
+
+/* One grouped request; 0 when it released every unit. */
+static int grouped_op(struct afalg_conn *a, const uint8_t *in, size_t len,
+		      size_t assoc, uint8_t *out)
+{
+	uint8_t iv[8] = { 0 };
+
+	return afalg_conn_op(a, 0, iv, 8, assoc, in, len, out, len - 16) ==
+	       (ssize_t)(len - 16) ? 0 : -1;
+}
+
+/* The three figures of one suite and group size. */
+static int bench_group_size(unsigned int suite, const struct vec *v,
+			    uint32_t g)
+{
+	static const char *names[] = {
+		"", "diamond(ctr(aes),ghash)", "diamond(chacha20,poly1305)",
+	};
+	uint64_t total[MAXREPS], online[MAXREPS], per[MAXREPS], t0;
+	struct grouped gr;
+	struct afalg_conn a;
+	unsigned int r, i;
+	uint8_t *out;
+	char label[96];
+	int err = -1;
+
+	if (seal_grouped(v, g, &gr) || !(out = malloc(gr.all_len))) {
+		printf("# d%u g=%u: cannot seal the grouped epoch\n", suite, g);
+		return -1;
+	}
+	if (afalg_conn_open(&a, names[suite], gr.key, gr.keylen, 16))
+		goto out;
+	param_write("precompute_kib", 0);
+	for (r = 0; r < reps; r++) {
+		t0 = now_ns();
+		if (afalg_conn_rekey(&a, gr.key, gr.keylen) ||
+		    grouped_op(&a, gr.all, gr.all_len, gr.all_assoc, out))
+			goto out_close;
+		total[r] = now_ns() - t0;
+	}
+	param_write("precompute_kib", 256);
+	for (r = 0; r < reps; r++) {
+		if (afalg_conn_rekey(&a, gr.key, gr.keylen))
+			goto out_close;
+		sleep_ms(300);
+		t0 = now_ns();
+		if (grouped_op(&a, gr.all, gr.all_len, gr.all_assoc, out))
+			goto out_close;
+		online[r] = now_ns() - t0;
+		if (afalg_conn_rekey(&a, gr.key, gr.keylen))
+			goto out_close;
+		sleep_ms(300);
+		t0 = now_ns();
+		for (i = 0; i < gr.u; i++)
+			if (grouped_op(&a, gr.unit[i], gr.unit_len[i],
+				       gr.unit_assoc, out))
+				goto out_close;
+		per[r] = now_ns() - t0;
+	}
+	snprintf(label, sizeof(label), "d%u g=%u total (setkey+%u units)",
+		 suite, g, gr.u);
+	report(label, median(total, reps), NMSG);
+	snprintf(label, sizeof(label), "d%u g=%u online (1 request)", suite, g);
+	report(label, median(online, reps), NMSG);
+	snprintf(label, sizeof(label), "d%u g=%u online (%u requests)", suite,
+		 g, gr.u);
+	report(label, median(per, reps), NMSG);
+	err = 0;
+out_close:
+	if (err)
+		printf("# d%u g=%u: grouped decrypt failed\n", suite, g);
+	afalg_conn_close(&a);
+out:
+	free(out);
+	grouped_free(&gr);
+	return err;
+}
+
+static int bench_groups(unsigned int suite, const struct vec *v)
+{
+	static const uint32_t gs[] = { 1024, 64, 16 };
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < sizeof(gs) / sizeof(gs[0]); i++)
+		rc |= bench_group_size(suite, v, gs[i]);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct vec_file *vf;
@@ -293,13 +518,15 @@ int main(int argc, char **argv)
 	old_kib = param_read("precompute_kib");
 	vf = vec_open(argv[1]);
 	while (vf && (v = vec_next(vf))) {
-		if (!strcmp(v->name, "d1-xor-b1024-len16")) {
-			rc |= bench_diamond(1, v);
-			found++;
-		} else if (!strcmp(v->name, "d2-xor-b1024-len16")) {
-			rc |= bench_diamond(2, v);
-			found++;
-		}
+		unsigned int suite = !strcmp(v->name, "d1-xor-b1024-len16") ?
+				     1 : !strcmp(v->name, "d2-xor-b1024-len16") ?
+				     2 : 0;
+
+		if (!suite)
+			continue;
+		rc |= strcmp(what, "groups") ? bench_diamond(suite, v) :
+					       bench_groups(suite, v);
+		found++;
 	}
 	vec_close(vf);
 	param_write("precompute_kib", old_kib);

@@ -5,7 +5,8 @@
  * (Documentation/kernel-api.rst). One tfm per active device, keyed once
  * with the device's state blob; the kernel evolves the key inside the tfm
  * on every verified epoch and the gateway mirrors that in the state file.
- * A request is one epoch: IV le64(epoch), assoclen |AD|, authsize 16.
+ * A request is one epoch: IV le64(epoch), assoclen |AD|, authsize 16; for
+ * a grouped device one unit, behind a one-entry unit table in the AD.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <kcapi.h>
 
 #include "internal.h"
+#include "../../core/chain.h"
 
 #define KCAPI_NAME_SUITE1	"diamond(ctr(aes),ghash)"
 #define KCAPI_NAME_SUITE2	"diamond(chacha20,poly1305)"
@@ -52,18 +54,47 @@ int diamond_kernel_probe(char *msg, size_t size)
 	return -ENOPKG;
 }
 
+/*
+ * The module's key for @d (kernel-api.rst): the version 1 blob, or for a
+ * grouped device the version 2 blob of its cursor's state with g and,
+ * while an epoch is open, the cursor le64(e) || le32(c) || R_{e,c*g}.
+ */
+static size_t kernel_key(const struct dlib_dev *d, uint8_t *key)
+{
+	size_t n, k = dmd_key_size(d->st.suite);
+	struct dmd_state st;
+
+	if (!d->rx) {
+		dmd_blob_write(key, &d->st);
+		return dmd_blob_size(d->st.suite);
+	}
+	dmd_receiver_state(d->rx, &st);
+	st.group = (uint16_t)d->g;
+	dmd_blob2_write(key, &st);
+	dmd_wipe(&st, sizeof(st));
+	n = dmd_blob2_size(d->st.suite);
+	if (d->rx->open) {
+		dmd_store64_le(key + n, d->rx->st.epoch);
+		dmd_store32_le(key + n + 8, d->rx->group);
+		memcpy(key + n + 12, d->rx->r, k);
+		n += 12 + k;
+	}
+	return n;
+}
+
 static int attach(struct dlib_dev *d)
 {
 	struct kcapi_handle *h;
-	uint8_t blob[DMD_BLOB_MAX];
+	uint8_t key[DMD_BLOB2_MAX + 12 + DMD_KEY_MAX];
+	size_t len;
 	int rc;
 
 	rc = kcapi_aead_init(&h, alg_name(d->st.suite), 0);
 	if (rc)
 		return rc == -ENOENT || rc == -EOPNOTSUPP ? -ENOPKG : rc;
-	dmd_blob_write(blob, &d->st);
-	rc = kcapi_aead_setkey(h, blob, (uint32_t)dmd_blob_size(d->st.suite));
-	dmd_wipe(blob, sizeof(blob));
+	len = kernel_key(d, key);
+	rc = kcapi_aead_setkey(h, key, (uint32_t)len);
+	dmd_wipe(key, sizeof(key));
 	if (!rc)
 		rc = kcapi_aead_settaglen(h, DIAMOND_TAG_SIZE);
 	if (rc) {
@@ -79,6 +110,23 @@ static void kern_release(struct dlib_dev *d)
 	if (d->tfm)
 		kcapi_aead_destroy(d->tfm);
 	d->tfm = NULL;
+}
+
+/*
+ * A request that did not release: its errno. The module leaves the tfm's
+ * state alone on a rejection it names; anything else (a short read, an
+ * I/O error) leaves the tfm in doubt, so it is re-keyed from the state
+ * file.
+ */
+static int failed(struct dlib_dev *d, ssize_t got)
+{
+	int rc = got < 0 ? (int)got : -EIO;
+
+	if (rc != -EBADMSG && rc != -EKEYEXPIRED && rc != -ERANGE &&
+	    rc != -EINVAL && rc != -EMSGSIZE)
+		kern_release(d);
+	/* The module's -ENOSPC means only this (kernel-api.rst). */
+	return rc == -ENOSPC ? -DIAMOND_EEXHAUSTED : rc;
 }
 
 static int kern_open(struct dlib_dev *d,
@@ -125,20 +173,104 @@ static int kern_open(struct dlib_dev *d,
 		memcpy(pt, out + body->adlen, body->ct_len - DIAMOND_TAG_SIZE);
 		rc = 0;
 	} else {
-		rc = n < 0 ? (int)n : -EIO;
-		/*
-		 * The module leaves the tfm's state alone on a rejection it
-		 * names; anything else (a short read, an I/O error) leaves
-		 * the tfm in doubt, so it is re-keyed from the state file.
-		 */
-		if (rc != -EBADMSG && rc != -EKEYEXPIRED && rc != -ERANGE &&
-		    rc != -EINVAL && rc != -EMSGSIZE)
-			kern_release(d);
-		/* The module's -ENOSPC means only this (kernel-api.rst). */
-		if (rc == -ENOSPC)
-			rc = -DIAMOND_EEXHAUSTED;
+		rc = failed(d, n);
 	}
 	dlib_free_secret(out, outlen ? outlen : 1);
+	free(in);
+	return rc;
+}
+
+/*
+ * The cursor copy @rx moved past the unit the module released, as the
+ * core's receiver moves it (spec 9.1): keys only, so the state file can
+ * hold what the tfm holds. Nothing is verified here.
+ */
+static void rx_advance(struct dmd_receiver *rx, uint64_t epoch,
+		       uint32_t group, int final)
+{
+	unsigned int suite = rx->st.suite;
+	struct dmd_stream s;
+	uint8_t hp[32];
+	uint64_t e;
+	uint32_t j;
+
+	if (!(rx->open && rx->st.epoch == epoch)) {
+		for (e = rx->open ? rx->st.epoch + 1 : rx->st.epoch; e <= epoch;
+		     e++)
+			dmd_epoch_update(suite, rx->st.key, rx->st.key, rx->r);
+		rx->st.epoch = epoch;
+		rx->group = 0;
+		rx->open = 1;
+	}
+	if (final) {
+		dmd_wipe(rx->r, sizeof(rx->r));
+		rx->st.epoch++;
+		rx->group = 0;
+		rx->open = 0;
+		return;
+	}
+	for (j = rx->group * rx->g; j < (group + 1) * rx->g; j++) {
+		dmd_slot_open(&s, suite, rx->r, rx->r, hp);
+		dmd_stream_wipe(&s);
+	}
+	dmd_wipe(hp, sizeof(hp));
+	rx->group = group + 1;
+}
+
+/*
+ * One unit as the module's grouped request (kernel-api.rst "Groups"),
+ * u = 1: AAD = le16(1) || le32(field) || le32(len) || AD.
+ */
+static int kern_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
+			  const struct diamond_epoch_body *body, uint8_t *pt,
+			  struct dmd_receiver *next)
+{
+	uint32_t b = next->st.b, g = next->g;
+	uint32_t at = !n ? group : n < b ? n / g : (b - 1) / g;
+	size_t assoc = 10 + body->adlen, inlen = assoc + body->ct_len;
+	size_t outlen = inlen - DIAMOND_TAG_SIZE;
+	uint8_t iv[DMD_IV_SIZE], *in, *out;
+	ssize_t got;
+	int rc;
+
+	/* Spec 9.2: the lengths, then the position, in the kernel's order. */
+	if (body->ct_len < DIAMOND_TAG_SIZE)
+		return -EINVAL;
+	if (body->adlen > DMD_MAX_AD)
+		return -EMSGSIZE;
+	if (next->open && body->epoch == next->st.epoch && at < next->group)
+		return -EKEYEXPIRED;
+	rc = dlib_check_epoch(&next->st, body->epoch, next->max_skip);
+	if (!rc && !d->tfm)
+		rc = attach(d);
+	if (rc)
+		return rc;
+	in = malloc(inlen);
+	out = malloc(outlen);
+	if (!in || !out) {
+		free(in);
+		free(out);
+		return -ENOMEM;
+	}
+	in[0] = 1;
+	in[1] = 0;
+	dmd_store32_le(in + 2, n ? DMD_TRAILER_FLAG | n :
+				   DMD_GROUP_FLAG | (group * g + g));
+	dmd_store32_le(in + 6, (uint32_t)body->ct_len);
+	memcpy(in + 10, body->ad, body->adlen);
+	memcpy(in + assoc, body->ct, body->ct_len);
+	dmd_store64_le(iv, body->epoch);
+	kcapi_aead_setassoclen(d->tfm, (uint32_t)assoc);
+	got = kcapi_aead_decrypt(d->tfm, in, inlen, iv, out, outlen,
+				 KCAPI_ACCESS_HEURISTIC);
+	if (got >= 0 && (size_t)got == outlen && !dmd_load32_le(out + 2)) {
+		memcpy(pt, out + assoc, body->ct_len - DIAMOND_TAG_SIZE);
+		rx_advance(next, body->epoch, at, n != 0);
+		rc = 0;
+	} else {
+		rc = failed(d, got);
+	}
+	dlib_free_secret(out, outlen);
 	free(in);
 	return rc;
 }
@@ -146,5 +278,6 @@ static int kern_open(struct dlib_dev *d,
 const struct dlib_backend dlib_backend_kernel = {
 	.name = "kernel",
 	.open = kern_open,
+	.open_unit = kern_open_unit,
 	.release = kern_release,
 };

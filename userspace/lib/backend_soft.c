@@ -21,6 +21,18 @@ static int soft_open(struct dlib_dev *d,
 	return dlib_core_errno(rc);
 }
 
+static int soft_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
+			  const struct diamond_epoch_body *body, uint8_t *pt,
+			  struct dmd_receiver *next)
+{
+	(void)d;
+	return dlib_core_errno(n ?
+		dmd_receiver_close(next, body->epoch, n, body->ad, body->adlen,
+				   body->ct, body->ct_len, pt) :
+		dmd_receiver_group(next, body->epoch, group, body->ad,
+				   body->adlen, body->ct, body->ct_len, pt));
+}
+
 static void soft_release(struct dlib_dev *d)
 {
 	d->tfm = NULL;
@@ -29,5 +41,6 @@ static void soft_release(struct dlib_dev *d)
 const struct dlib_backend dlib_backend_software = {
 	.name = "software",
 	.open = soft_open,
+	.open_unit = soft_open_unit,
 	.release = soft_release,
 };

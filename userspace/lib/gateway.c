@@ -119,7 +119,7 @@ static void lru_front(struct diamond_gw *gw, struct dlib_dev *d)
 }
 
 /* Before a device may take a tfm: close the least recently used ones. */
-static void make_room(struct diamond_gw *gw, struct dlib_dev *self)
+void dlib_make_room(struct diamond_gw *gw, struct dlib_dev *self)
 {
 	struct dlib_dev *v;
 
@@ -134,7 +134,7 @@ static void make_room(struct diamond_gw *gw, struct dlib_dev *self)
 }
 
 /* Account for a tfm the backend opened or closed during open(). */
-static void track_tfm(struct diamond_gw *gw, struct dlib_dev *d, int had)
+void dlib_track_tfm(struct diamond_gw *gw, struct dlib_dev *d, int had)
 {
 	if (d->tfm && !had) {
 		gw->ntfms++;
@@ -371,15 +371,15 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 		return -EOPNOTSUPP;
 	had = d->tfm != NULL;
 	if (!had)
-		make_room(gw, d);
+		dlib_make_room(gw, d);
 	rc = gw->be->open(d, body, pt, gw->max_skip);
-	track_tfm(gw, d, had);
+	dlib_track_tfm(gw, d, had);
 	if ((rc == -EMFILE || rc == -ENFILE) && !d->tfm && gw->ntfms) {
 		/* Out of descriptors anyway: shrink the LRU and retry once. */
 		gw->max_tfms = gw->ntfms > 1 ? gw->ntfms - 1 : 1;
-		make_room(gw, d);
+		dlib_make_room(gw, d);
 		rc = gw->be->open(d, body, pt, gw->max_skip);
-		track_tfm(gw, d, 0);
+		dlib_track_tfm(gw, d, 0);
 	}
 	/* Spec section 2: generation G's epochs start at G * 2^32. */
 	if (rc == -EKEYEXPIRED && body->epoch >> DMD_GEN_SHIFT < d->st.gen)
@@ -396,7 +396,7 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 		/* The tfm moved on but the file did not: re-key from disk. */
 		had = d->tfm != NULL;
 		gw->be->release(d);
-		track_tfm(gw, d, had);
+		dlib_track_tfm(gw, d, had);
 		dmd_wipe(&next, sizeof(next));
 		diamond_store_path(gw->store, d->id, gw->detail,
 				   sizeof(gw->detail));

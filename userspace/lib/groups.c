@@ -17,9 +17,8 @@
  * - once the gateway moves past an epoch, one event lists what became of
  *   each of its groups and whether the epoch closed.
  *
- * Only the software backend: the kernel's AF_ALG request has no group
- * verdicts yet, so with the kernel backend a grouped device's frames are
- * refused (-EOPNOTSUPP), never verified some other way.
+ * Either backend opens a unit (dlib_backend.open_unit): the core's group
+ * receiver, or the kernel's grouped request (backend_kcapi.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -60,10 +59,6 @@ int dlib_grp_load(struct diamond_gw *gw, struct dlib_dev *d)
 
 	if (!dlib_grouped(d))
 		return 0;
-	if (gw->be != &dlib_backend_software) {
-		d->unsupported = 1;	/* refused frame by frame, loudly */
-		return 0;
-	}
 	d->rx = calloc(1, sizeof(*d->rx));
 	d->gerr = calloc(max_units(d), sizeof(*d->gerr));
 	if (!d->rx || !d->gerr)
@@ -111,7 +106,7 @@ int dlib_grp_screen(const struct dlib_dev *d,
 {
 	if (f->type == DIAMOND_FRAME_GROUP &&
 	    (!d->rx || f->index >= max_units(d) - 1))
-		return d->unsupported ? -EOPNOTSUPP : -EINVAL;
+		return -EINVAL;
 	if (!d->rx)
 		return 0;
 	if (f->type == DIAMOND_FRAME_RECORD)
@@ -402,23 +397,30 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 	struct diamond_epoch_body body;
 	struct dmd_receiver next = *d->rx;
 	uint32_t from;
-	int rc;
+	int rc, had, saved = 0;
 
 	rc = dlib_asm_range(ep->asm_, u->first, u->count, u->tag,
 				u->taglen, &gw->body, &gw->body_cap, &body);
 	if (!rc)
 		rc = dlib_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE + 1);
-	if (!rc)
-		rc = dlib_core_errno(u->final ?
-			dmd_receiver_close(&next, ep->epoch, u->n, body.ad,
-					   body.adlen, body.ct, body.ct_len,
-					   gw->pt) :
-			dmd_receiver_group(&next, ep->epoch, u->group, body.ad,
-					   body.adlen, body.ct, body.ct_len,
-					   gw->pt));
-	/* Verify -> durable cursor -> deliver (userspace.rst section 4). */
-	if (!rc)
-		rc = dlib_store_save_rx(gw->store, &next);
+	body.epoch = ep->epoch;
+	if (!rc) {
+		had = d->tfm != NULL;
+		if (!had)
+			dlib_make_room(gw, d);
+		rc = gw->be->open_unit(d, u->group, u->final ? u->n : 0, &body,
+				       gw->pt, &next);
+		dlib_track_tfm(gw, d, had);
+		/* Verify -> durable cursor -> deliver (userspace.rst 4). */
+		if (!rc)
+			rc = saved = dlib_store_save_rx(gw->store, &next);
+	}
+	if (saved) {
+		/* The kernel's cursor moved but the file's did not. */
+		had = d->tfm != NULL;
+		gw->be->release(d);
+		dlib_track_tfm(gw, d, had);
+	}
 	if (rc) {
 		if (rc != -EBADMSG && rc != -ENOMEM)
 			diamond_store_path(gw->store, d->id, gw->detail,

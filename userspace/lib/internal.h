@@ -87,7 +87,6 @@ struct dlib_ep {
 struct dlib_dev {
 	uint32_t id;
 	uint8_t verified_once;
-	uint8_t unsupported;		/* grouped, but the kernel backend */
 	struct dmd_state st;		/* == the state file's blob */
 	uint32_t g;			/* group size; b without groups */
 	struct dmd_receiver *rx;	/* g < b: the cursor (spec 9.1) */
@@ -229,8 +228,21 @@ struct dlib_backend {
 	const char *name;
 	int (*open)(struct dlib_dev *d, const struct diamond_epoch_body *body,
 		    uint8_t *pt, uint32_t max_skip);
+	/*
+	 * One unit of a grouped device (spec 9.1): non-final group @group
+	 * (@n = 0) or the final group of @n records, of body->epoch, opened
+	 * at the cursor @next (a copy of d->rx), which it moves past the unit
+	 * on success. Returns 0 or -errno; d->rx is the caller's to update.
+	 */
+	int (*open_unit)(struct dlib_dev *d, uint32_t group, uint32_t n,
+			 const struct diamond_epoch_body *body, uint8_t *pt,
+			 struct dmd_receiver *next);
 	void (*release)(struct dlib_dev *d);
 };
+
+/* gateway.c: the LRU of open tfms around a backend call. */
+void dlib_make_room(struct diamond_gw *gw, struct dlib_dev *self);
+void dlib_track_tfm(struct diamond_gw *gw, struct dlib_dev *d, int had);
 
 extern const struct dlib_backend dlib_backend_kernel;
 extern const struct dlib_backend dlib_backend_software;

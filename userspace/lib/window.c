@@ -314,8 +314,6 @@ static int screen(struct diamond_gw *gw, struct dlib_dev *d,
 		rc = -EINVAL;
 	if (!rc && f->type == DIAMOND_FRAME_TAG && f->index > d->st.b)
 		rc = -EINVAL;
-	if (!rc && d->unsupported)
-		rc = -EOPNOTSUPP;
 	if (!rc)
 		rc = dlib_grp_screen(d, f);
 	if (!rc)

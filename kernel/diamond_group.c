@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Groups of g < b records (Documentation/spec.rst sections 5.1 and 9.1,
+ * Documentation/kernel-api.rst "Groups"): one decrypt request carries any
+ * number of units of one epoch, each a non-final group (its g records and
+ * its group tag G_i) or the final group (the records from q*g on and the
+ * epoch tag T), and a unit table at the head of the associated data:
+ *
+ *	AAD = le16(u) || u * ( le32(field_i) || le32(len_i) ) || AD
+ *	ciphertext = unit_0 body || tag_0 || ... || unit_{u-1} body || tag_{u-1}
+ *
+ * field_i is the unit's trailer index field (0x40000000 | (i*g + g) or
+ * 0x80000000 | n), len_i its bytes in the ciphertext, tag included. The
+ * units are verified in table order, each in scratch, and only a unit whose
+ * own tag matched is decrypted into the output. Each unit's verdict (0, or
+ * a positive errno) replaces its field_i in the output's table. The cursor
+ * moves past the last released unit and the keys of every group it passes
+ * are erased; a request that releases nothing returns the first unit's
+ * error and changes nothing.
+ */
+#include <crypto/algapi.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#include "diamond.h"
+
+/* The unit table: le16(u), then per unit le32(field) || le32(len). */
+#define DMD_UNITS_HDR		2
+#define DMD_UNIT_SIZE		8
+#define DMD_UNIT_FLAGS		(DMD_TRAILER_FLAG | DMD_GROUP_FLAG)
+/* The reflected CRC-32 polynomial (spec section 2). */
+#define DMD_CRC32_POLY		0xedb88320u
+
+/* One unit, decoded from its table entry. */
+struct diamond_unit {
+	u32 field;		/* index field of its trailer: GB_i or TB */
+	u32 group;		/* its group index */
+	u32 first;		/* its first record slot */
+	u32 count;		/* its records */
+	unsigned int off;	/* its body in the ciphertext */
+	unsigned int len;	/* its body's bytes, tag not counted */
+	bool final;
+};
+
+/* The request, with its table checked. */
+struct diamond_units {
+	u64 epoch;
+	u8 *table;		/* the entries, in the bounce buffer */
+	u32 u;
+	const u8 *ad;
+	unsigned int adlen;
+	const u8 *in;		/* the ciphertext: the units and their tags */
+	u8 *out;		/* the output: keystream, then plaintext */
+	unsigned int len;	/* ciphertext bytes less the last tag */
+};
+
+/* What the walk over the units found, until it is committed. */
+struct diamond_verdicts {
+	struct diamond_cursor cur;
+	u8 r_next[DMD_KEY_MAX];	/* R_{e,(i+1)g} after the last group released */
+	u32 c_next;		/* the group after it */
+	u32 released;
+	bool closed;		/* the final group was released */
+	int first_err;
+};
+
+/*
+ * CRC-32 of spec section 2, bit by bit with masks: it runs over key bytes,
+ * so no table lookup may depend on them (the kernel's crc32_le() uses one).
+ */
+static u32 blob_crc32(const u8 *p, unsigned int len)
+{
+	u32 crc = ~0u;
+	int bit;
+
+	while (len--) {
+		crc ^= *p++;
+		for (bit = 0; bit < 8; bit++)
+			crc = (crc >> 1) ^ (DMD_CRC32_POLY & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+/*
+ * The fields a version 2 blob adds (spec section 2), its header already
+ * checked: CRC, generation, group size. @g is 0 for g = b (or 0): one group
+ * per epoch, today's tfm exactly.
+ */
+int diamond_blob2_parse(const u8 *key, unsigned int keylen, u32 b, u32 *g)
+{
+	unsigned int crc_off = keylen - DMD_BLOB2_CRC_SIZE;
+	u64 epoch = get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH);
+	u32 gen = get_unaligned_le16(key + DMD_BLOB2_OFF_GEN);
+	u32 size = get_unaligned_le16(key + DMD_BLOB2_OFF_GROUP);
+
+	if (blob_crc32(key, crc_off) != get_unaligned_le32(key + crc_off) ||
+	    epoch >> DMD_GEN_SHIFT < gen || size > b)
+		return -EINVAL;
+	*g = size == b ? 0 : size;
+	return 0;
+}
+
+/* Key the group state: g (0: none), the cursor closed. Lock held. */
+void diamond_group_setkey(struct diamond_tfm_ctx *ctx, u32 g)
+{
+	u32 units = g ? (ctx->b - 1) / g + 1 : 0;
+
+	diamond_group_erase(ctx);
+	ctx->grp.g = g;
+	WRITE_ONCE(ctx->grp.aad_max, g ? DMD_UNITS_HDR + DMD_UNIT_SIZE * units +
+				     DMD_MAX_AD : DMD_MAX_AD);
+}
+
+/*
+ * Open the cursor a gateway stored (its state file's, userspace.rst section
+ * 3) after the blob (e + 1, E_{e+1}) it keyed: epoch e open at group c, with
+ * R_{e,c*g}. It must belong to the epoch before the blob's and name a
+ * non-final group after the first. Lock held, blob keyed.
+ */
+int diamond_group_restore(struct diamond_tfm_ctx *ctx, const u8 *cur)
+{
+	u64 e = get_unaligned_le64(cur);
+	u32 c = get_unaligned_le32(cur + 8);
+
+	if (!ctx->grp.g || !ctx->epoch || e + 1 != ctx->epoch || !c ||
+	    c > (ctx->b - 1) / ctx->grp.g)
+		return -EINVAL;
+	diamond_pre_erase(&ctx->pre);
+	ctx->epoch = e;
+	ctx->grp.open = true;
+	ctx->grp.c = c;
+	memcpy(ctx->grp.r, cur + 12, ctx->k);
+	return 0;
+}
+
+/* Close the cursor and erase R_{e,c*g}. */
+void diamond_group_erase(struct diamond_tfm_ctx *ctx)
+{
+	memzero_explicit(ctx->grp.r, sizeof(ctx->grp.r));
+	ctx->grp.open = false;
+	ctx->grp.c = 0;
+}
+
+/* Largest assoclen, read before the lock: DMD_MAX_AD, or with a table. */
+unsigned int diamond_assoc_max(const struct diamond_tfm_ctx *ctx)
+{
+	return READ_ONCE(ctx->grp.aad_max) ?: DMD_MAX_AD;
+}
+
+static u8 *unit_entry(const struct diamond_units *us, u32 i)
+{
+	return us->table + (size_t)i * DMD_UNIT_SIZE;
+}
+
+/* A unit's coordinates from its index field (spec sections 5.1, 9.2). */
+static int unit_decode(const struct diamond_tfm_ctx *ctx, u32 field,
+		       struct diamond_unit *u)
+{
+	u32 g = ctx->grp.g, b = ctx->b, end = field & ~DMD_UNIT_FLAGS;
+
+	u->field = field;
+	if ((field & DMD_UNIT_FLAGS) == DMD_GROUP_FLAG) {
+		/* A non-final group ends before the epoch can: (i + 1) g < b. */
+		if (end < g || end % g || end >= b)
+			return -EINVAL;
+		u->group = end / g - 1;
+		u->first = end - g;
+		u->count = g;
+		u->final = false;
+		return 0;
+	}
+	if ((field & DMD_UNIT_FLAGS) != DMD_TRAILER_FLAG || end < 1 || end > b)
+		return -EINVAL;
+	u->group = end < b ? end / g : (b - 1) / g;
+	u->first = u->group * g;
+	u->count = end - u->first;
+	u->final = true;
+	return 0;
+}
+
+/* Unit @i (its entry already checked), at offset @off of the ciphertext. */
+static void unit_get(const struct diamond_tfm_ctx *ctx,
+		     const struct diamond_units *us, u32 i, unsigned int off,
+		     struct diamond_unit *u)
+{
+	const u8 *e = unit_entry(us, i);
+
+	/* Cannot fail: table_check() decoded every entry. */
+	unit_decode(ctx, get_unaligned_le32(e), u);
+	u->off = off;
+	u->len = get_unaligned_le32(e + 4) - DMD_TAG_SIZE;
+}
+
+/*
+ * Spec 9.2 step 2 for the table: its framing, then the units' lengths
+ * (each holds its tag, and together exactly the ciphertext), |AD|, and
+ * last the coordinates: ascending groups, the final group only last.
+ */
+static int table_check(const struct diamond_tfm_ctx *ctx, u8 *aad,
+		       unsigned int aadlen, struct diamond_units *us)
+{
+	u64 sum = 0;
+	struct diamond_unit u;
+	u32 i, l, prev = 0;
+	int err;
+
+	if (aadlen < DMD_UNITS_HDR)
+		return -EINVAL;
+	us->u = get_unaligned_le16(aad);
+	us->table = aad + DMD_UNITS_HDR;
+	if (!us->u || aadlen - DMD_UNITS_HDR < us->u * DMD_UNIT_SIZE)
+		return -EINVAL;
+	for (i = 0; i < us->u; i++) {
+		l = get_unaligned_le32(unit_entry(us, i) + 4);
+		if (l < DMD_TAG_SIZE)
+			return -EINVAL;
+		sum += l;
+	}
+	if (sum != (u64)us->len + DMD_TAG_SIZE)
+		return -EINVAL;
+	us->ad = us->table + us->u * DMD_UNIT_SIZE;
+	us->adlen = aadlen - DMD_UNITS_HDR - us->u * DMD_UNIT_SIZE;
+	if (us->adlen > DMD_MAX_AD)
+		return -EMSGSIZE;
+	for (i = 0; i < us->u; i++) {
+		err = unit_decode(ctx, get_unaligned_le32(unit_entry(us, i)),
+				  &u);
+		if (err)
+			return err;
+		if ((i && u.group <= prev) || (u.final && i != us->u - 1))
+			return -EINVAL;
+		prev = u.group;
+	}
+	return 0;
+}
+
+/*
+ * The unit's own checks, before any key (spec 9.2 steps 3 and 4): a group
+ * the cursor has passed, then its body, exactly @count records.
+ */
+static int unit_check(const struct diamond_tfm_ctx *ctx,
+		      const struct diamond_units *us,
+		      const struct diamond_unit *u)
+{
+	u32 have = 0;
+	int err;
+
+	if (ctx->grp.open && us->epoch == ctx->epoch && u->group < ctx->grp.c)
+		return -EKEYEXPIRED;
+	if (u->len) {
+		err = diamond_body_parse(us->in + u->off, u->len, u->count,
+					 &have);
+		if (err)
+			return err;
+	}
+	return have == u->count ? 0 : -EINVAL;
+}
+
+/*
+ * Start the walk at the cursor: slot c*g of the open epoch, from what is
+ * left of the table or else from R_{e,c*g}; a later epoch from E_{e+1},
+ * which an open cursor holds instead of E_e (the table is the open
+ * epoch's); closed, from (e, E_e) and the table as an ungrouped epoch.
+ */
+static int walk_open(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
+		     u64 epoch)
+{
+	int err;
+
+	if (!ctx->grp.open)
+		return diamond_cursor_open(ctx, cur, epoch);
+	if (epoch > ctx->epoch)
+		return diamond_cursor_derive(ctx, cur, epoch - ctx->epoch);
+	if (ctx->pre.valid) {
+		/* The table holds slots c*g .. ready - 1 (commit()). */
+		err = diamond_cursor_open(ctx, cur, epoch);
+		cur->next = ctx->grp.c * ctx->grp.g;
+		return err;
+	}
+	memset(cur, 0, sizeof(*cur));
+	cur->next = ctx->grp.c * ctx->grp.g;
+	memcpy(cur->r0, ctx->grp.r, ctx->k);
+	cur->r = cur->r0;
+	memcpy(cur->e_next, ctx->ekey, ctx->k);
+	return 0;
+}
+
+/* Walk the record chain up to slot @slot (skipped or lost records). */
+static int walk_to(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
+		   u32 slot)
+{
+	struct diamond_slot s;
+	int err;
+
+	while (cur->next < slot) {
+		err = diamond_cursor_slot(ctx, cur, &s, NULL, 0);
+		if (err)
+			return err;
+		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * The unit's tag (spec 5.1): keystream into out, a tag per record over the
+ * ciphertext, then the trailer under the group-trailer keys of its first
+ * slot (a non-final group) or slot n's keys (the final group).
+ */
+static int unit_tag(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
+		    const struct diamond_units *us,
+		    const struct diamond_unit *u, u8 tag[DMD_TAG_SIZE])
+{
+	struct diamond_slot slot = { .hp = ctx->gkey };
+	unsigned int pos = u->off, len;
+	struct diamond_agg agg;
+	u8 sigma[DMD_TAG_SIZE];
+	u32 j;
+	int err;
+
+	err = walk_to(ctx, cur, u->first);
+	if (!err && !u->final)
+		err = diamond_group_keys(ctx, diamond_cursor_key(cur),
+					 ctx->gkey);
+	if (err)
+		return err;
+	diamond_agg_init(&agg, ctx->agg);
+	for (j = 0; j < u->count; j++) {
+		len = get_unaligned_le16(us->in + pos);
+		/* The clear prefix: the release XORs it in from the input. */
+		memset(us->out + pos, 0, DMD_BODY_LEN_SIZE);
+		pos += DMD_BODY_LEN_SIZE;
+		err = diamond_cursor_slot(ctx, cur, &slot, us->out + pos, len) ?:
+		      diamond_uh_tag(ctx, &slot, us->in + pos, len, us->epoch,
+				     u->first + j, sigma);
+		if (err)
+			goto out;
+		diamond_agg_add(&agg, sigma);
+		pos += len;
+		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
+			cond_resched();
+	}
+	slot.hp = ctx->gkey;
+	if (u->final)
+		err = diamond_cursor_slot(ctx, cur, &slot, NULL, 0);
+	if (!err)
+		err = diamond_uh_tag(ctx, &slot, us->ad, us->adlen, us->epoch,
+				     u->field, sigma);
+	if (!err)
+		diamond_agg_final(&agg, sigma, tag);
+out:
+	memzero_explicit(&agg, sizeof(agg));
+	memzero_explicit(sigma, sizeof(sigma));
+	memzero_explicit(ctx->gkey, 2 * DMD_TAG_SIZE);
+	return err;
+}
+
+/*
+ * One unit: its checks, its tag, the compare, and only on a match its
+ * plaintext (keystream ^ ciphertext). Everything else of its output is
+ * zeros. Returns the unit's verdict, or a hard error of the children
+ * (-EAGAIN, -ENOMEM...) that fails the whole request.
+ */
+static int unit_open(struct diamond_tfm_ctx *ctx,
+		     const struct diamond_units *us,
+		     const struct diamond_unit *u, struct diamond_verdicts *v,
+		     int *verdict)
+{
+	/* The last unit's tag is the AEAD tag: not in the output. */
+	unsigned int out_len = u->len + (u->off + u->len < us->len ?
+					 DMD_TAG_SIZE : 0);
+	u8 tag[DMD_TAG_SIZE];
+	int err;
+
+	*verdict = unit_check(ctx, us, u);
+	if (*verdict) {
+		memset(us->out + u->off, 0, out_len);
+		return 0;
+	}
+	err = unit_tag(ctx, &v->cur, us, u, tag);
+	if (err) {
+		diamond_wipe(us->out + u->off, u->len);
+		goto out;
+	}
+	memset(us->out + u->off + u->len, 0, out_len - u->len);
+	if (crypto_memneq(tag, us->in + u->off + u->len, DMD_TAG_SIZE)) {
+		diamond_wipe(us->out + u->off, u->len);
+		*verdict = -EBADMSG;
+		goto out;
+	}
+	crypto_xor(us->out + u->off, us->in + u->off, u->len);
+	v->released++;
+	v->closed = u->final;
+	v->c_next = u->group + 1;
+	if (!u->final)
+		memcpy(v->r_next, diamond_cursor_key(&v->cur), ctx->k);
+out:
+	memzero_explicit(tag, sizeof(tag));
+	return err;
+}
+
+/* Every unit in table order; verdicts into the table's field slots. */
+static int units_open(struct diamond_tfm_ctx *ctx, struct diamond_units *us,
+		      struct diamond_verdicts *v)
+{
+	struct diamond_unit u;
+	unsigned int off = 0;
+	int err, verdict;
+	u32 i;
+
+	for (i = 0; i < us->u; i++) {
+		unit_get(ctx, us, i, off, &u);
+		err = unit_open(ctx, us, &u, v, &verdict);
+		if (err)
+			return err;
+		if (verdict && !v->first_err)
+			v->first_err = verdict;
+		put_unaligned_le32(-verdict, unit_entry(us, i));
+		off += u.len + DMD_TAG_SIZE;
+	}
+	return 0;
+}
+
+/*
+ * Move the cursor past the last unit released (spec 9.1 step 5), erasing
+ * the keys of every group it passed. A table of the epoch that stays open
+ * keeps its slots from the cursor on; any other is erased whole.
+ */
+static void commit(struct diamond_tfm_ctx *ctx, u64 epoch,
+		   const struct diamond_verdicts *v)
+{
+	memcpy(ctx->ekey, v->cur.e_next, ctx->k);
+	if (v->closed || epoch != ctx->epoch)
+		diamond_pre_erase(&ctx->pre);
+	else
+		diamond_pre_erase_below(&ctx->pre, ctx->k,
+					v->c_next * ctx->grp.g);
+	if (v->closed) {
+		diamond_group_erase(ctx);
+		ctx->epoch = epoch + 1;
+		return;
+	}
+	ctx->epoch = epoch;
+	ctx->grp.open = true;
+	ctx->grp.c = v->c_next;
+	memcpy(ctx->grp.r, v->r_next, ctx->k);
+}
+
+/* Pass 1: is any unit worth a key? Else the first unit's error. */
+static int units_precheck(struct diamond_tfm_ctx *ctx,
+			  const struct diamond_units *us)
+{
+	struct diamond_unit u;
+	unsigned int off = 0;
+	int err, first = 0;
+	u32 i;
+
+	for (i = 0; i < us->u; i++) {
+		unit_get(ctx, us, i, off, &u);
+		err = unit_check(ctx, us, &u);
+		if (!err)
+			return 0;
+		first = first ?: err;
+		off += u.len + DMD_TAG_SIZE;
+	}
+	return first;
+}
+
+/*
+ * A grouped decrypt with the tfm's DMD_BUSY bit owned. @aad and @in are
+ * the request's copy in the bounce buffer, @out its output body (@len
+ * bytes, the ciphertext less its last tag, plus 16 spare).
+ */
+int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
+		      unsigned int aadlen, const u8 *in, u8 *out,
+		      unsigned int len)
+{
+	struct diamond_units us = { .epoch = epoch, .in = in, .out = out,
+				    .len = len };
+	struct diamond_verdicts v = { };
+	int err;
+
+	err = table_check(ctx, aad, aadlen, &us) ?:
+	      diamond_check_epoch(ctx, epoch) ?:
+	      units_precheck(ctx, &us);
+	if (err)
+		return err;
+
+	err = walk_open(ctx, &v.cur, epoch);
+	if (err)
+		goto out;
+	err = units_open(ctx, &us, &v);
+	if (!err && !v.released)
+		err = v.first_err;
+	if (!err)
+		commit(ctx, epoch, &v);
+	else
+		diamond_wipe(out, len);
+out:
+	diamond_children_wipe(ctx);
+	memzero_explicit(&v, sizeof(v));
+	return err;
+}
