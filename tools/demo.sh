@@ -249,6 +249,7 @@ t "M4 Diamond1 (2002): 32 records" '[ "$(records 2002)" = 32 ]'
 "$D" open --state-dir gw --software --input frames.bin >sw.json 2>/dev/null
 t "software open on the host agrees with the kernel" 'cmp -s sw.json out.json'
 t "lossy link: the gateway ran, exit 1 (groups and epochs rejected)" '[ "$lrc" = 1 ]'
+t "lossy link: the kernel path opened the grouped device" 'grep -q "(kernel)" lossy.txt'
 t "lossy link, g = 16: at least 84% of 20480 records released ($(records 316 lossy.json))" \
 	'[ $((100 * $(records 316 lossy.json))) -ge $((84 * 20480)) ]'
 t "lossy link, g = 1024: fewer released than with g = 16 ($(records 31024 lossy.json))" \
