@@ -25,6 +25,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <diamond/epoch.h>
+
 #include "diamond.h"
 
 /* Hard ceiling on max_epoch_bytes: keeps every length sum inside 32 bits. */
@@ -73,16 +75,20 @@ static int __must_check body_parse(const u8 *body, unsigned int len, u32 b,
 	return 0;
 }
 
-/* Spec section 9 steps 1-2, and the end of the index space (section 6). */
+/* Spec section 9.2 step 3 (<diamond/epoch.h>), as the kernel's errno. */
 static int check_epoch(const struct diamond_tfm_ctx *ctx, u64 epoch)
 {
-	if (epoch < ctx->epoch)
+	switch (dmd_check_epoch(ctx->epoch, epoch,
+				READ_ONCE(diamond_max_skip))) {
+	case DMD_OK:
+		return 0;
+	case DMD_EEXPIRED:
 		return -EKEYEXPIRED;
-	if (epoch - ctx->epoch > READ_ONCE(diamond_max_skip))
+	case DMD_ESKIP:
 		return -ERANGE;
-	if (epoch >= U64_MAX - 1)
-		return -ENOSPC;
-	return 0;
+	default:
+		return -ENOSPC;		/* DMD_EFULL */
+	}
 }
 
 /*

@@ -36,6 +36,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 
 #include "diamond.h"
 
@@ -52,7 +53,8 @@
 unsigned int diamond_max_skip = DMD_DEFAULT_MAX_SKIP;
 module_param_named(max_skip, diamond_max_skip, uint, 0644);
 MODULE_PARM_DESC(max_skip,
-		 "Most epochs a request may skip ahead of the state; further is -ERANGE (default 4096)");
+		 "Most epochs a request may skip ahead of the state; further is -ERANGE (default "
+		 __stringify(DMD_DEFAULT_MAX_SKIP) ")");
 
 unsigned int diamond_precompute_kib = 256;
 module_param_named(precompute_kib, diamond_precompute_kib, uint, 0644);
@@ -140,7 +142,7 @@ static int parse_blob(const struct diamond_tfm_ctx *ctx, const u8 *key,
 		return -EINVAL;
 	b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
 	if (b < 1 || b > DMD_MAX_B ||
-	    get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH) == U64_MAX)
+	    get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH) > DMD_EPOCH_LAST + 1)
 		return -EINVAL;
 	return 0;
 }

@@ -41,7 +41,8 @@ RUN_VM_BUSYBOX := $(or $(BUSYBOX),/bin/busybox)
 export KVER RUN_VM_ARCH RUN_VM_KERNEL RUN_VM_MODROOT RUN_VM_BUSYBOX
 
 KMOD_SRCS   := $(wildcard $(TOP)/kernel/*.c $(TOP)/kernel/*.h) \
-	       $(TOP)/kernel/Kbuild $(TOP)/Kbuild $(TOP)/include/diamond/spec.h
+	       $(TOP)/kernel/Kbuild $(TOP)/Kbuild $(TOP)/include/diamond/spec.h \
+	       $(TOP)/include/diamond/epoch.h
 KOUT        := $(BUILD)/kernel/$(DMD_ARCH)-$(KVER)
 KMOD_KO     := $(KOUT)/diamond.ko
 KTOOLS      := $(BUILD)/kernel
