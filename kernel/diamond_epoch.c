@@ -186,7 +186,7 @@ static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 	diamond_pre_erase(&ctx->pre);
 out:
 	if (err)
-		diamond_wipe(ep->out, ep->body_len);
+		memzero_explicit(ep->out, ep->body_len);
 	diamond_children_wipe(ctx);
 out_wipe:
 	memzero_explicit(&cur, sizeof(cur));
@@ -226,14 +226,14 @@ static void ebuf_put(struct diamond_tfm_ctx *ctx, u8 *buf, u8 *secret,
 		     size_t len)
 {
 	if (buf != ctx->ebuf) {
-		diamond_wipe(secret, len);
+		memzero_explicit(secret, len);
 		kfree(buf);
 	} else if (ctx->ebuf_size > DMD_EBUF_KEEP) {
 		kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
 		ctx->ebuf = NULL;
 		ctx->ebuf_size = 0;
 	} else {
-		diamond_wipe(secret, len);
+		memzero_explicit(secret, len);
 	}
 }
 

@@ -32,7 +32,6 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -71,12 +70,6 @@ module_param_named(max_epoch_bytes, diamond_max_epoch_bytes, uint, 0644);
 MODULE_PARM_DESC(max_epoch_bytes,
 		 "Largest epoch body per request, bytes; larger is -EMSGSIZE (default 1 MiB, ceiling 256 MiB)");
 
-/* Read-only statistic for tools/bench/kernel-bench.c. */
-static unsigned long diamond_last_precompute_ns;
-module_param_named(last_precompute_ns, diamond_last_precompute_ns, ulong, 0444);
-MODULE_PARM_DESC(last_precompute_ns,
-		 "Duration of the last completed precompute (offline phase) of any tfm, ns");
-
 struct diamond_instance_ctx {
 	struct crypto_skcipher_spawn stream;
 	struct crypto_ahash_spawn ghash;	/* suite 1 */
@@ -90,19 +83,11 @@ static void precompute_worker(struct work_struct *work)
 						   struct diamond_tfm_ctx,
 						   precompute_work);
 
-	u64 start;
-	bool had;
-
 	diamond_lock(ctx);
-	start = ktime_get_ns();
-	had = ctx->pre.valid;
 	ctx->req_flags = CRYPTO_TFM_REQ_MAY_SLEEP | CRYPTO_TFM_REQ_MAY_BACKLOG;
 	/* On failure the table stays invalid and requests go online. */
 	if (diamond_precompute(ctx))
 		pr_debug("diamond: precompute stopped\n");
-	else if (!had && ctx->pre.valid)
-		WRITE_ONCE(diamond_last_precompute_ns,
-			   (unsigned long)(ktime_get_ns() - start));
 	diamond_unlock(ctx);
 }
 
