@@ -13,6 +13,8 @@
 #   make check-vectors-kat  kernel/diamond_kat.h is what vec2c generates
 #   make bench-kernel     the AF_ALG benchmark in the VM under -icount
 #   make profile-kernel   instructions per kernel function of one bench phase
+#   make bench-erase      the slot table's erase on this CPU: rep stosb
+#                         against 64-bit stores (a TSC ratio)
 #
 # The kernel: the running one when its headers are installed, else
 # Debian's default (tools/kernel/default-kver). KVER=, ARCH=arm64 and
@@ -212,6 +214,18 @@ bench-kernel: $(KMOD_KO) $(KBENCH)
 		--module $(KMOD_KO) --file $(KBENCH):/bin/kernel-bench \
 		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
 		'$(KVM_LOAD); kernel-bench /diamond.txt'
+
+# The erase of the slot table on this machine's CPU: memset's rep stosb
+# against 64-bit stores, a TSC ratio (performance.md says why -icount
+# overstates the first).
+KERASE := $(KTOOLS)/erase-ratio
+.PHONY: bench-erase
+bench-erase: $(KERASE)
+	@$(KERASE)
+
+$(KERASE): $(TOP)/tools/bench/erase-ratio.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -D_ISOC11_SOURCE -o $@ $<
 
 # Per-function instruction profile of one kernel-bench phase (development
 # tool): make profile-kernel PROFILE=d2-online (or d2-total, d1-online, ...)
