@@ -24,7 +24,7 @@ static int params_valid(unsigned int suite, unsigned int agg, uint32_t b)
 /* The chain of generation @gen starts at gen * 2^32 and only moves up. */
 static int epoch_valid(uint64_t epoch, unsigned int gen)
 {
-	return epoch != UINT64_MAX && (epoch >> DMD_GEN_SHIFT) >= gen;
+	return epoch <= DMD_EPOCH_LAST + 1 && (epoch >> DMD_GEN_SHIFT) >= gen;
 }
 
 int dmd_state_check(const struct dmd_state *st)

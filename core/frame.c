@@ -13,7 +13,7 @@ static int header_valid(const struct dmd_frame *f)
 	if (f->suite != DMD_SUITE_AES_GHASH &&
 	    f->suite != DMD_SUITE_CHACHA_POLY)
 		return 0;
-	if (f->epoch >= UINT64_MAX - 1)
+	if (f->epoch > DMD_EPOCH_LAST)
 		return 0;
 	switch (f->type) {
 	case DMD_FRAME_RECORD:

@@ -74,7 +74,7 @@ static int check_position(const struct dmd_receiver *rx, uint64_t epoch,
 {
 	if (rx->open && epoch == rx->st.epoch && group < rx->group)
 		return DMD_EEXPIRED;
-	return dmd_check_epoch(&rx->st, epoch, rx->max_skip);
+	return dmd_check_epoch(rx->st.epoch, epoch, rx->max_skip);
 }
 
 /*

@@ -7,13 +7,7 @@
 #include <stdint.h>
 
 #include "../include/diamond/core.h"
-
-/*
- * Steps 1 and 2 of spec section 9 for @epoch against the state @st:
- * DMD_EEXPIRED, DMD_ESKIP, DMD_EFULL (no valid next blob) or DMD_OK.
- */
-int dmd_check_epoch(const struct dmd_state *st, uint64_t epoch,
-		    uint32_t max_skip);
+#include "../include/diamond/epoch.h"
 
 /*
  * Pass 2 of a verification, branch-free on the verdict: @pt holds the

@@ -22,18 +22,6 @@ struct open_scratch {
 	struct dmd_stream s;
 };
 
-int dmd_check_epoch(const struct dmd_state *st, uint64_t epoch,
-		    uint32_t max_skip)
-{
-	if (epoch < st->epoch)
-		return DMD_EEXPIRED;
-	if (epoch - st->epoch > max_skip)
-		return DMD_ESKIP;
-	if (epoch >= UINT64_MAX - 1)
-		return DMD_EFULL;
-	return DMD_OK;
-}
-
 /* Derive E_{epoch+1} and R_{epoch,0} from the state, skipping lost epochs. */
 static void derive_epoch(const struct dmd_state *st, uint64_t epoch,
 			 struct open_scratch *x)
@@ -124,7 +112,7 @@ int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
 	if (adlen > DMD_MAX_AD)
 		return DMD_ESIZE;
 	body_len = ct_len - DMD_TAG_SIZE;
-	rc = dmd_check_epoch(st, epoch, max_skip);
+	rc = dmd_check_epoch(st->epoch, epoch, max_skip);
 	if (rc == DMD_OK)
 		rc = dmd_body_count(ct, body_len, st->b, &n);
 	if (rc != DMD_OK)

@@ -61,7 +61,7 @@ int dmd_sender_begin(struct dmd_sender *s, struct dmd_state *reserve)
 	if (!s || s->open)
 		return DMD_EINVAL;
 	/* The reservation for e + 1 must itself be a valid blob. */
-	if (s->st.epoch >= UINT64_MAX - 1)
+	if (s->st.epoch > DMD_EPOCH_LAST)
 		return DMD_EFULL;
 	s->epoch = s->st.epoch;
 	dmd_epoch_update(s->st.suite, s->st.key, s->st.key, s->frontier);

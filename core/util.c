@@ -2,7 +2,7 @@
 #include "util.h"
 
 #if defined(__AVR__)
-/* Zero 16 bytes at Z per step, %0 steps: 2.25 cycles a byte. */
+/* Zero 16 bytes at Z per step, %0 steps. */
 #define AVR_ZERO_16_LOOP                                                  \
 	"1:\n\t"                                                           \
 	"st Z+, __zero_reg__\n\tst Z+, __zero_reg__\n\t"                   \
@@ -51,8 +51,9 @@ void dmd_wipe(void *p, size_t n)
 	v = (volatile uint8_t *)(uintptr_t)w;
 #else
 	/*
-	 * Sixteen `st Z+` a step (2.25 cycles a byte; the volatile C loop took
-	 * 4), then the tail. The asm's memory clobber keeps the stores.
+	 * Sixteen `st Z+` a step, then the tail: fewer cycles a byte than the
+	 * volatile C loop (Documentation/performance.md, "Measured choices").
+	 * The asm's memory clobber keeps the stores.
 	 */
 	size_t k = n >> 4;
 

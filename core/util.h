@@ -115,12 +115,11 @@ void dmd_wipe_stack_n(size_t n);
  * ATmega2560; an assembly function adds its return address and pushes by
  * hand. A frame that zeroes itself before it returns needs no cover: the
  * AVR dmd_poly1305() keeps r, h and the products in one such frame
- * (poly1305.S), so its path is 6 + 21 bytes; the GHASH path is 6 +
- * ghash_tag, dmd_ghash_update_padded, dmd_ghash_blocks, gf128_mul_block
- * (45 + 27 + 11 + 49). The AVR figures below were also measured by painting
- * the stack in simavr: the distance from the wipe's start down to the
- * deepest byte a seal leaves changed and non-zero, any record length up to
- * the window's.
+ * (poly1305.S). The AVR values below are those sums rounded up, checked by
+ * painting the stack in simavr (the distance from the wipe's start down to
+ * the deepest byte a seal leaves changed and non-zero, any record length up
+ * to the window's); the measured depths are in Documentation/performance.md,
+ * "Measured choices".
  */
 #ifndef DMD_STACK_WIPE
 #if defined(__AVR__)
@@ -139,13 +138,13 @@ void dmd_wipe_stack_n(size_t n);
 #define DMD_STACK_WIPE_WINDOW_HASH 0
 #elif defined(__AVR__)
 #ifndef DMD_STACK_WIPE_WINDOW
-#define DMD_STACK_WIPE_WINDOW 32	/* Poly1305 tag: 27 static, 27 painted */
+#define DMD_STACK_WIPE_WINDOW 32	/* Poly1305 tag */
 #endif
 #ifndef DMD_STACK_WIPE_WINDOW_GHASH
-#define DMD_STACK_WIPE_WINDOW_GHASH 144	/* GHASH tag: 138 static, 135 painted */
+#define DMD_STACK_WIPE_WINDOW_GHASH 144	/* GHASH tag */
 #endif
 #ifndef DMD_STACK_WIPE_WINDOW_HASH
-#define DMD_STACK_WIPE_WINDOW_HASH 384	/* SHA-256 chain: 371 static, 370 painted */
+#define DMD_STACK_WIPE_WINDOW_HASH 384	/* SHA-256 chain */
 #endif
 #else
 #define DMD_STACK_WIPE_WINDOW DMD_STACK_WIPE

@@ -256,9 +256,6 @@ void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,
 void diamond_wait_precompute(struct crypto_aead *tfm);
 int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len);
 
-/* diamond_wipe.c: memzero_explicit() for the large buffers. */
-void diamond_wipe(void *buf, size_t len);
-
 /* diamond_selftest.c */
 int __must_check diamond_selftest(void);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Diamond key chains (Documentation/spec.rst section 3) on the instance's
- * stream spawn, ctr(aes) for suite 1 and chacha20 for suite 2:
+ * Diamond key chains (Documentation/spec.rst section 3) on the suite's
+ * stream: the instance's ctr(aes) spawn for suite 1, lib/crypto ChaCha20
+ * (chacha_crypt()) for suite 2:
  *
  *	X        = G(E_e, IV_epoch)[0 : 2k]	E_{e+1} = X[0:k], R_{e,0} = X[k:2k]
  *	Y_j      = G(R_{e,j}, 0^16)		R_{e,j+1} = Y_j[0:k]
@@ -182,9 +183,9 @@ static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
  * Size the table for the current parameters: b + 1 slots (b records and the
  * trailer) if they fit in precompute_kib, else as many as fit. Called with
  * the lock held from setkey, so the module parameters are read once per key.
- * One vmalloc (slots, then suite 2's expanded keys): page granular where
- * kvmalloc could round a table just over 128 KiB up to 256 KiB, and charged
- * to the caller's memcg.
+ * One vmalloc of the slots: page granular where kvmalloc would round a
+ * table just over a power of two up to the next one, and charged to the
+ * caller's memcg.
  */
 int diamond_pre_alloc(struct diamond_tfm_ctx *ctx)
 {
@@ -220,7 +221,7 @@ int diamond_pre_alloc(struct diamond_tfm_ctx *ctx)
 void diamond_pre_erase(struct diamond_pre *pre)
 {
 	if (pre->slots && pre->ready)
-		diamond_wipe(pre->slots, (size_t)pre->ready * pre->slot_size);
+		memzero_explicit(pre->slots, (size_t)pre->ready * pre->slot_size);
 	memzero_explicit(pre->e_next, sizeof(pre->e_next));
 	memzero_explicit(pre->r0, sizeof(pre->r0));
 	pre->ready = 0;
@@ -230,9 +231,7 @@ void diamond_pre_erase(struct diamond_pre *pre)
 void diamond_pre_free(struct diamond_pre *pre)
 {
 	diamond_pre_erase(pre);
-	if (pre->slots)
-		diamond_wipe(pre->slots, pre->size);
-	vfree(pre->slots);
+	kvfree_sensitive(pre->slots, pre->size);
 	pre->slots = NULL;
 	pre->size = 0;
 	pre->cap = 0;
@@ -264,8 +263,8 @@ void diamond_pre_erase_below(struct diamond_pre *pre, unsigned int k,
 		return;
 	}
 	memzero_explicit(pre->r0, sizeof(pre->r0));
-	diamond_wipe(pre->slots, (size_t)(slot - 1) * pre->slot_size);
-	diamond_wipe(pre_slot(pre, slot - 1) + k, pre->slot_size - k);
+	memzero_explicit(pre->slots, (size_t)(slot - 1) * pre->slot_size);
+	memzero_explicit(pre_slot(pre, slot - 1) + k, pre->slot_size - k);
 }
 
 /*

@@ -25,6 +25,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <diamond/epoch.h>
+
 #include "diamond.h"
 
 /* Hard ceiling on max_epoch_bytes: keeps every length sum inside 32 bits. */
@@ -72,16 +74,20 @@ int diamond_body_parse(const u8 *body, unsigned int len, u32 b, u32 *count)
 	return 0;
 }
 
-/* Spec section 9 steps 1-2, and the end of the index space (section 6). */
+/* Spec section 9.2 step 3 (<diamond/epoch.h>), as the kernel's errno. */
 int diamond_check_epoch(const struct diamond_tfm_ctx *ctx, u64 epoch)
 {
-	if (epoch < ctx->epoch)
+	switch (dmd_check_epoch(ctx->epoch, epoch,
+				READ_ONCE(diamond_max_skip))) {
+	case DMD_OK:
+		return 0;
+	case DMD_EEXPIRED:
 		return -EKEYEXPIRED;
-	if (epoch - ctx->epoch > READ_ONCE(diamond_max_skip))
+	case DMD_ESKIP:
 		return -ERANGE;
-	if (epoch >= U64_MAX - 1)
-		return -ENOSPC;
-	return 0;
+	default:
+		return -ENOSPC;		/* DMD_EFULL */
+	}
 }
 
 /*
@@ -179,7 +185,7 @@ static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 	diamond_pre_erase(&ctx->pre);
 out:
 	if (err)
-		diamond_wipe(ep->out, ep->body_len);
+		memzero_explicit(ep->out, ep->body_len);
 	diamond_children_wipe(ctx);
 out_wipe:
 	memzero_explicit(&cur, sizeof(cur));
@@ -219,14 +225,14 @@ static void ebuf_put(struct diamond_tfm_ctx *ctx, u8 *buf, u8 *secret,
 		     size_t len)
 {
 	if (buf != ctx->ebuf) {
-		diamond_wipe(secret, len);
+		memzero_explicit(secret, len);
 		kfree(buf);
 	} else if (ctx->ebuf_size > DMD_EBUF_KEEP) {
 		kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
 		ctx->ebuf = NULL;
 		ctx->ebuf_size = 0;
 	} else {
-		diamond_wipe(secret, len);
+		memzero_explicit(secret, len);
 	}
 }
 

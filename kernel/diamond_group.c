@@ -380,12 +380,12 @@ static int unit_open(struct diamond_tfm_ctx *ctx,
 	}
 	err = unit_tag(ctx, &v->cur, us, u, tag);
 	if (err) {
-		diamond_wipe(us->out + u->off, u->len);
+		memzero_explicit(us->out + u->off, u->len);
 		goto out;
 	}
 	memset(us->out + u->off + u->len, 0, out_len - u->len);
 	if (crypto_memneq(tag, us->in + u->off + u->len, DMD_TAG_SIZE)) {
-		diamond_wipe(us->out + u->off, u->len);
+		memzero_explicit(us->out + u->off, u->len);
 		*verdict = -EBADMSG;
 		goto out;
 	}
@@ -496,7 +496,7 @@ int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
 	if (!err)
 		commit(ctx, epoch, &v);
 	else
-		diamond_wipe(out, len);
+		memzero_explicit(out, len);
 out:
 	diamond_children_wipe(ctx);
 	memzero_explicit(&v, sizeof(v));

@@ -32,10 +32,10 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 
 #include "diamond.h"
 
@@ -52,7 +52,8 @@
 unsigned int diamond_max_skip = DMD_DEFAULT_MAX_SKIP;
 module_param_named(max_skip, diamond_max_skip, uint, 0644);
 MODULE_PARM_DESC(max_skip,
-		 "Most epochs a request may skip ahead of the state; further is -ERANGE (default 4096)");
+		 "Most epochs a request may skip ahead of the state; further is -ERANGE (default "
+		 __stringify(DMD_DEFAULT_MAX_SKIP) ")");
 
 unsigned int diamond_precompute_kib = 256;
 module_param_named(precompute_kib, diamond_precompute_kib, uint, 0644);
@@ -69,12 +70,6 @@ module_param_named(max_epoch_bytes, diamond_max_epoch_bytes, uint, 0644);
 MODULE_PARM_DESC(max_epoch_bytes,
 		 "Largest epoch body per request, bytes; larger is -EMSGSIZE (default 1 MiB, ceiling 256 MiB)");
 
-/* Read-only statistic for tools/bench/kernel-bench.c. */
-static unsigned long diamond_last_precompute_ns;
-module_param_named(last_precompute_ns, diamond_last_precompute_ns, ulong, 0444);
-MODULE_PARM_DESC(last_precompute_ns,
-		 "Duration of the last completed precompute (offline phase) of any tfm, ns");
-
 struct diamond_instance_ctx {
 	struct crypto_skcipher_spawn stream;
 	struct crypto_ahash_spawn ghash;	/* suite 1 */
@@ -88,19 +83,11 @@ static void precompute_worker(struct work_struct *work)
 						   struct diamond_tfm_ctx,
 						   precompute_work);
 
-	u64 start;
-	bool had;
-
 	diamond_lock(ctx);
-	start = ktime_get_ns();
-	had = ctx->pre.valid;
 	ctx->req_flags = CRYPTO_TFM_REQ_MAY_SLEEP | CRYPTO_TFM_REQ_MAY_BACKLOG;
 	/* On failure the table stays invalid and requests go online. */
 	if (diamond_precompute(ctx))
 		pr_debug("diamond: precompute stopped\n");
-	else if (!had && ctx->pre.valid)
-		WRITE_ONCE(diamond_last_precompute_ns,
-			   (unsigned long)(ktime_get_ns() - start));
 	diamond_unlock(ctx);
 }
 
@@ -148,7 +135,7 @@ static int parse_blob(const struct diamond_tfm_ctx *ctx, const u8 *key,
 		return -EINVAL;
 	b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
 	if (b < 1 || b > DMD_MAX_B ||
-	    get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH) == U64_MAX)
+	    get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH) > DMD_EPOCH_LAST + 1)
 		return -EINVAL;
 	*g = 0;
 	*key_off = v2 ? DMD_BLOB2_OFF_KEY : DMD_BLOB_OFF_KEY;

@@ -54,8 +54,9 @@ INST_DIST := $(TOP)/dist
 # ${prefix}-relative in the .pc when below PREFIX, as pkg-config users
 # expect (PKG_CONFIG_SYSROOT_DIR then works on it too).
 inst_pcdir = $(if $(filter $(PREFIX)/%,$(1)),$${prefix}$(patsubst $(PREFIX)%,%,$(1)),$(1))
-# The module source dkms builds: Kbuild, kernel/ and the one shared header.
+# The module source dkms builds: Kbuild, kernel/ and the shared headers.
 DKMS_FILES = dkms.conf Kbuild kernel/Kbuild include/diamond/spec.h \
+	     include/diamond/epoch.h \
 	     $(patsubst $(TOP)/%,%,$(sort $(filter-out %.mod.c, \
 		$(wildcard $(TOP)/kernel/*.c $(TOP)/kernel/*.h))))
 # Without DESTDIR, the steps a package's maintainer scripts would run.

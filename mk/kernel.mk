@@ -14,6 +14,8 @@
 #   make bench-kernel     the AF_ALG benchmark in the VM under -icount
 #   make bench-kernel-groups  its group-tag figures (g = 1024, 64, 16)
 #   make profile-kernel   instructions per kernel function of one bench phase
+#   make bench-erase      the slot table's erase on this CPU: rep stosb
+#                         against 64-bit stores (a TSC ratio)
 #
 # The kernel: the running one when its headers are installed, else
 # Debian's default (tools/kernel/default-kver). KVER=, ARCH=arm64 and
@@ -42,7 +44,8 @@ RUN_VM_BUSYBOX := $(or $(BUSYBOX),/bin/busybox)
 export KVER RUN_VM_ARCH RUN_VM_KERNEL RUN_VM_MODROOT RUN_VM_BUSYBOX
 
 KMOD_SRCS   := $(wildcard $(TOP)/kernel/*.c $(TOP)/kernel/*.h) \
-	       $(TOP)/kernel/Kbuild $(TOP)/Kbuild $(TOP)/include/diamond/spec.h
+	       $(TOP)/kernel/Kbuild $(TOP)/Kbuild $(TOP)/include/diamond/spec.h \
+	       $(TOP)/include/diamond/epoch.h
 KOUT        := $(BUILD)/kernel/$(DMD_ARCH)-$(KVER)
 KMOD_KO     := $(KOUT)/diamond.ko
 KTOOLS      := $(BUILD)/kernel
@@ -221,6 +224,18 @@ bench-kernel-groups: $(KMOD_KO) $(KBENCH)
 		--module $(KMOD_KO) --file $(KBENCH):/bin/kernel-bench \
 		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
 		'$(KVM_LOAD); kernel-bench /diamond.txt 5 groups'
+
+# The erase of the slot table on this machine's CPU: memset's rep stosb
+# against 64-bit stores, a TSC ratio (performance.md says why -icount
+# overstates the first).
+KERASE := $(KTOOLS)/erase-ratio
+.PHONY: bench-erase
+bench-erase: $(KERASE)
+	@$(KERASE)
+
+$(KERASE): $(TOP)/tools/bench/erase-ratio.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -D_ISOC11_SOURCE -o $@ $<
 
 # Per-function instruction profile of one kernel-bench phase (development
 # tool): make profile-kernel PROFILE=d2-online (or d2-total, d1-online, ...)

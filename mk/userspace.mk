@@ -15,7 +15,8 @@ US_CORE_SRCS := $(sort $(wildcard $(TOP)/core/*.c))
 US_LIB_SRCS  := $(sort $(wildcard $(US_LIB_SRC)/*.c))
 US_CTL_SRCS  := $(sort $(wildcard $(US_CTL_SRC)/*.c))
 US_HDRS      := $(TOP)/include/diamond/libdiamond.h $(TOP)/include/diamond/core.h \
-		$(TOP)/include/diamond/spec.h $(US_LIB_SRC)/internal.h \
+		$(TOP)/include/diamond/spec.h $(TOP)/include/diamond/epoch.h \
+		$(US_LIB_SRC)/internal.h \
 		$(wildcard $(TOP)/core/*.h)
 US_CFLAGS    := $(CSTD) -fPIC -I$(TOP)/include $(shell pkg-config --cflags libkcapi 2>/dev/null)
 US_KCAPI     := $(shell pkg-config --libs libkcapi 2>/dev/null || echo -lkcapi)

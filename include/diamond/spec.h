@@ -24,7 +24,13 @@
 #define DMD_MAX_RECORD		4096
 #define DMD_MAX_AD		1024
 #define DMD_MAX_B		65535
+/* Most epochs a receiver skips ahead of its state by default (section 9). */
 #define DMD_DEFAULT_MAX_SKIP	4096
+/*
+ * The last epoch a sender begins and a receiver opens, 2^64 - 3 (section 6):
+ * beginning epoch e stores the blob for e + 1, which must be below 2^64 - 1.
+ */
+#define DMD_EPOCH_LAST		0xfffffffffffffffdULL
 /*
  * The largest epoch body a gateway opens and a sender produces: the
  * length-prefixed ciphertext records and the tag (section 7), AD not

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../include/diamond/core.h"
+#include "../../include/diamond/epoch.h"
 #include "../tap.h"
 
 /*
@@ -238,13 +239,78 @@ static void in_place_and_errors(unsigned int suite)
 		   suite);
 }
 
+/*
+ * The one epoch check (<diamond/epoch.h>, spec section 9.2 step 3) at its
+ * corners: the kernel and libdiamond call the same function, so this table
+ * covers them too.
+ */
+static const struct {
+	const char *what;
+	uint64_t cur, epoch, max_skip;
+	int want;
+} epoch_cases[] = {
+	{ "the current epoch", 7, 7, 4096, DMD_OK },
+	{ "one below the state", 7, 6, 4096, DMD_EEXPIRED },
+	{ "epoch 0 from state 1", 1, 0, 4096, DMD_EEXPIRED },
+	{ "a skip of exactly max_skip", 7, 7 + 4096, 4096, DMD_OK },
+	{ "max_skip + 1", 7, 7 + 4097, 4096, DMD_ESKIP },
+	{ "max_skip 0: the next epoch", 7, 8, 0, DMD_ESKIP },
+	{ "max_skip 0: the current epoch", 7, 7, 0, DMD_OK },
+	{ "2^64 - 3, the last epoch", DMD_EPOCH_LAST, DMD_EPOCH_LAST, 4096,
+	  DMD_OK },
+	{ "2^64 - 3 by a skip of max_skip", DMD_EPOCH_LAST - 4096,
+	  DMD_EPOCH_LAST, 4096, DMD_OK },
+	{ "2^64 - 2 -> EFULL", DMD_EPOCH_LAST, UINT64_MAX - 1, 4096,
+	  DMD_EFULL },
+	{ "2^64 - 1 -> EFULL", DMD_EPOCH_LAST, UINT64_MAX, 4096, DMD_EFULL },
+	{ "2^64 - 2 at state 2^64 - 2 -> EFULL", UINT64_MAX - 1,
+	  UINT64_MAX - 1, 4096, DMD_EFULL },
+	{ "2^64 - 2 exactly max_skip ahead -> EFULL", UINT64_MAX - 1 - 4096,
+	  UINT64_MAX - 1, 4096, DMD_EFULL },
+	{ "2^64 - 2 max_skip + 1 ahead -> ESKIP first", UINT64_MAX - 1 - 4097,
+	  UINT64_MAX - 1, 4096, DMD_ESKIP },
+	{ "2^64 - 1 from state 0 -> ESKIP first", 0, UINT64_MAX, 4096,
+	  DMD_ESKIP },
+	{ "2^64 - 3 below a full state -> EEXPIRED first", UINT64_MAX - 1,
+	  DMD_EPOCH_LAST, 4096, DMD_EEXPIRED },
+	{ "2^64 - 1 with unbounded max_skip -> EFULL", 0, UINT64_MAX,
+	  UINT64_MAX, DMD_EFULL },
+	{ "older generation: generation 1 at generation 2", 2ull << 32,
+	  (1ull << 32) + 5, 4096, DMD_EEXPIRED },
+	{ "older generation: its last epoch", 2ull << 32, (2ull << 32) - 1,
+	  4096, DMD_EEXPIRED },
+	{ "older generation: epoch 0 at generation 65535",
+	  (uint64_t)DMD_GEN_MAX << DMD_GEN_SHIFT, 0, UINT64_MAX, DMD_EEXPIRED },
+	{ "a new generation's first epoch", 2ull << 32, 2ull << 32, 4096,
+	  DMD_OK },
+};
+
+#define EPOCH_CASES (sizeof(epoch_cases) / sizeof(epoch_cases[0]))
+
+static void epoch_check(void)
+{
+	size_t i;
+
+	for (i = 0; i < EPOCH_CASES; i++)
+		tap_result(dmd_check_epoch(epoch_cases[i].cur,
+					   epoch_cases[i].epoch,
+					   epoch_cases[i].max_skip) ==
+			   epoch_cases[i].want, "epoch check: %s",
+			   epoch_cases[i].what);
+	/* Each constant once, in spec.h: 2^64 - 3 and the default skip. */
+	tap_result(DMD_EPOCH_LAST == UINT64_MAX - 2 &&
+		   DMD_DEFAULT_MAX_SKIP == 4096,
+		   "DMD_EPOCH_LAST is 2^64 - 3, DMD_DEFAULT_MAX_SKIP 4096");
+}
+
 int main(void)
 {
-	tap_plan(12 + 8 + 12 + 2 * 9);
+	tap_plan(12 + 9 + 12 + 2 * 9 + EPOCH_CASES + 1);
 	blobs();
 	blobs_v2();
 	sender_errors();
 	in_place_and_errors(1);
 	in_place_and_errors(2);
+	epoch_check();
 	return tap_finish();
 }

@@ -15,6 +15,7 @@
 
 #include "../../core/util.h"
 #include "../../include/diamond/core.h"
+#include "../../include/diamond/epoch.h"
 
 #define MOCK_BASE	100000
 #define MOCK_MAX	4096
@@ -140,13 +141,7 @@ static int mock_crypt(struct mock_fd *t, int enc, uint64_t epoch,
 		return -EMSGSIZE;
 	if (enc) {
 		/* The kernel's order (spec 9.2): epoch, then body. */
-		rc = DMD_OK;
-		if (epoch < st.epoch)
-			rc = DMD_EEXPIRED;
-		if (!rc && epoch - st.epoch > DMD_DEFAULT_MAX_SKIP)
-			rc = DMD_ESKIP;
-		if (!rc && epoch >= UINT64_MAX - 1)
-			rc = DMD_EFULL;
+		rc = dmd_check_epoch(st.epoch, epoch, DMD_DEFAULT_MAX_SKIP);
 		if (!rc)
 			rc = dmd_body_count(body, blen, st.b, &n);
 		if (!rc) {

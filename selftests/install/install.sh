@@ -140,10 +140,11 @@ mk install-dkms DESTDIR="$D3" >dkms.log 2>&1
 ok $? "make install-dkms DESTDIR=..."
 S=$D3/usr/src/diamond-$US_VERSION
 (cd "$TOP" && { echo dkms.conf; echo Kbuild; echo include/diamond/spec.h;
+	echo include/diamond/epoch.h;
 	git ls-files kernel 2>/dev/null || ls kernel/Kbuild kernel/*.[ch]; } | LC_ALL=C sort) >want.dkms
 (cd "$S" && find . -type f -printf '%P\n' | LC_ALL=C sort) >got.dkms
 diff want.dkms got.dkms >dkms.diff
-ok $? "/usr/src/diamond-$US_VERSION holds dkms.conf, Kbuild, kernel/ and spec.h, nothing else"
+ok $? "/usr/src/diamond-$US_VERSION holds dkms.conf, Kbuild, kernel/, spec.h and epoch.h, nothing else"
 diag <dkms.diff
 check "dkms.conf: PACKAGE_VERSION is the project's version ($US_VERSION)" \
 	grep -qx "PACKAGE_VERSION=\"$US_VERSION\"" "$S/dkms.conf"

@@ -59,15 +59,3 @@ void dlib_state_advance(struct dmd_state *st, uint64_t epoch)
 	}
 	dmd_wipe(r, sizeof(r));
 }
-
-int dlib_check_epoch(const struct dmd_state *st, uint64_t epoch,
-			 uint32_t max_skip)
-{
-	if (epoch < st->epoch)
-		return -EKEYEXPIRED;
-	if (epoch - st->epoch > max_skip)
-		return -ERANGE;
-	if (epoch >= UINT64_MAX - 1)
-		return -DIAMOND_EEXHAUSTED;
-	return 0;
-}

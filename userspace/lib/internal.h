@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../../include/diamond/core.h"
+#include "../../include/diamond/epoch.h"
 #include "../../include/diamond/libdiamond.h"
 #include "../../core/util.h"
 
@@ -247,9 +248,15 @@ void dlib_track_tfm(struct diamond_gw *gw, struct dlib_dev *d, int had);
 extern const struct dlib_backend dlib_backend_kernel;
 extern const struct dlib_backend dlib_backend_software;
 
-/* Epoch checks both backends make before any cryptography (spec 9.1-9.2). */
-int dlib_check_epoch(const struct dmd_state *st, uint64_t epoch,
-			 uint32_t max_skip);
+/*
+ * The epoch check both backends make before any cryptography (spec
+ * 9.1-9.2), as an errno: <diamond/epoch.h> through dlib_core_errno().
+ */
+static inline int dlib_check_epoch(const struct dmd_state *st, uint64_t epoch,
+				   uint32_t max_skip)
+{
+	return dlib_core_errno(dmd_check_epoch(st->epoch, epoch, max_skip));
+}
 
 /* store.c: a state file with the cursor of a grouped device (version 2). */
 int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,

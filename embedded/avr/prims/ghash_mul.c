@@ -12,8 +12,8 @@
  * MUL b_k, t gives b_k << j or 0 in r1:r0, XORed into the accumulator.
  * MUL takes two cycles whatever its operands, so the instruction stream
  * and its timing are the same for every H and Y: no branch and no memory
- * index depends on them (no tables). About 7,000 cycles a block on the
- * ATmega2560 against ~35,000 for the portable bit-serial form.
+ * index depends on them (no tables). Its cost against the portable form is
+ * in Documentation/performance.md, "Measured choices".
  *
  * Bit order as in core/ghash_mul.c: a block is a big-endian integer with the
  * coefficient of x^i at bit 127 - i; the integer carry-less product has
