@@ -23,6 +23,8 @@
  *   1024 x gcm(aes) 16 B, 1 x gcm(aes) 16 KiB,
  *   1024 x rfc7539(chacha20,poly1305) 16 B, 1 x rfc7539 16 KiB.
  * Each figure is the median of REPS (default 5) runs, in guest ns.
+ * Last, the drivers /proc/crypto lists under each name benched, with their
+ * priorities: AF_ALG binds the name to the one of highest priority.
  */
 #define _GNU_SOURCE
 #include "../kernel/afalg.h"
@@ -43,6 +45,10 @@
 
 static unsigned int reps = 5;
 static const char *what = "all";
+/* $DMD_BENCH_NAME<suite>: another instance, e.g. a driver name. */
+static const char *dmd_names[] = {
+	"", "diamond(ctr(aes),ghash)", "diamond(chacha20,poly1305)",
+};
 
 /* Does WHAT select suite @suite's @phase ("total"/"online"), or all? */
 static int selected(unsigned int suite, const char *phase)
@@ -128,10 +134,7 @@ static void report(const char *what, uint64_t ns, unsigned int records)
 /* The diamond figures for one suite. */
 static int bench_diamond(unsigned int suite, const struct vec *v)
 {
-	/* $DMD_BENCH_NAME<suite>: another instance, e.g. a driver name. */
-	static const char *names[] = {
-		"", "diamond(ctr(aes),ghash)", "diamond(chacha20,poly1305)",
-	};
+	const char **names = dmd_names;
 	const char *env = getenv(suite == 1 ? "DMD_BENCH_NAME1" :
 				 "DMD_BENCH_NAME2");
 	const struct vec_step *s = &v->step[0];
@@ -263,6 +266,29 @@ out:
 	return err;
 }
 
+/* "# driver NAME: DRIVER priority P" for each /proc/crypto entry of @name. */
+static void print_drivers(const char *name)
+{
+	char line[256], key[32], val[200], cur[200] = "", drv[200] = "";
+	FILE *f = fopen("/proc/crypto", "r");
+
+	if (!f) {
+		printf("# /proc/crypto: %s\n", strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s : %199s", key, val) != 2)
+			continue;
+		if (!strcmp(key, "name"))
+			snprintf(cur, sizeof(cur), "%s", val);
+		else if (!strcmp(key, "driver"))
+			snprintf(drv, sizeof(drv), "%s", val);
+		else if (!strcmp(key, "priority") && !strcmp(cur, name))
+			printf("# driver %s: %s priority %s\n", name, drv, val);
+	}
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	struct vec_file *vf;
@@ -306,6 +332,12 @@ int main(int argc, char **argv)
 	if (found != 2) {
 		printf("# the b1024 vectors are missing from %s\n", argv[1]);
 		rc = 1;
+	}
+	if (!strcmp(what, "all")) {
+		print_drivers("gcm(aes)");
+		print_drivers("rfc7539(chacha20,poly1305)");
+		print_drivers(dmd_names[1]);
+		print_drivers(dmd_names[2]);
 	}
 	return rc ? 1 : 0;
 }
