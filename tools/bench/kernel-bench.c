@@ -24,7 +24,8 @@
  *   1024 x rfc7539(chacha20,poly1305) 16 B, 1 x rfc7539 16 KiB.
  * Each figure is the median of REPS (default 5) runs, in guest ns.
  * Last, the drivers /proc/crypto lists under each name benched, with their
- * priorities: AF_ALG binds the name to the one of highest priority.
+ * priorities and async flags: AF_ALG binds the name to the one of highest
+ * priority that its mask admits (from 7.x no async ones).
  */
 #define _GNU_SOURCE
 #include "../kernel/afalg.h"
@@ -266,10 +267,26 @@ out:
 	return err;
 }
 
-/* "# driver NAME: DRIVER priority P" for each /proc/crypto entry of @name. */
+struct crypto_entry {
+	char name[160], driver[160], priority[160], async[160];
+};
+
+static void entry_print(struct crypto_entry *e, const char *name)
+{
+	if (!strcmp(e->name, name))
+		printf("# driver %s: %s priority %s async %s\n", name,
+		       e->driver, e->priority, e->async[0] ? e->async : "-");
+	memset(e, 0, sizeof(*e));
+}
+
+/*
+ * "# driver NAME: DRIVER priority P async A" for each /proc/crypto entry
+ * of @name (entries end at a blank line).
+ */
 static void print_drivers(const char *name)
 {
-	char line[256], key[32], val[200], cur[200] = "", drv[200] = "";
+	char line[256], key[32], val[160];
+	struct crypto_entry e = { 0 };
 	FILE *f = fopen("/proc/crypto", "r");
 
 	if (!f) {
@@ -277,15 +294,20 @@ static void print_drivers(const char *name)
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%31s : %199s", key, val) != 2)
+		if (sscanf(line, "%31s : %159s", key, val) != 2) {
+			entry_print(&e, name);
 			continue;
+		}
 		if (!strcmp(key, "name"))
-			snprintf(cur, sizeof(cur), "%s", val);
+			snprintf(e.name, sizeof(e.name), "%s", val);
 		else if (!strcmp(key, "driver"))
-			snprintf(drv, sizeof(drv), "%s", val);
-		else if (!strcmp(key, "priority") && !strcmp(cur, name))
-			printf("# driver %s: %s priority %s\n", name, drv, val);
+			snprintf(e.driver, sizeof(e.driver), "%s", val);
+		else if (!strcmp(key, "priority"))
+			snprintf(e.priority, sizeof(e.priority), "%s", val);
+		else if (!strcmp(key, "async"))
+			snprintf(e.async, sizeof(e.async), "%s", val);
 	}
+	entry_print(&e, name);
 	fclose(f);
 }
 
