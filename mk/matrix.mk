@@ -5,6 +5,9 @@
 #
 #   make check-matrix          every cell of MATRIX_CELLS, one line each
 #   make check-matrix MATRIX_CELLS="x86_64-6.12 arm64-6.1"
+#   make bench-matrix          make bench-kernel in every cell of
+#                              MATRIX_CELLS, one cell at a time (the
+#                              figures: Documentation/performance.md)
 #
 # Cells are ARCH-LINE: ARCH x86_64, arm64 (Cortex-A72 with the Crypto
 # Extensions) or pi4 (Cortex-A72 without them, Raspberry Pi 4: an EL2 stub
@@ -29,7 +32,7 @@ MATRIX_CELLS ?= x86_64-6.1 x86_64-6.12 x86_64-newest \
 		arm64-6.1 arm64-6.12 arm64-newest \
 		pi4-6.1 pi4-6.12 pi4-newest
 
-.PHONY: check-matrix
+.PHONY: check-matrix bench-matrix
 
 check-matrix:
 	@mkdir -p $(TAPDIR)
@@ -37,4 +40,13 @@ check-matrix:
 	@rc=0; for c in $(MATRIX_CELLS); do \
 		TOP=$(TOP) BUILD=$(BUILD) TAPDIR=$(TAPDIR) KCACHE=$(KCACHE) \
 		MAKE="$(MAKE)" $(TOP)/tools/kernel/run-cell $$c || rc=1; \
+	done; exit $$rc
+
+# One cell at a time: each boots its VM under -icount, where guest time is
+# the instruction count, so the figures do not depend on the host's load.
+bench-matrix:
+	@echo "bench-matrix: $(words $(MATRIX_CELLS)) cells, kernels cached in $(KCACHE)"
+	@rc=0; for c in $(MATRIX_CELLS); do \
+		TOP=$(TOP) BUILD=$(BUILD) TAPDIR=$(TAPDIR) KCACHE=$(KCACHE) \
+		MAKE="$(MAKE)" $(TOP)/tools/kernel/run-cell --bench $$c || rc=1; \
 	done; exit $$rc

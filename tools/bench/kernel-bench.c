@@ -33,6 +33,10 @@
  * precompute off), online (that request, precompute ready) and per unit
  * (one request per unit, as units complete at a gateway; precompute ready
  * before the first).
+ *
+ * Last, the drivers /proc/crypto lists under each name benched, with their
+ * priorities and async flags: AF_ALG binds the name to the one of highest
+ * priority that its mask admits (from 7.x no async ones).
  */
 #define _GNU_SOURCE
 #include "../kernel/afalg.h"
@@ -58,6 +62,10 @@
 
 static unsigned int reps = 5;
 static const char *what = "all";
+/* $DMD_BENCH_NAME<suite>: another instance, e.g. a driver name. */
+static const char *dmd_names[] = {
+	"", "diamond(ctr(aes),ghash)", "diamond(chacha20,poly1305)",
+};
 
 /* Does WHAT select suite @suite's @phase ("total"/"online"), or all? */
 static int selected(unsigned int suite, const char *phase)
@@ -252,10 +260,7 @@ static void report(const char *what, uint64_t ns, unsigned int records)
 /* The diamond figures for one suite. */
 static int bench_diamond(unsigned int suite, const struct vec *v)
 {
-	/* $DMD_BENCH_NAME<suite>: another instance, e.g. a driver name. */
-	static const char *names[] = {
-		"", "diamond(ctr(aes),ghash)", "diamond(chacha20,poly1305)",
-	};
+	const char **names = dmd_names;
 	const char *env = getenv(suite == 1 ? "DMD_BENCH_NAME1" :
 				 "DMD_BENCH_NAME2");
 	const struct vec_step *s = &v->step[0];
@@ -607,6 +612,50 @@ static int bench_groups(unsigned int suite, const struct vec *v)
 	return rc;
 }
 
+struct crypto_entry {
+	char name[160], driver[160], priority[160], async[160];
+};
+
+static void entry_print(struct crypto_entry *e, const char *name)
+{
+	if (!strcmp(e->name, name))
+		printf("# driver %s: %s priority %s async %s\n", name,
+		       e->driver, e->priority, e->async[0] ? e->async : "-");
+	memset(e, 0, sizeof(*e));
+}
+
+/*
+ * "# driver NAME: DRIVER priority P async A" for each /proc/crypto entry
+ * of @name (entries end at a blank line).
+ */
+static void print_drivers(const char *name)
+{
+	char line[256], key[32], val[160];
+	struct crypto_entry e = { 0 };
+	FILE *f = fopen("/proc/crypto", "r");
+
+	if (!f) {
+		printf("# /proc/crypto: %s\n", strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s : %159s", key, val) != 2) {
+			entry_print(&e, name);
+			continue;
+		}
+		if (!strcmp(key, "name"))
+			snprintf(e.name, sizeof(e.name), "%s", val);
+		else if (!strcmp(key, "driver"))
+			snprintf(e.driver, sizeof(e.driver), "%s", val);
+		else if (!strcmp(key, "priority"))
+			snprintf(e.priority, sizeof(e.priority), "%s", val);
+		else if (!strcmp(key, "async"))
+			snprintf(e.async, sizeof(e.async), "%s", val);
+	}
+	entry_print(&e, name);
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	struct vec_file *vf;
@@ -652,6 +701,12 @@ int main(int argc, char **argv)
 	if (found != 2) {
 		printf("# the b1024 vectors are missing from %s\n", argv[1]);
 		rc = 1;
+	}
+	if (!strcmp(what, "all")) {
+		print_drivers("gcm(aes)");
+		print_drivers("rfc7539(chacha20,poly1305)");
+		print_drivers(dmd_names[1]);
+		print_drivers(dmd_names[2]);
 	}
 	return rc ? 1 : 0;
 }
