@@ -8,7 +8,11 @@ TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD    ?= $(TOP)/build
 TAPDIR   := $(BUILD)/tap
 CC       ?= cc
-CSTD     := -std=c11 -Wall -Wextra -Werror -O2 -g
+# Every tree reaches the public headers as <diamond/...> and the test
+# helpers as "tap.h" and "lib/vecfile.h" through these, never by "../".
+DMD_INC  := -I$(TOP)/include
+TEST_INC := -I$(TOP)/selftests
+CSTD     := -std=c11 -Wall -Wextra -Werror -O2 -g $(DMD_INC)
 CHECK_SUITES :=
 BENCH_TARGETS :=
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../include/diamond/core.h"
+#include <diamond/core.h>
 
 /*
  * Steps 1 and 2 of spec section 9 for @epoch against the state @st:

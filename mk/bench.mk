@@ -26,16 +26,16 @@ all: $(BENCH_KATS)
 
 $(BENCH_OUT)/test_bench_kat: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(BENCH_CORE) $(BENCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
 
 # The AVR's byte-sliced Ascon, checked on the host against the same KATs.
 $(BENCH_OUT)/test_bench_kat_bytes: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(BENCH_CORE) $(BENCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -D_DEFAULT_SOURCE -DASCON_BYTES=1 -o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -DASCON_BYTES=1 -o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
 
 $(BENCH_OUT)/asan/test_bench_kat: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(BENCH_CORE) $(BENCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -D_DEFAULT_SOURCE -fsanitize=address,undefined \
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer \
 		-o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
 
@@ -53,7 +53,7 @@ BENCH_COMPARE := $(BENCH_OUT)/bench-compare
 
 $(BENCH_COMPARE): $(BENCH_DIR)/host/bench-compare.c $(BENCH_HOSTSRC) $(BENCH_CORE) $(BENCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
 
 # --- firmware: one per scheme and record length, both boards ----------------
 # Built on the embedded boards' support code and compiler settings
@@ -86,13 +86,13 @@ $(BENCH_OUT)/m4/libbench.a: $(BENCH_PORT) $(BENCH_HDRS) $$(M4_SRC) $(BENCH_CORE)
 
 define bench_fw_rules
 $(BENCH_OUT)/avr/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/avr/libbench.a
-	avr-gcc $$(EMB_AVR_CFLAGS) $$(EMB_AVR_OPT) -I$(TOP)/embedded/common \
+	avr-gcc $$(EMB_AVR_CFLAGS) $$(EMB_AVR_OPT) -I$(BENCH_BL) \
 		-DSCHEME_VAR=scheme_$(1) -DREC_LEN=$(2) -DBENCH_MSGS=$(BENCH_FW_MSGS) \
 		-DWINDOW_BYTES=$(BENCH_AVR_WINDOW) $$(EMB_AVR_LD) -o $$@ \
 		$$< $(BENCH_OUT)/avr/libbench.a
 
 $(BENCH_OUT)/m4/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/m4/libbench.a
-	arm-none-eabi-gcc $$(EMB_M4_CFLAGS) $$(EMB_M4_OPT) -I$(TOP)/embedded/common \
+	arm-none-eabi-gcc $$(EMB_M4_CFLAGS) $$(EMB_M4_OPT) -I$(BENCH_BL) \
 		-DSCHEME_VAR=scheme_$(1) -DREC_LEN=$(2) -DBENCH_MSGS=$(BENCH_FW_MSGS) \
 		-DWINDOW_BYTES=$(BENCH_M4_WINDOW) $$(EMB_M4_LD) -o $$@ \
 		$$< $(BENCH_OUT)/m4/libbench.a -lgcc

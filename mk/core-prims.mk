@@ -7,7 +7,8 @@
 CORE_PRIM_SRCS := core/util.c core/aes128.c core/chacha20.c core/ghash.c core/ghash_mul.c core/poly1305.c core/sha256.c
 
 PRIMS_SRCS    := $(addprefix $(TOP)/,$(CORE_PRIM_SRCS))
-PRIMS_DEPS    := $(PRIMS_SRCS) $(PRIMS_SRCS:.c=.h) $(TOP)/selftests/tap.h
+PRIMS_DEPS    := $(PRIMS_SRCS) $(patsubst $(TOP)/core/%.c,$(TOP)/include/diamond/%.h,$(PRIMS_SRCS)) \
+		 $(TOP)/selftests/tap.h
 PRIMS_HOST    := $(BUILD)/host
 PRIMS_ASAN    := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer
@@ -28,45 +29,45 @@ all: $(PRIMS_TESTS)
 
 $(PRIMS_HOST)/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(PRIMS_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(PRIMS_SRCS)
 
 $(PRIMS_HOST)/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(PRIMS_SRCS) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(PRIMS_SRCS) -lcrypto
 
 # The byte-lane AES path is the AVR default; build it on the host too so the
 # same vectors and differential tests cover it.
 $(PRIMS_HOST)/bl/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -DDMD_AES_BYTE_LANES=1 -o $@ $< $(PRIMS_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) -DDMD_AES_BYTE_LANES=1 -o $@ $< $(PRIMS_SRCS)
 
 $(PRIMS_HOST)/bl/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -DDMD_AES_BYTE_LANES=1 -o $@ $< $(PRIMS_SRCS) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -DDMD_AES_BYTE_LANES=1 -o $@ $< $(PRIMS_SRCS) -lcrypto
 
 $(PRIMS_HOST)/w32/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_W32_DEFS) -o $@ $< $(PRIMS_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) $(PRIMS_W32_DEFS) -o $@ $< $(PRIMS_SRCS)
 
 $(PRIMS_HOST)/w32/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_W32_DEFS) -o $@ $< $(PRIMS_SRCS) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) $(PRIMS_W32_DEFS) -o $@ $< $(PRIMS_SRCS) -lcrypto
 
 $(PRIMS_HOST)/r8/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_R8_DEFS) -o $@ $< $(PRIMS_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) $(PRIMS_R8_DEFS) -o $@ $< $(PRIMS_SRCS)
 
 $(PRIMS_HOST)/r8/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_R8_DEFS) -o $@ $< $(PRIMS_SRCS) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) $(PRIMS_R8_DEFS) -o $@ $< $(PRIMS_SRCS) -lcrypto
 
 $(PRIMS_HOST)/asan/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_ASAN) -o $@ $< $(PRIMS_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) $(PRIMS_ASAN) -o $@ $< $(PRIMS_SRCS)
 
 $(PRIMS_HOST)/asan/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_ASAN) -o $@ $< $(PRIMS_SRCS) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) $(PRIMS_ASAN) -o $@ $< $(PRIMS_SRCS) -lcrypto
 
 # A failing test must not stop make: the TAP files carry the verdict, and
 # each program prints its plan last, so a crash leaves a file the summary
@@ -101,8 +102,8 @@ check-prims-asan: $(PRIMS_ATESTS)
 
 # Freestanding cross builds of the primitives (not a suite: it needs the
 # cross compilers and reports sizes rather than results).
-PRIMS_AVR_CFLAGS := -mmcu=atmega2560 -std=c11 -Os -Wall -Wextra -Werror -ffreestanding
-PRIMS_ARM_CFLAGS := -mcpu=cortex-m4 -mthumb -std=c11 -O2 -Wall -Wextra -Werror -ffreestanding
+PRIMS_AVR_CFLAGS := -mmcu=atmega2560 $(DMD_INC) -std=c11 -Os -Wall -Wextra -Werror -ffreestanding
+PRIMS_ARM_CFLAGS := -mcpu=cortex-m4 -mthumb $(DMD_INC) -std=c11 -O2 -Wall -Wextra -Werror -ffreestanding
 
 prims-cross:
 	@mkdir -p $(BUILD)/cross/avr $(BUILD)/cross/arm

@@ -29,11 +29,11 @@ $(CORE_HOST)/libdiamond-core.a: $(CORE_DEPS)
 
 $(CORE_HOST)/test_%: $(TOP)/selftests/core/test_%.c $(CORE_DEPS) $(VECFILE_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_ALL_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_ALL_SRCS)
 
 $(CORE_HOST)/asan/test_%: $(TOP)/selftests/core/test_%.c $(CORE_DEPS) $(VECFILE_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(CORE_SAN) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_ALL_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) $(CORE_SAN) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_ALL_SRCS)
 
 $(CORE_HOST)/gen-vectors: $(TOP)/tools/vectors/gen-vectors.c
 	@mkdir -p $(@D)

@@ -27,11 +27,11 @@ FRAME_CHECK := $(EMB_HOST)/frame-check
 
 $(KAT_GEN): $(EMB)/tools/kat-gen.c $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/lib/vecfile.h
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(TOP)/selftests/lib/vecfile.c
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(TOP)/selftests/lib/vecfile.c
 
 $(FW_NV): $(EMB)/tools/fw-nv.c $(EMB)/common/nvstate.c $(EMB_CORE_SRCS) $(EMB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(EMB)/common/nvstate.c $(EMB_CORE_SRCS)
+	$(CC) $(CSTD) -I$(EMB)/common -o $@ $< $(EMB)/common/nvstate.c $(EMB_CORE_SRCS)
 
 $(FRAME_CHECK): $(EMB)/tools/frame-check.c $(EMB_CORE_SRCS) $(EMB_HDRS)
 	@mkdir -p $(@D)
@@ -44,8 +44,8 @@ AVR_PRIMS     := $(wildcard $(EMB)/avr/prims/*.c)
 AVR_CORE_SRCS := $(filter-out $(addprefix $(TOP)/core/,$(notdir $(AVR_PRIMS))),$(EMB_CORE_SRCS)) $(AVR_PRIMS) \
 		 $(wildcard $(EMB)/avr/prims/*.S)
 EMB_AVR_CFLAGS := -mmcu=atmega2560 -DF_CPU=16000000UL -std=c11 -Wall -Wextra \
-	-Werror -ffreestanding -ffunction-sections -fdata-sections \
-	-I$(TOP)/tools/avr-run -DBOARD_NAME='"atmega2560"'
+	-Werror -ffreestanding -ffunction-sections -fdata-sections $(DMD_INC) \
+	-I$(EMB)/common -I$(TOP)/tools/avr-run -DBOARD_NAME='"atmega2560"'
 EMB_AVR_OPT    := -O2
 EMB_AVR_LD     := -Wl,--gc-sections
 AVR_WINDOW     := 2048
@@ -54,8 +54,8 @@ AVR_SRC        := $(EMB)/avr/board.c $(EMB_COMMON)
 
 # --- Cortex-M4 (mps2-an386) -----------------------------------------------
 EMB_M4_CFLAGS := -mcpu=cortex-m4 -mthumb -std=c11 -Wall -Wextra -Werror \
-	-ffreestanding -ffunction-sections -fdata-sections \
-	-I$(TOP)/tools/qemu-plugin -DBOARD_NAME='"mps2-an386"'
+	-ffreestanding -ffunction-sections -fdata-sections $(DMD_INC) \
+	-I$(EMB)/common -I$(TOP)/tools/qemu-plugin -DBOARD_NAME='"mps2-an386"'
 EMB_M4_OPT    := -O2
 EMB_M4_LD     := -nostdlib -T $(TOP)/tools/qemu-plugin/mps2-an386.ld -Wl,--gc-sections
 M4_WINDOW     := 16384

@@ -151,7 +151,7 @@ check-kernel-lint:
 $(VEC2C): $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c \
 	  $(TOP)/selftests/lib/vecfile.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -o $@ $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c
 
 kernel-kat-header: $(VEC2C)
 	$(VEC2C) $(TOP)/vectors/diamond.txt >$(TOP)/kernel/diamond_kat.h
@@ -179,19 +179,20 @@ check-vectors-kat: $(VEC2C)
 	  fi; } | tee $(TAPDIR)/vectors-kat.tap | grep -q '^ok'
 
 # The guest programs share the selftests' raw AF_ALG calls.
+KAFALG_INC := $(TEST_INC) -I$(TOP)/selftests/diamond -I$(TOP)/tools/kernel
 KAFALG := $(TOP)/selftests/diamond/afalg.c $(TOP)/selftests/diamond/afalg.h \
-	  $(TOP)/tools/kernel/afalg.h
+	  $(TOP)/tools/kernel/afalg_conn.h
 
 $(KAT_PROBE): $(TOP)/tools/kernel/kat-probe.c $(KAFALG) \
 	      $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/tap.h
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+	$(GUEST_CC) $(CSTD) $(KAFALG_INC) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(TOP)/selftests/diamond/afalg.c
 
 $(KBENCH): $(TOP)/tools/bench/kernel-bench.c $(KAFALG) \
 	   $(TOP)/selftests/lib/vecfile.c
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+	$(GUEST_CC) $(CSTD) $(KAFALG_INC) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(TOP)/selftests/diamond/afalg.c
 
 check-kernel-kat: $(KMOD_KO) $(KAT_PROBE)

@@ -10,7 +10,7 @@ AFALG_SMOKE     := $(BUILD)/selftests/vm-smoke/afalg_smoke
 
 $(AFALG_SMOKE): $(TOP)/selftests/vm-smoke/afalg_smoke.c $(TOP)/selftests/tap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -static -I$(TOP)/selftests -o $@ $<
+	$(CC) $(CSTD) $(TEST_INC) -static -o $@ $<
 
 .PHONY: check-vm-smoke
 check-vm-smoke: $(AFALG_SMOKE)

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "../../include/diamond/core.h"
-#include "../tap.h"
+#include <diamond/core.h>
+#include "tap.h"
 
 /*
  * States are compared field by field: struct dmd_state has padding, whose

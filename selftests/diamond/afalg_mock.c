@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/util.h"
-#include "../../include/diamond/core.h"
+#include <diamond/util.h>
+#include <diamond/core.h>
 
 #define MOCK_BASE	100000
 #define MOCK_MAX	4096

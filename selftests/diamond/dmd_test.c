@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../core/util.h"
+#include <diamond/util.h>
 #include "afalg.h"
 
 const char *dmd_alg_name(unsigned int suite)

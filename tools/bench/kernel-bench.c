@@ -25,7 +25,7 @@
  * Each figure is the median of REPS (default 5) runs, in guest ns.
  */
 #define _GNU_SOURCE
-#include "../kernel/afalg.h"
+#include "afalg_conn.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,7 +33,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../selftests/lib/vecfile.h"
+#include "lib/vecfile.h"
 
 #define PARAMS "/sys/module/diamond/parameters/"
 #define NMSG 1024
