@@ -27,7 +27,9 @@ help:
 deps:
 	@$(TOP)/tools/install-deps.sh
 
-include $(sort $(wildcard $(TOP)/mk/*.mk))
+# The core archives first: the other fragments' prerequisites name them.
+include $(TOP)/mk/core-lib.mk
+include $(filter-out %/core-lib.mk,$(sort $(wildcard $(TOP)/mk/*.mk)))
 
 # Every suite writes TAP to $(TAPDIR)/<suite>.tap; the summary counts them.
 check: deps

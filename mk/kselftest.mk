@@ -34,9 +34,14 @@ KSFT_MODULE_TARGET := $(if $(wildcard $(TOP)/mk/kernel.mk),module,ksft-no-module
 .PHONY: check-kselftest kselftest-build kselftest-kcapi kselftest-mock \
 	ksft-no-module-target
 
-kselftest-build:
+# The host's core archive when the guest runs the host's architecture;
+# otherwise selftests/diamond/Makefile compiles the core with GUEST_CC.
+KSFT_CORE := $(if $(filter $(CC),$(GUEST_CC)),$(CORE_LIB_host))
+
+kselftest-build: $(KSFT_CORE)
 	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
-		TOP=$(TOP) CC="$(GUEST_CC)" $(if $(KSFT_KCAPI_A),KCAPI_A=$(KSFT_KCAPI_A))
+		TOP=$(TOP) CC="$(GUEST_CC)" $(if $(KSFT_KCAPI_A),KCAPI_A=$(KSFT_KCAPI_A)) \
+		$(if $(KSFT_CORE),DMD_CORE=$(KSFT_CORE))
 	@$(KBUILD) --src $(KSFT_SRC)/atomic $(KDIR) $(KOUT)/atomic $(KBUILD_ARGS)
 	@cp $(KOUT)/atomic/dmd_atomic.ko $(KSFT_OUT)/
 
@@ -102,6 +107,6 @@ check-kselftest:
 	$(TOP)/tools/tap-summary $(TAPDIR)/kselftest-*.tap || rc=1; \
 	exit $$rc
 
-kselftest-mock:
+kselftest-mock: $(CORE_LIB_host)
 	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
-		TOP=$(TOP) CC="$(CC)" mock-check
+		TOP=$(TOP) CC="$(CC)" DMD_CORE=$(CORE_LIB_host) mock-check

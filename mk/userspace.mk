@@ -10,8 +10,8 @@ US_TEST_SRC := $(TOP)/selftests/userspace
 US_VERSION  := 0.1.0
 US_SOVER    := 1
 
-# The library carries the portable core inside it (every core/*.c).
-US_CORE_SRCS := $(sort $(wildcard $(TOP)/core/*.c))
+# The library carries the portable core inside it: the host core
+# archive's objects (-fPIC, mk/core-lib.mk).
 US_LIB_SRCS  := $(sort $(wildcard $(US_LIB_SRC)/*.c))
 US_CTL_SRCS  := $(sort $(wildcard $(US_CTL_SRC)/*.c))
 US_HDRS      := $(wildcard $(TOP)/include/diamond/*.h $(TOP)/core/*.h) \
@@ -20,7 +20,7 @@ US_CFLAGS    := $(CSTD) -fPIC $(shell pkg-config --cflags libkcapi 2>/dev/null)
 US_KCAPI     := $(shell pkg-config --libs libkcapi 2>/dev/null || echo -lkcapi)
 US_KCAPI_A   := $(firstword $(wildcard /usr/lib/*/libkcapi.a /usr/lib/libkcapi.a /usr/local/lib/libkcapi.a))
 
-US_OBJS := $(patsubst $(TOP)/%.c,$(US_BUILD)/obj/%.o,$(US_CORE_SRCS) $(US_LIB_SRCS))
+US_OBJS := $(patsubst $(TOP)/%.c,$(US_BUILD)/obj/%.o,$(US_LIB_SRCS)) $(CORE_OBJS_host)
 
 US_LIB_A  := $(US_BUILD)/libdiamond.a
 US_LIB_SO := $(US_BUILD)/libdiamond.so.$(US_SOVER)
