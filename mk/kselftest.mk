@@ -7,8 +7,10 @@
 # from softirq (selftests/diamond/atomic/dmd_atomic.ko, built here too).
 #
 #   make check-kselftest   build diamond.ko (`module`, mk/kernel.mk) and the
-#                          static test programs into $(BUILD)/selftests/diamond,
-#                          boot one VM, split its TAP per program into
+#                          static test programs (make -C selftests/diamond
+#                          install, kselftest lib.mk conventions) into
+#                          $(BUILD)/selftests/<arch>/install, boot one VM,
+#                          split its TAP per program into
 #                          $(TAPDIR)/kselftest-<program>.tap
 #   make kselftest-mock    the same tests against the portable core on the
 #                          host (no kernel): checks the tests themselves
@@ -22,6 +24,7 @@ KSFT_SRC    := $(TOP)/selftests/diamond
 # mk/kernel.mk); for arm64 libkcapi and kcapi-enc come unpacked from
 # Debian's arm64 packages (GUEST_ROOT, tools/kernel/kcell).
 KSFT_OUT    := $(BUILD)/selftests/$(DMD_ARCH)/diamond
+KSFT_INST   := $(BUILD)/selftests/$(DMD_ARCH)/install
 KSFT_KCAPI  := $(BUILD)/selftests/$(DMD_ARCH)/kcapi
 KSFT_KCAPI_A := $(if $(GUEST_ROOT),$(firstword $(wildcard $(GUEST_ROOT)/usr/lib/*/libkcapi.a)))
 KSFT_LOG    := $(BUILD)/selftests/kselftest.out
@@ -41,9 +44,9 @@ KSFT_CORE := $(if $(filter $(CC),$(GUEST_CC)),$(CORE_LIB_host))
 kselftest-build: $(KSFT_CORE)
 	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
 		TOP=$(TOP) CC="$(GUEST_CC)" $(if $(KSFT_KCAPI_A),KCAPI_A=$(KSFT_KCAPI_A)) \
-		$(if $(KSFT_CORE),DMD_CORE=$(KSFT_CORE))
+		$(if $(KSFT_CORE),DMD_CORE=$(KSFT_CORE)) install INSTALL_PATH=$(KSFT_INST)
 	@$(KBUILD) --src $(KSFT_SRC)/atomic $(KDIR) $(KOUT)/atomic $(KBUILD_ARGS)
-	@cp $(KOUT)/atomic/dmd_atomic.ko $(KSFT_OUT)/
+	@cp $(KOUT)/atomic/dmd_atomic.ko $(KSFT_INST)/
 
 # kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest:
 # the host's (ldd), or from GUEST_ROOT by the ELF's NEEDED entries.
@@ -86,7 +89,7 @@ check-kselftest:
 	fi
 	@rc=0; BUILD=$(KSFT_VM) $(TOP)/tools/vm/run-vm --timeout $(KSFT_TIMEOUT) \
 		--module $(KSFT_KO) \
-		--file $(KSFT_OUT):/diamond/bin \
+		--file $(KSFT_INST):/diamond/bin \
 		--file $(TOP)/vectors/diamond.txt:/diamond/vectors/diamond.txt \
 		--file $(KSFT_KCAPI):/opt/kcapi \
 		-- 'sh /diamond/bin/run_all.sh --require-module --dir /diamond/bin --vectors /diamond/vectors/diamond.txt' \
