@@ -57,14 +57,11 @@ check-core-vectors: $(CORE_HOST)/test_vectors
 		tail -n 1 $(TAPDIR)/core-vectors.tap; exit $$rc
 
 check-vectors-check: $(CORE_HOST)/gen-vectors
-	@{ echo "TAP version 13"; echo "1..3"; \
-	   if $< --check $(VECTORS) >&2; then r=ok; else r="not ok"; fi; \
-	   echo "$$r 1 vectors/diamond.txt regenerates byte for byte"; \
-	   if $< --blobs --check $(BLOB_VECTORS) >&2; then r=ok; else r="not ok"; fi; \
-	   echo "$$r 2 vectors/blob.txt regenerates byte for byte"; \
-	   if $< --frames --check $(FRAME_VECTORS) >&2; then r=ok; else r="not ok"; fi; \
-	   echo "$$r 3 vectors/frames.txt regenerates byte for byte"; \
-	 } | tee $(TAPDIR)/vectors-check.tap
+	@$(TOP)/tools/tap-run \
+		"vectors/diamond.txt regenerates byte for byte" "$< --check $(VECTORS)" \
+		"vectors/blob.txt regenerates byte for byte" "$< --blobs --check $(BLOB_VECTORS)" \
+		"vectors/frames.txt regenerates byte for byte" "$< --frames --check $(FRAME_VECTORS)" \
+		| tee $(TAPDIR)/vectors-check.tap
 
 check-core-literal: $(CORE_HOST)/test_literal_forgery
 	@$< | tee $(TAPDIR)/core-literal.tap

@@ -78,14 +78,13 @@ check-kselftest:
 	@mkdir -p $(TAPDIR) $(dir $(KSFT_LOG))
 	@rm -f $(TAPDIR)/kselftest-*.tap
 	@if ! $(MAKE) --no-print-directory $(KSFT_MODULE_TARGET) || [ ! -f $(KSFT_KO) ]; then \
-		printf 'TAP version 13\n1..1\nnot ok 1 build %s\n' $(KSFT_KO) \
-			>$(TAPDIR)/kselftest-module.tap; \
-		cat $(TAPDIR)/kselftest-module.tap; exit 1; \
+		$(TOP)/tools/tap-result 1 "build $(KSFT_KO)" | tee $(TAPDIR)/kselftest-module.tap; \
+		exit 1; \
 	fi
 	@if ! $(MAKE) --no-print-directory kselftest-build kselftest-kcapi; then \
-		printf 'TAP version 13\n1..1\nnot ok 1 build the selftest programs\n' \
-			>$(TAPDIR)/kselftest-build.tap; \
-		cat $(TAPDIR)/kselftest-build.tap; exit 1; \
+		$(TOP)/tools/tap-result 1 "build the selftest programs" | \
+			tee $(TAPDIR)/kselftest-build.tap; \
+		exit 1; \
 	fi
 	@rc=0; BUILD=$(KSFT_VM) $(TOP)/tools/vm/run-vm --timeout $(KSFT_TIMEOUT) \
 		--module $(KSFT_KO) \
@@ -94,18 +93,10 @@ check-kselftest:
 		--file $(KSFT_KCAPI):/opt/kcapi \
 		-- 'sh /diamond/bin/run_all.sh --require-module --dir /diamond/bin --vectors /diamond/vectors/diamond.txt' \
 		>$(KSFT_LOG) || rc=$$?; \
-	awk -v dir=$(TAPDIR) ' \
-		/^@@KSFT-BEGIN [A-Za-z0-9_]+@@$$/ { n = $$2; sub(/@@$$/, "", n); f = dir "/kselftest-" n ".tap"; printf "" > f; next } \
-		/^@@KSFT-END / { close(f); f = ""; next } \
-		f != "" { print >> f }' $(KSFT_LOG); \
-	if [ $$rc -ge 124 ]; then \
-		printf 'TAP version 13\n1..1\nnot ok 1 run-vm exit %s (%s)\n' $$rc \
-		"124 timeout, 125 guest crash, 126 BUG/WARNING/Oops in dmesg, 127 setup" \
-			>$(TAPDIR)/kselftest-vm.tap; \
-	else \
-		printf 'TAP version 13\n1..1\nok 1 one VM boot, run-vm exit %s, dmesg free of BUG/WARNING/Oops\n' $$rc \
-			>$(TAPDIR)/kselftest-vm.tap; \
-	fi; \
+	$(TOP)/tools/tap-split $(TAPDIR)/kselftest- <$(KSFT_LOG); \
+	$(TOP)/tools/tap-result $$([ $$rc -ge 124 ] && echo $$rc || echo 0) \
+		"one VM boot, run-vm exit $$rc (124 timeout, 125 guest crash, 126 BUG/WARNING/Oops in dmesg, 127 setup)" \
+		>$(TAPDIR)/kselftest-vm.tap; \
 	grep -hE '^(not ok|# )' $(TAPDIR)/kselftest-*.tap | grep -v '^# seed' | head -60; \
 	$(TOP)/tools/tap-summary $(TAPDIR)/kselftest-*.tap || rc=1; \
 	exit $$rc
