@@ -92,12 +92,13 @@ KLINT     := CHECKPATCH=$(CHECKPATCH) KSRC_TARBALL=$(KSRC_TARBALL) \
 
 .PHONY: check-kernel-lint
 
+# `+`: the script runs make (kbuild), which takes part in the jobserver.
 kernel-lint:
-	@$(KLINT)
+	+@$(KLINT)
 
 check-kernel-lint:
 	@mkdir -p $(TAPDIR)
-	@rc=0; $(KLINT) >$(TAPDIR)/kernel-lint.tap || rc=$$?; \
+	+@rc=0; $(KLINT) >$(TAPDIR)/kernel-lint.tap || rc=$$?; \
 		cat $(TAPDIR)/kernel-lint.tap; exit $$rc
 
 $(VEC2C): $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c \

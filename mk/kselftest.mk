@@ -48,9 +48,10 @@ kselftest-build: $(KSFT_CORE)
 	@$(KBUILD) --src $(KSFT_SRC)/atomic $(KDIR) $(KOUT)/atomic $(KBUILD_ARGS)
 	@cp $(KOUT)/atomic/dmd_atomic.ko $(KSFT_INST)/
 
-# kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest:
+# kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest,
+# with dmd_keyshim.so from kselftest-build:
 # the host's (ldd), or from GUEST_ROOT by the ELF's NEEDED entries.
-kselftest-kcapi:
+kselftest-kcapi: kselftest-build
 	@rm -rf $(KSFT_KCAPI); mkdir -p $(KSFT_KCAPI)/bin $(KSFT_KCAPI)/lib
 ifneq ($(GUEST_ROOT),)
 	@enc=$(GUEST_ROOT)/usr/bin/kcapi-enc; \
