@@ -8,7 +8,11 @@ TOP      := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD    ?= $(TOP)/build
 TAPDIR   := $(BUILD)/tap
 CC       ?= cc
-CSTD     := -std=c11 -Wall -Wextra -Werror -O2 -g
+# Every tree reaches the public headers as <diamond/...> and the test
+# helpers as "tap.h" and "lib/vecfile.h" through these, never by "../".
+DMD_INC  := -I$(TOP)/include
+TEST_INC := -I$(TOP)/selftests
+CSTD     := -std=c11 -Wall -Wextra -Werror -O2 -g $(DMD_INC)
 CHECK_SUITES :=
 BENCH_TARGETS :=
 
@@ -29,7 +33,9 @@ DEPS ?= install
 deps:
 	@$(TOP)/tools/install-deps.sh $(if $(filter check,$(DEPS)),--check)
 
-include $(sort $(wildcard $(TOP)/mk/*.mk))
+# The core archives first: the other fragments' prerequisites name them.
+include $(TOP)/mk/core-lib.mk
+include $(filter-out %/core-lib.mk,$(sort $(wildcard $(TOP)/mk/*.mk)))
 
 # Every suite writes TAP to $(TAPDIR)/<suite>.tap; the summary counts them.
 check: deps

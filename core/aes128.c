@@ -17,8 +17,8 @@
  * file instead of spilling as 32-bit values, and ShiftRows works on bytes
  * because 8-bit cores have no barrel shifter. The result is bit-identical.
  */
-#include "aes128.h"
-#include "util.h"
+#include <diamond/aes128.h>
+#include <diamond/util.h>
 
 #ifndef DMD_AES_BYTE_LANES
 #ifdef __AVR__

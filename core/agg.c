@@ -4,10 +4,10 @@
  * and the SHA-256 accumulator A = SHA-256(A || sigma)[0:16]. The trailer tag
  * folds in exactly like a record tag, as the last one.
  */
-#include "tag.h"
+#include <diamond/tag.h>
 
-#include "sha256.h"
-#include "util.h"
+#include <diamond/sha256.h>
+#include <diamond/util.h>
 
 void dmd_agg_init(struct dmd_agg *a, unsigned int mode)
 {

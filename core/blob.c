@@ -6,10 +6,10 @@
  * stored is version 2, which adds the provisioning generation, the group
  * size and a CRC-32 so that a damaged blob is refused before any use.
  */
-#include "../include/diamond/core.h"
+#include <diamond/core.h>
 
-#include "sha256.h"
-#include "util.h"
+#include <diamond/sha256.h>
+#include <diamond/util.h>
 
 #define E0_LABEL_V1 "DIAMOND/1 E0"
 #define E0_LABEL_V2 "DIAMOND/2 E0"

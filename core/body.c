@@ -3,9 +3,9 @@
  * Epoch bodies (spec section 7): le16 length || record, repeated. Parsed in
  * full before any key is touched, so a malformed body costs no PRF call.
  */
-#include "../include/diamond/core.h"
+#include <diamond/core.h>
 
-#include "util.h"
+#include <diamond/util.h>
 
 int dmd_body_count(const uint8_t *body, size_t len, uint32_t max_records,
 		   uint32_t *count)

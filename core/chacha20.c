@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-#include "chacha20.h"
-#include "util.h"
+#include <diamond/chacha20.h>
+#include <diamond/util.h>
 
 static inline uint32_t rotl32(uint32_t x, unsigned int n)
 {

@@ -4,9 +4,9 @@
  * Bellare-Yee forward-secure PRG with the suite's stream as the PRF: one
  * key per step, whose first output block(s) are the next key.
  */
-#include "chain.h"
+#include <diamond/chain.h>
 
-#include "../include/diamond/core.h"
+#include <diamond/core.h>
 
 size_t dmd_key_size(unsigned int suite)
 {

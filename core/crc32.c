@@ -4,9 +4,9 @@
  * a version 2 key blob (spec section 2). It runs over key bytes, so it is
  * computed bit by bit with masks, without a table or a branch on the data.
  */
-#include "../include/diamond/core.h"
+#include <diamond/core.h>
 
-#include "util.h"
+#include <diamond/util.h>
 
 uint32_t dmd_crc32(const uint8_t *p, size_t len)
 {

@@ -4,9 +4,9 @@
  * before the payload length is trusted, so a damaged header costs a resync,
  * never a read past the frame or a frame swallowing its successors.
  */
-#include "../include/diamond/frame.h"
+#include <diamond/frame.h>
 
-#include "util.h"
+#include <diamond/util.h>
 
 static int header_valid(const struct dmd_frame *f)
 {

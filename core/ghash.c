@@ -2,11 +2,11 @@
 /*
  * GHASH framing: key setup, zero-padded absorption, output. The GF(2^128)
  * multiply lives in ghash_mul.c (three portable forms) or in a port's own
- * ghash_mul.c (the AVR assembly kernel), behind core/ghash_mul.h.
+ * ghash_mul.c (the AVR assembly kernel), behind include/diamond/ghash_mul.h.
  */
-#include "ghash.h"
-#include "ghash_mul.h"
-#include "util.h"
+#include <diamond/ghash.h>
+#include <diamond/ghash_mul.h>
+#include <diamond/util.h>
 
 void dmd_ghash_init(struct dmd_ghash *ctx, const uint8_t h[16])
 {

@@ -28,8 +28,8 @@
  * (x^128..x^255) fold back with x^128 = x^7 + x^2 + x + 1, where
  * multiplying by x^j is a right shift by j in this order.
  */
-#include "ghash_mul.h"
-#include "util.h"
+#include <diamond/ghash_mul.h>
+#include <diamond/util.h>
 
 #if DMD_GHASH_MUL == 1
 

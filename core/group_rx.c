@@ -7,12 +7,12 @@
  * it, erasing the keys of every group passed. Groups behind the cursor have
  * no keys left, which is what refuses a late or replayed unit.
  */
-#include "../include/diamond/core.h"
+#include <diamond/core.h>
 
-#include "chain.h"
+#include <diamond/chain.h>
+#include <diamond/tag.h>
+#include <diamond/util.h>
 #include "open.h"
-#include "tag.h"
-#include "util.h"
 
 struct unit {
 	uint32_t group;	/* its group index */

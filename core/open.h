@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../include/diamond/core.h"
-#include "../include/diamond/epoch.h"
+#include <diamond/core.h>
+#include <diamond/epoch.h>
 
 /*
  * Pass 2 of a verification, branch-free on the verdict: @pt holds the

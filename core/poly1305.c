@@ -10,8 +10,8 @@
  * trip counts fixed by the public length; no branch or index depends on the
  * key or the message.
  */
-#include "poly1305.h"
-#include "util.h"
+#include <diamond/poly1305.h>
+#include <diamond/util.h>
 
 #if DMD_POLY1305_RADIX == 8
 /*

@@ -5,12 +5,12 @@
  * matched, @pt holds keystream only; on a mismatch it is wiped and the state
  * is left exactly as it was.
  */
-#include "../include/diamond/core.h"
+#include <diamond/core.h>
 
-#include "chain.h"
+#include <diamond/chain.h>
+#include <diamond/tag.h>
+#include <diamond/util.h>
 #include "open.h"
-#include "tag.h"
-#include "util.h"
 
 struct open_scratch {
 	uint8_t ekey[DMD_KEY_MAX];	/* E_{epoch+1} once derived */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Seal a whole plaintext body as one epoch: the sender without a window. */
-#include "../include/diamond/core.h"
+#include <diamond/core.h>
 
 int dmd_seal_body(struct dmd_state *st, const uint8_t *ad, size_t adlen,
 		  const uint8_t *pt, size_t pt_len, uint8_t *ct)

@@ -6,11 +6,11 @@
  * the moment its record is sealed, so the context never holds a key or pad
  * of a record already sent.
  */
-#include "../include/diamond/core.h"
+#include <diamond/core.h>
 
-#include "chain.h"
-#include "tag.h"
-#include "util.h"
+#include <diamond/chain.h>
+#include <diamond/tag.h>
+#include <diamond/util.h>
 
 static void copy(uint8_t *dst, const uint8_t *src, size_t n)
 {

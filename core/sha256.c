@@ -3,8 +3,8 @@
  * SHA-256 per FIPS 180-4 section 6.2. The message schedule is kept as a
  * 16-word ring instead of 64 words, to spare stack on small cores.
  */
-#include "sha256.h"
-#include "util.h"
+#include <diamond/sha256.h>
+#include <diamond/util.h>
 
 /* First 32 bits of the fractional parts of the cube roots of the first 64 primes. */
 static const uint32_t K[64] = {

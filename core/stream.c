@@ -5,11 +5,11 @@
  * (le32 block counter || nonce). Reads are sequential; bytes generated ahead
  * wait in buf so a record slot costs exactly the blocks it consumes.
  */
-#include "stream.h"
+#include <diamond/stream.h>
 
-#include "chacha20.h"
-#include "util.h"
-#include "../include/diamond/spec.h"
+#include <diamond/chacha20.h>
+#include <diamond/util.h>
+#include <diamond/spec.h>
 
 #define CHACHA_BLOCK 64
 #define AES_BLOCK 16

@@ -9,11 +9,11 @@
  * hashed as it is; a trailer's header (epoch or group) binds the count and
  * |AD|.
  */
-#include "tag.h"
+#include <diamond/tag.h>
 
-#include "ghash.h"
-#include "poly1305.h"
-#include "util.h"
+#include <diamond/ghash.h>
+#include <diamond/poly1305.h>
+#include <diamond/util.h>
 
 /* HB, written into the tag buffer, which the hash reads first (below). */
 static void header_block(uint8_t hb[16], uint64_t epoch, uint32_t index_field,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
-#include "util.h"
+#include <diamond/util.h>
 
 #if defined(__AVR__)
 /* Zero 16 bytes at Z per step, %0 steps. */

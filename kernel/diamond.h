@@ -14,8 +14,8 @@
  * in any context, where mutex_unlock() is not. Sleepable callers wait for it
  * with wait_on_bit_lock(), and the owner may sleep.
  */
-#ifndef _DIAMOND_H
-#define _DIAMOND_H
+#ifndef DIAMOND_KMOD_H
+#define DIAMOND_KMOD_H
 
 #include <crypto/aead.h>
 #include <crypto/algapi.h>
@@ -259,4 +259,4 @@ int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len);
 /* diamond_selftest.c */
 int __must_check diamond_selftest(void);
 
-#endif /* _DIAMOND_H */
+#endif /* DIAMOND_KMOD_H */

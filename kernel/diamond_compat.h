@@ -15,8 +15,8 @@
  * ignored for this file alone (mk/kernel.mk): comparing versions is what
  * an out-of-tree compat header is for.
  */
-#ifndef _DIAMOND_COMPAT_H
-#define _DIAMOND_COMPAT_H
+#ifndef DIAMOND_COMPAT_H
+#define DIAMOND_COMPAT_H
 
 #include <linux/version.h>
 #include <crypto/chacha.h>
@@ -136,4 +136,4 @@ static inline void dmd_lib_ghash(const u8 h[GHASH_BLOCK_SIZE],
 }
 #endif
 
-#endif /* _DIAMOND_COMPAT_H */
+#endif /* DIAMOND_COMPAT_H */

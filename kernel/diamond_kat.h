@@ -5,8 +5,8 @@
  * `make kernel-kat-header` regenerates it, `make check-vectors-kat`
  * checks it.
  */
-#ifndef _DIAMOND_KAT_H
-#define _DIAMOND_KAT_H
+#ifndef DIAMOND_KAT_H
+#define DIAMOND_KAT_H
 
 #include <linux/errno.h>
 #include <linux/types.h>
@@ -1554,4 +1554,4 @@ static const struct diamond_kat diamond_kats[] = {
 	  sizeof(diamond_kat_23_key), 2, diamond_kat_23 },
 };
 
-#endif /* _DIAMOND_KAT_H */
+#endif /* DIAMOND_KAT_H */

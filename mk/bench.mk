@@ -13,31 +13,28 @@
 BENCH_DIR    := $(TOP)/bench
 BENCH_BL     := $(BENCH_DIR)/baselines
 BENCH_OUT    := $(BUILD)/bench
-BENCH_CORE   := $(sort $(wildcard $(TOP)/core/*.c))
 BENCH_PORT   := $(addprefix $(BENCH_BL)/,ascon.c faae.c faae1.c faae2.c graphene.c diamond.c)
 BENCH_HOSTSRC := $(BENCH_PORT) $(BENCH_BL)/ossl.c
-BENCH_HDRS   := $(wildcard $(BENCH_BL)/*.h) $(wildcard $(TOP)/core/*.h) \
-		$(wildcard $(TOP)/include/diamond/*.h) $(TOP)/selftests/tap.h
+BENCH_HDRS   := $(wildcard $(BENCH_BL)/*.h) $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h
 BENCH_KAT_SRC := $(TOP)/selftests/bench/test_bench_kat.c
 BENCH_KATS   := $(BENCH_OUT)/test_bench_kat $(BENCH_OUT)/test_bench_kat_bytes \
 		$(BENCH_OUT)/asan/test_bench_kat
 
 all: $(BENCH_KATS)
 
-$(BENCH_OUT)/test_bench_kat: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(BENCH_CORE) $(BENCH_HDRS)
+$(BENCH_OUT)/test_bench_kat: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(CORE_LIB_host) $(BENCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(CORE_LIB_host) -lcrypto
 
 # The AVR's byte-sliced Ascon, checked on the host against the same KATs.
-$(BENCH_OUT)/test_bench_kat_bytes: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(BENCH_CORE) $(BENCH_HDRS)
+$(BENCH_OUT)/test_bench_kat_bytes: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(CORE_LIB_host) $(BENCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -D_DEFAULT_SOURCE -DASCON_BYTES=1 -o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -DASCON_BYTES=1 -o $@ $< $(BENCH_HOSTSRC) $(CORE_LIB_host) -lcrypto
 
-$(BENCH_OUT)/asan/test_bench_kat: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(BENCH_CORE) $(BENCH_HDRS)
+$(BENCH_OUT)/asan/test_bench_kat: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(CORE_LIB_asan) $(BENCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -D_DEFAULT_SOURCE -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -fno-omit-frame-pointer \
-		-o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE $(CORE_SANITIZE) \
+		-o $@ $< $(BENCH_HOSTSRC) $(CORE_LIB_asan) -lcrypto
 
 CHECK_SUITES += bench-kat
 
@@ -51,9 +48,9 @@ check-bench-kat: $(BENCH_KATS)
 # --- host driver ------------------------------------------------------------
 BENCH_COMPARE := $(BENCH_OUT)/bench-compare
 
-$(BENCH_COMPARE): $(BENCH_DIR)/host/bench-compare.c $(BENCH_HOSTSRC) $(BENCH_CORE) $(BENCH_HDRS)
+$(BENCH_COMPARE): $(BENCH_DIR)/host/bench-compare.c $(BENCH_HOSTSRC) $(CORE_LIB_host) $(BENCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(BENCH_CORE) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(CORE_LIB_host) -lcrypto
 
 # --- firmware: one per scheme and record length, both boards ----------------
 # Built on the embedded boards' support code and compiler settings
@@ -65,37 +62,34 @@ BENCH_AVR_WINDOW := 2048
 BENCH_M4_WINDOW  := 16384
 BENCH_FW_SRC     := $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_PORT)
 
-# The scheme, core and board code is compiled once per board into an archive;
-# each image is then scheme_fw.c (scheme, record length, window) plus a link.
+# The scheme and board code is compiled once per board into an archive; each
+# image is then scheme_fw.c (scheme, record length, window) linked with it
+# and the board's core archive (mk/core-lib.mk).
 .SECONDEXPANSION:
-$(BENCH_OUT)/avr/libbench.a: $(BENCH_PORT) $(BENCH_HDRS) $$(AVR_SRC) $$(AVR_CORE_SRCS)
+$(BENCH_OUT)/avr/libbench.a: $(BENCH_PORT) $(BENCH_HDRS) $$(AVR_SRC)
 	@rm -rf $(@D)/obj && mkdir -p $(@D)/obj
-	mkdir -p $(@D)/obj/asm
 	cd $(@D)/obj && avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -c \
-		$(BENCH_PORT) $(AVR_SRC) $(filter %.c,$(AVR_CORE_SRCS))
-	cd $(@D)/obj/asm && avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -c \
-		$(filter %.S,$(AVR_CORE_SRCS))
-	for f in $(@D)/obj/asm/*.o; do mv $$f $(@D)/obj/$$(basename $$f .o)_S.o; done
+		$(BENCH_PORT) $(AVR_SRC)
 	avr-ar rcs $@ $(@D)/obj/*.o
 
-$(BENCH_OUT)/m4/libbench.a: $(BENCH_PORT) $(BENCH_HDRS) $$(M4_SRC) $(BENCH_CORE)
+$(BENCH_OUT)/m4/libbench.a: $(BENCH_PORT) $(BENCH_HDRS) $$(M4_SRC)
 	@rm -rf $(@D)/obj && mkdir -p $(@D)/obj
 	cd $(@D)/obj && arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -c \
-		$(BENCH_PORT) $(M4_SRC) $(BENCH_CORE)
+		$(BENCH_PORT) $(M4_SRC)
 	arm-none-eabi-ar rcs $@ $(@D)/obj/*.o
 
 define bench_fw_rules
-$(BENCH_OUT)/avr/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/avr/libbench.a
-	avr-gcc $$(EMB_AVR_CFLAGS) $$(EMB_AVR_OPT) -I$(TOP)/embedded/common \
+$(BENCH_OUT)/avr/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
+	avr-gcc $$(EMB_AVR_CFLAGS) $$(EMB_AVR_OPT) -I$(BENCH_BL) \
 		-DSCHEME_VAR=scheme_$(1) -DREC_LEN=$(2) -DBENCH_MSGS=$(BENCH_FW_MSGS) \
 		-DWINDOW_BYTES=$(BENCH_AVR_WINDOW) $$(EMB_AVR_LD) -o $$@ \
-		$$< $(BENCH_OUT)/avr/libbench.a
+		$$< $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
 
-$(BENCH_OUT)/m4/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/m4/libbench.a
-	arm-none-eabi-gcc $$(EMB_M4_CFLAGS) $$(EMB_M4_OPT) -I$(TOP)/embedded/common \
+$(BENCH_OUT)/m4/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4)
+	arm-none-eabi-gcc $$(EMB_M4_CFLAGS) $$(EMB_M4_OPT) -I$(BENCH_BL) \
 		-DSCHEME_VAR=scheme_$(1) -DREC_LEN=$(2) -DBENCH_MSGS=$(BENCH_FW_MSGS) \
 		-DWINDOW_BYTES=$(BENCH_M4_WINDOW) $$(EMB_M4_LD) -o $$@ \
-		$$< $(BENCH_OUT)/m4/libbench.a -lgcc
+		$$< $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
 endef
 $(foreach s,$(BENCH_FW_SCHEMES),$(foreach r,$(BENCH_FW_RECS),$(eval $(call bench_fw_rules,$(s),$(r)))))
 

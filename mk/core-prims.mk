@@ -1,16 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# Portable core primitives (core/): their sources, host test programs and
-# test suites. The Diamond construction files are appended to the core by
-# their own fragment; this one names only the primitives.
+# Portable core primitives (core/, CORE_LIB_PRIMS in mk/core-lib.mk): their
+# host test programs and test suites.
 
-CORE_PRIM_SRCS := core/util.c core/aes128.c core/chacha20.c core/ghash.c core/ghash_mul.c core/poly1305.c core/sha256.c
-
-PRIMS_SRCS    := $(addprefix $(TOP)/,$(CORE_PRIM_SRCS))
-PRIMS_DEPS    := $(PRIMS_SRCS) $(PRIMS_SRCS:.c=.h) $(TOP)/selftests/tap.h
+PRIMS_SRCS    := $(addprefix $(TOP)/core/,$(addsuffix .c,$(CORE_LIB_PRIMS)))
+PRIMS_DEPS    := $(TOP)/selftests/tap.h $(CORE_LIB_HDRS)
 PRIMS_HOST    := $(BUILD)/host
-PRIMS_ASAN    := -fsanitize=address,undefined -fno-sanitize-recover=all \
-		 -fno-omit-frame-pointer
 PRIMS_TESTS   := $(PRIMS_HOST)/test_prims_kat $(PRIMS_HOST)/test_prims_openssl \
 		 $(PRIMS_HOST)/bl/test_prims_kat $(PRIMS_HOST)/bl/test_prims_openssl \
 		 $(PRIMS_HOST)/w32/test_prims_kat $(PRIMS_HOST)/w32/test_prims_openssl \
@@ -18,55 +13,54 @@ PRIMS_TESTS   := $(PRIMS_HOST)/test_prims_kat $(PRIMS_HOST)/test_prims_openssl \
 # The host default is Poly1305 radix 2^44 and GHASH with 64x64->128
 # multiplies where unsigned __int128 is inline (x86-64, arm64). The w32
 # build forces the 32-bit-target paths (26-bit limbs, 32x32->64 GHASH
-# products), the r8 build the AVR ones (radix 2^8, bit-serial GHASH).
-PRIMS_W32_DEFS := -DDMD_POLY1305_RADIX=26 -DDMD_GHASH_MUL=32
-PRIMS_R8_DEFS  := -DDMD_POLY1305_RADIX=8 -DDMD_GHASH_MUL=1
+# products), the r8 build the AVR ones (radix 2^8, bit-serial GHASH): each
+# links the core archive built that way (CORE_DEFS_*, mk/core-lib.mk).
 PRIMS_ATESTS  := $(PRIMS_HOST)/asan/test_prims_kat \
 		 $(PRIMS_HOST)/asan/test_prims_openssl
 
 all: $(PRIMS_TESTS)
 
-$(PRIMS_HOST)/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
+$(PRIMS_HOST)/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS) $(CORE_LIB_host)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(PRIMS_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(CORE_LIB_host)
 
-$(PRIMS_HOST)/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
+$(PRIMS_HOST)/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS) $(CORE_LIB_host)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(PRIMS_SRCS) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(CORE_LIB_host) -lcrypto
 
 # The byte-lane AES path is the AVR default; build it on the host too so the
 # same vectors and differential tests cover it.
-$(PRIMS_HOST)/bl/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
+$(PRIMS_HOST)/bl/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS) $(CORE_LIB_bl)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -DDMD_AES_BYTE_LANES=1 -o $@ $< $(PRIMS_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) $(CORE_DEFS_bl) -o $@ $< $(CORE_LIB_bl)
 
-$(PRIMS_HOST)/bl/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
+$(PRIMS_HOST)/bl/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS) $(CORE_LIB_bl)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -DDMD_AES_BYTE_LANES=1 -o $@ $< $(PRIMS_SRCS) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) $(CORE_DEFS_bl) -o $@ $< $(CORE_LIB_bl) -lcrypto
 
-$(PRIMS_HOST)/w32/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
+$(PRIMS_HOST)/w32/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS) $(CORE_LIB_w32)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_W32_DEFS) -o $@ $< $(PRIMS_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) $(CORE_DEFS_w32) -o $@ $< $(CORE_LIB_w32)
 
-$(PRIMS_HOST)/w32/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
+$(PRIMS_HOST)/w32/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS) $(CORE_LIB_w32)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_W32_DEFS) -o $@ $< $(PRIMS_SRCS) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) $(CORE_DEFS_w32) -o $@ $< $(CORE_LIB_w32) -lcrypto
 
-$(PRIMS_HOST)/r8/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
+$(PRIMS_HOST)/r8/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS) $(CORE_LIB_r8)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_R8_DEFS) -o $@ $< $(PRIMS_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) $(CORE_DEFS_r8) -o $@ $< $(CORE_LIB_r8)
 
-$(PRIMS_HOST)/r8/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
+$(PRIMS_HOST)/r8/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS) $(CORE_LIB_r8)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_R8_DEFS) -o $@ $< $(PRIMS_SRCS) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) $(CORE_DEFS_r8) -o $@ $< $(CORE_LIB_r8) -lcrypto
 
-$(PRIMS_HOST)/asan/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS)
+$(PRIMS_HOST)/asan/test_prims_kat: $(TOP)/selftests/core/test_prims_kat.c $(PRIMS_DEPS) $(CORE_LIB_asan)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_ASAN) -o $@ $< $(PRIMS_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) $(CORE_SANITIZE) -o $@ $< $(CORE_LIB_asan)
 
-$(PRIMS_HOST)/asan/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS)
+$(PRIMS_HOST)/asan/test_prims_openssl: $(TOP)/selftests/core/test_prims_openssl.c $(PRIMS_DEPS) $(CORE_LIB_asan)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(PRIMS_ASAN) -o $@ $< $(PRIMS_SRCS) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) $(CORE_SANITIZE) -o $@ $< $(CORE_LIB_asan) -lcrypto
 
 # A failing test must not stop make: the TAP files carry the verdict, and
 # each program prints its plan last, so a crash leaves a file the summary
@@ -101,8 +95,8 @@ check-prims-asan: $(PRIMS_ATESTS)
 
 # Freestanding cross builds of the primitives (not a suite: it needs the
 # cross compilers and reports sizes rather than results).
-PRIMS_AVR_CFLAGS := -mmcu=atmega2560 -std=c11 -Os -Wall -Wextra -Werror -ffreestanding
-PRIMS_ARM_CFLAGS := -mcpu=cortex-m4 -mthumb -std=c11 -O2 -Wall -Wextra -Werror -ffreestanding
+PRIMS_AVR_CFLAGS := -mmcu=atmega2560 $(DMD_INC) -std=c11 -Os -Wall -Wextra -Werror -ffreestanding
+PRIMS_ARM_CFLAGS := -mcpu=cortex-m4 -mthumb $(DMD_INC) -std=c11 -O2 -Wall -Wextra -Werror -ffreestanding
 
 prims-cross:
 	@mkdir -p $(BUILD)/cross/avr $(BUILD)/cross/arm

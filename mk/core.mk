@@ -3,16 +3,9 @@
 # The Diamond construction on top of the primitives (mk/core-prims.mk), its
 # host tests, the known-answer vectors and the host benchmark.
 
-CORE_DMD_SRCS := core/stream.c core/chain.c core/tag.c core/agg.c core/blob.c \
-		 core/crc32.c core/body.c core/frame.c core/sender.c core/receiver.c \
-		 core/group_rx.c core/seal_body.c
-CORE_SRCS      = $(CORE_PRIM_SRCS) $(CORE_DMD_SRCS)
-CORE_ALL_SRCS  = $(addprefix $(TOP)/,$(CORE_SRCS))
-CORE_DEPS      = $(CORE_ALL_SRCS) $(wildcard $(TOP)/core/*.h) \
-		 $(wildcard $(TOP)/include/diamond/*.h) $(TOP)/selftests/tap.h
+# The programs link the core archives of mk/core-lib.mk.
+CORE_DEPS      = $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h
 CORE_HOST     := $(BUILD)/host
-CORE_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
-		 -fno-omit-frame-pointer
 VECFILE_SRCS  := $(TOP)/selftests/lib/vecfile.c
 VECTORS       := $(TOP)/vectors/diamond.txt
 BLOB_VECTORS  := $(TOP)/vectors/blob.txt
@@ -22,18 +15,13 @@ CORE_TESTS    := test_vectors test_blobs test_api test_groups test_frame \
 
 all: $(addprefix $(CORE_HOST)/,$(CORE_TESTS)) $(CORE_HOST)/gen-vectors
 
-$(CORE_HOST)/libdiamond-core.a: $(CORE_DEPS)
-	@mkdir -p $(CORE_HOST)/obj
-	@cd $(CORE_HOST)/obj && $(CC) $(CSTD) -fPIC -c $(CORE_ALL_SRCS)
-	@ar rcs $@ $(addprefix $(CORE_HOST)/obj/,$(notdir $(CORE_SRCS:.c=.o)))
-
-$(CORE_HOST)/test_%: $(TOP)/selftests/core/test_%.c $(CORE_DEPS) $(VECFILE_SRCS)
+$(CORE_HOST)/test_%: $(TOP)/selftests/core/test_%.c $(CORE_DEPS) $(VECFILE_SRCS) $(CORE_LIB_host)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_ALL_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_LIB_host)
 
-$(CORE_HOST)/asan/test_%: $(TOP)/selftests/core/test_%.c $(CORE_DEPS) $(VECFILE_SRCS)
+$(CORE_HOST)/asan/test_%: $(TOP)/selftests/core/test_%.c $(CORE_DEPS) $(VECFILE_SRCS) $(CORE_LIB_asan)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(CORE_SAN) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_ALL_SRCS)
+	$(CC) $(CSTD) $(TEST_INC) $(CORE_SANITIZE) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_LIB_asan)
 
 $(CORE_HOST)/gen-vectors: $(TOP)/tools/vectors/gen-vectors.c
 	@mkdir -p $(@D)
@@ -69,14 +57,11 @@ check-core-vectors: $(CORE_HOST)/test_vectors
 		tail -n 1 $(TAPDIR)/core-vectors.tap; exit $$rc
 
 check-vectors-check: $(CORE_HOST)/gen-vectors
-	@{ echo "TAP version 13"; echo "1..3"; \
-	   if $< --check $(VECTORS) >&2; then r=ok; else r="not ok"; fi; \
-	   echo "$$r 1 vectors/diamond.txt regenerates byte for byte"; \
-	   if $< --blobs --check $(BLOB_VECTORS) >&2; then r=ok; else r="not ok"; fi; \
-	   echo "$$r 2 vectors/blob.txt regenerates byte for byte"; \
-	   if $< --frames --check $(FRAME_VECTORS) >&2; then r=ok; else r="not ok"; fi; \
-	   echo "$$r 3 vectors/frames.txt regenerates byte for byte"; \
-	 } | tee $(TAPDIR)/vectors-check.tap
+	@$(TOP)/tools/tap-run \
+		"vectors/diamond.txt regenerates byte for byte" "$< --check $(VECTORS)" \
+		"vectors/blob.txt regenerates byte for byte" "$< --blobs --check $(BLOB_VECTORS)" \
+		"vectors/frames.txt regenerates byte for byte" "$< --frames --check $(FRAME_VECTORS)" \
+		| tee $(TAPDIR)/vectors-check.tap
 
 check-core-literal: $(CORE_HOST)/test_literal_forgery
 	@$< | tee $(TAPDIR)/core-literal.tap
@@ -104,6 +89,6 @@ BENCH_TARGETS += bench-host
 bench-host: deps $(CORE_HOST)/host-bench
 	@$(TOP)/tools/bench/bench-host.sh $(CORE_HOST)/host-bench
 
-$(CORE_HOST)/host-bench: $(TOP)/tools/bench/host-bench.c $(CORE_DEPS)
+$(CORE_HOST)/host-bench: $(TOP)/tools/bench/host-bench.c $(CORE_DEPS) $(CORE_LIB_host)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(CORE_ALL_SRCS)
+	$(CC) $(CSTD) -o $@ $< $(CORE_LIB_host)

@@ -2,7 +2,8 @@
 #
 # Firmware for the emulated senders (embedded/, Documentation/embedded.rst):
 # ATmega2560 under simavr (tools/avr-run) and Cortex-M4 mps2-an386 under
-# qemu (tools/m4-run), each for both suites, linking the portable core.
+# qemu (tools/m4-run), each for both suites, linking the portable core
+# (the board's archive, mk/core-lib.mk).
 #
 #   make firmware         sensor, KAT and benchmark firmware for both boards
 #   make check-fw-kat-*   known answers on each target (TAP from the device)
@@ -14,7 +15,6 @@
 EMB        := $(TOP)/embedded
 EMB_BUILD  := $(BUILD)/embedded
 EMB_HOST   := $(EMB_BUILD)/host
-EMB_CORE_SRCS  := $(sort $(wildcard $(TOP)/core/*.c))
 CORE_HDRS  := $(wildcard $(TOP)/core/*.h) $(wildcard $(TOP)/include/diamond/*.h)
 EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/sensor.c
 EMB_HDRS   := $(wildcard $(EMB)/common/*.h) $(CORE_HDRS)
@@ -27,25 +27,22 @@ FRAME_CHECK := $(EMB_HOST)/frame-check
 
 $(KAT_GEN): $(EMB)/tools/kat-gen.c $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/lib/vecfile.h
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(TOP)/selftests/lib/vecfile.c
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(TOP)/selftests/lib/vecfile.c
 
-$(FW_NV): $(EMB)/tools/fw-nv.c $(EMB)/common/nvstate.c $(EMB_CORE_SRCS) $(EMB_HDRS)
+$(FW_NV): $(EMB)/tools/fw-nv.c $(EMB)/common/nvstate.c $(CORE_LIB_host) $(EMB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(EMB)/common/nvstate.c $(EMB_CORE_SRCS)
+	$(CC) $(CSTD) -I$(EMB)/common -o $@ $< $(EMB)/common/nvstate.c $(CORE_LIB_host)
 
-$(FRAME_CHECK): $(EMB)/tools/frame-check.c $(EMB_CORE_SRCS) $(EMB_HDRS)
+$(FRAME_CHECK): $(EMB)/tools/frame-check.c $(CORE_LIB_host) $(EMB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(EMB_CORE_SRCS)
+	$(CC) $(CSTD) -o $@ $< $(CORE_LIB_host)
 
 # --- AVR (ATmega2560) -----------------------------------------------------
-# AVR-tuned primitives (embedded/avr/prims/) replace their portable twins.
-# Their assembly (*.S) links beside them.
-AVR_PRIMS     := $(wildcard $(EMB)/avr/prims/*.c)
-AVR_CORE_SRCS := $(filter-out $(addprefix $(TOP)/core/,$(notdir $(AVR_PRIMS))),$(EMB_CORE_SRCS)) $(AVR_PRIMS) \
-		 $(wildcard $(EMB)/avr/prims/*.S)
+# The core archive (mk/core-lib.mk) carries the AVR-tuned primitives
+# (embedded/avr/prims/, C and assembly) in place of their portable twins.
 EMB_AVR_CFLAGS := -mmcu=atmega2560 -DF_CPU=16000000UL -std=c11 -Wall -Wextra \
-	-Werror -ffreestanding -ffunction-sections -fdata-sections \
-	-I$(TOP)/tools/avr-run -DBOARD_NAME='"atmega2560"'
+	-Werror -ffreestanding -ffunction-sections -fdata-sections $(DMD_INC) \
+	-I$(EMB)/common -I$(TOP)/tools/avr-run -DBOARD_NAME='"atmega2560"'
 EMB_AVR_OPT    := -O2
 EMB_AVR_LD     := -Wl,--gc-sections
 AVR_WINDOW     := 2048
@@ -54,8 +51,8 @@ AVR_SRC        := $(EMB)/avr/board.c $(EMB_COMMON)
 
 # --- Cortex-M4 (mps2-an386) -----------------------------------------------
 EMB_M4_CFLAGS := -mcpu=cortex-m4 -mthumb -std=c11 -Wall -Wextra -Werror \
-	-ffreestanding -ffunction-sections -fdata-sections \
-	-I$(TOP)/tools/qemu-plugin -DBOARD_NAME='"mps2-an386"'
+	-ffreestanding -ffunction-sections -fdata-sections $(DMD_INC) \
+	-I$(EMB)/common -I$(TOP)/tools/qemu-plugin -DBOARD_NAME='"mps2-an386"'
 EMB_M4_OPT    := -O2
 EMB_M4_LD     := -nostdlib -T $(TOP)/tools/qemu-plugin/mps2-an386.ld -Wl,--gc-sections
 M4_WINDOW     := 16384
@@ -79,17 +76,17 @@ FW_M4_BENCH   := $(foreach s,$(FW_SUITES),$(foreach l,$(FW_BENCH_LENS),$(EMB_BUI
 # Sensor firmware: short epochs (8 records) under b = 1024, 4 epochs a boot.
 FW_SENDER_DEFS := -DREC_LEN=16 -DRECORDS_PER_EPOCH=8 -DEPOCHS_PER_BOOT=4
 
-$(EMB_BUILD)/avr/sender-d%.elf: $(EMB)/common/sender_main.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+$(EMB_BUILD)/avr/sender-d%.elf: $(EMB)/common/sender_main.c $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$* \
 		-DWINDOW_BYTES=$(AVR_WINDOW) $(FW_SENDER_DEFS) $(EMB_AVR_LD) -o $@ \
-		$< $(AVR_SRC) $(AVR_CORE_SRCS)
+		$< $(AVR_SRC) $(CORE_LIB_avr)
 
-$(EMB_BUILD)/m4/sender-d%.elf: $(EMB)/common/sender_main.c $(M4_SRC) $(EMB_CORE_SRCS) $(EMB_HDRS)
+$(EMB_BUILD)/m4/sender-d%.elf: $(EMB)/common/sender_main.c $(M4_SRC) $(CORE_LIB_m4) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$* \
 		-DWINDOW_BYTES=$(M4_WINDOW) $(FW_SENDER_DEFS) $(EMB_M4_LD) -o $@ \
-		$< $(M4_SRC) $(EMB_CORE_SRCS) -lgcc
+		$< $(M4_SRC) $(CORE_LIB_m4) -lgcc
 
 # Known-answer firmware: the header is generated from the vector file.
 $(EMB_BUILD)/avr/kat-d%.h: $(VECTORS) $(KAT_GEN)
@@ -108,27 +105,27 @@ $(EMB_BUILD)/m4/kat-d%/kat-vectors.h: $(EMB_BUILD)/m4/kat-d%.h
 	@mkdir -p $(@D)
 	cp $< $@
 
-$(EMB_BUILD)/avr/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/avr/kat-d%/kat-vectors.h $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+$(EMB_BUILD)/avr/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/avr/kat-d%/kat-vectors.h $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
 	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -I$(EMB_BUILD)/avr/kat-d$* \
 		-DKAT_MAX_BODY=$(AVR_KAT_MAX) -DKAT_SUITE_NAME='"$*"' \
-		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
+		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(CORE_LIB_avr)
 
-$(EMB_BUILD)/m4/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/m4/kat-d%/kat-vectors.h $(M4_SRC) $(EMB_CORE_SRCS) $(EMB_HDRS)
+$(EMB_BUILD)/m4/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/m4/kat-d%/kat-vectors.h $(M4_SRC) $(CORE_LIB_m4) $(EMB_HDRS)
 	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(EMB_BUILD)/m4/kat-d$* \
 		-DKAT_MAX_BODY=$(M4_KAT_MAX) -DKAT_SUITE_NAME='"$*"' \
-		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(EMB_CORE_SRCS) -lgcc
+		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_LIB_m4) -lgcc
 
 # The AVR primitives' own known answers: kat/<name>.c with kat/kat_tap.c.
 AVR_KAT_TAP := $(EMB)/avr/prims/kat/kat_tap.c $(EMB)/avr/prims/kat/kat_tap.h
 
 $(EMB_BUILD)/avr/kat-chacha20-poly1305.elf: $(EMB)/avr/prims/kat/chacha20_poly1305.c \
-		$(AVR_KAT_TAP) $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+		$(AVR_KAT_TAP) $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
 $(EMB_BUILD)/avr/kat-aes128.elf: $(EMB)/avr/prims/kat/aes128.c \
-		$(AVR_KAT_TAP) $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+		$(AVR_KAT_TAP) $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
 $(FW_AVR_KAT_PRIMS):
 	@mkdir -p $(@D)
 	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) $(EMB_AVR_LD) -o $@ $< \
-		$(filter %.c,$(AVR_KAT_TAP)) $(AVR_SRC) $(AVR_CORE_SRCS)
+		$(filter %.c,$(AVR_KAT_TAP)) $(AVR_SRC) $(CORE_LIB_avr)
 
 .PHONY: firmware
 firmware: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(FW_AVR_KAT) $(FW_M4_KAT) \
@@ -179,20 +176,20 @@ check-seal-groups: $(BUILD)/userspace/diamondctl $(FRAME_CHECK) $(FW_NV) $(AVR_R
 
 # --- benchmark (not a test) -------------------------------------------------
 # bench-d<suite>-<record length>[-g<group size>].elf
-$(EMB_BUILD)/avr/bench-d%.elf: $(EMB)/common/bench_main.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+$(EMB_BUILD)/avr/bench-d%.elf: $(EMB)/common/bench_main.c $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
 		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(AVR_WINDOW) \
 		$(patsubst g%,-DBENCH_GROUP=%,$(word 3,$(subst -, ,$*))) \
-		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
+		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(CORE_LIB_avr)
 
 # The sensor firmware over one whole epoch of b = 1024 records, its group
 # size from the blob (bench-embedded-groups).
-$(EMB_BUILD)/avr/sender-full-d%.elf: $(EMB)/common/sender_main.c $(AVR_SRC) $(AVR_CORE_SRCS) $(EMB_HDRS)
+$(EMB_BUILD)/avr/sender-full-d%.elf: $(EMB)/common/sender_main.c $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$* \
 		-DWINDOW_BYTES=$(AVR_WINDOW) -DREC_LEN=16 -DRECORDS_PER_EPOCH=1024 \
-		-DEPOCHS_PER_BOOT=1 $(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(AVR_CORE_SRCS)
+		-DEPOCHS_PER_BOOT=1 $(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(CORE_LIB_avr)
 
 # Group tags on the AVR sender (spec section 5.1): cycles, RAM and flash
 # for g = 64 and 16 against g = b, in the core's bench firmware and in the
@@ -204,11 +201,11 @@ BENCH_TARGETS += bench-embedded-groups
 bench-embedded-groups: $(FW_AVR_BENCH_GROUPS) $(FW_AVR_SENDER) $(FW_NV) $(AVR_RUN)
 	@BUILD=$(BUILD) $(TOP)/tools/bench/embedded-groups.sh
 
-$(EMB_BUILD)/m4/bench-d%.elf: $(EMB)/common/bench_main.c $(M4_SRC) $(EMB_CORE_SRCS) $(EMB_HDRS)
+$(EMB_BUILD)/m4/bench-d%.elf: $(EMB)/common/bench_main.c $(M4_SRC) $(CORE_LIB_m4) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
 		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(M4_WINDOW) \
-		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(EMB_CORE_SRCS) -lgcc
+		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_LIB_m4) -lgcc
 
 BENCH_TARGETS += bench-embedded
 .PHONY: bench-embedded

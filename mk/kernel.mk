@@ -5,8 +5,9 @@
 #   make module           build diamond.ko into
 #                         $(BUILD)/kernel/<arch>-<kver>/diamond.ko (objects
 #                         in a staged tree beside it, tools/kernel/kbuild)
-#   make kernel-lint      W=1, sparse (C=2) and checkpatch where available
-#   make check-kernel-lint  the same as TAP: one result per tool
+#   make kernel-lint      W=1, sparse (C=2) and checkpatch where available,
+#                         one TAP result per tool (tools/kernel/lint)
+#   make check-kernel-lint  the same as a check suite
 #   make kernel-kat-header  regenerate kernel/diamond_kat.h from the vectors
 #   make check-kernel-kat   boot the VM, load the module, TAP of the selftest
 #                         line, /proc/crypto drivers and every vector via AF_ALG
@@ -83,79 +84,31 @@ $(KMOD_KO): $(KMOD_SRCS)
 	@[ -n "$(KVER)" ] || { echo "module: no kernel headers found (install linux-headers-amd64, or KVER=)" >&2; exit 1; }
 	$(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS)
 
-kernel-lint:
-	@mkdir -p $(BUILD)
-	$(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS) W=1 C=2 2>&1 | tee $(BUILD)/kernel-lint.log
-	@! grep -E 'warning:|error:' $(BUILD)/kernel-lint.log
-	@if [ -n "$(CHECKPATCH)" ] && [ ! -x "$(CHECKPATCH)" ] && [ -n "$(KSRC_TARBALL)" ]; then \
-		mkdir -p $(BUILD)/checkpatch/scripts; \
-		tar -xJf $(KSRC_TARBALL) -C $(BUILD)/checkpatch --strip-components=1 \
-			--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-			'*/scripts/const_structs.checkpatch'; \
-	fi
-	@if [ -n "$(CHECKPATCH)" ] && [ -x "$(CHECKPATCH)" ]; then \
-		$(CHECKPATCH) --no-tree --strict --show-types \
-			-f $(filter-out %.mod.c,$(wildcard $(TOP)/kernel/*.c)) \
-			$(TOP)/kernel/diamond.h $(TOP)/kernel/diamond_kat.h; \
-	else \
-		echo "kernel-lint: checkpatch.pl not found (apt-get install linux-source-6.1): skipped"; \
-	fi
-
-# kernel-lint as a check suite: one TAP result each for the W=1 build, the
-# sparse (C=2) pass and checkpatch --strict. Each pass runs separately so
-# its warnings are counted on their own; C=2 checks every file whether or
-# not it is rebuilt. checkpatch is a SKIP when linux-source-6.1 is missing.
+# The module's lint (tools/kernel/lint): one TAP result each for the W=1
+# build, the sparse (C=2) pass and checkpatch --strict, each pass on its own
+# so its warnings are counted apart; C=2 checks every file whether or not it
+# is rebuilt. checkpatch is a SKIP when linux-source-6.1 is missing.
+# kernel-lint prints it; check-kernel-lint is the same as a check suite.
 CHECK_SUITES += kernel-lint
 KLINT_LOG := $(KOUT)/lint
-KLINT_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kernel/*.c)) \
-	     $(filter-out %/diamond_compat.h,$(wildcard $(TOP)/kernel/*.h))
-# The version gates (kernel/diamond_compat.h says why).
-KLINT_COMPAT_IGNORE := --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON
+KLINT     := CHECKPATCH=$(CHECKPATCH) KSRC_TARBALL=$(KSRC_TARBALL) \
+	     $(TOP)/tools/kernel/lint $(KLINT_LOG) $(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS)
 
 .PHONY: check-kernel-lint
 
+# `+`: the script runs make (kbuild), which takes part in the jobserver.
+kernel-lint:
+	+@$(KLINT)
+
 check-kernel-lint:
-	@mkdir -p $(TAPDIR) $(KLINT_LOG)
-	@{ echo "TAP version 13"; echo "1..3"; \
-	  if $(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS) -s W=1 >$(KLINT_LOG)/w1.log 2>&1; then \
-		n=$$(grep -cE 'warning:|error:' $(KLINT_LOG)/w1.log); \
-		if [ "$$n" -eq 0 ]; then echo "ok 1 W=1 build: no warnings"; \
-		else echo "not ok 1 W=1 build: $$n warnings ($(KLINT_LOG)/w1.log)"; fi; \
-	  else \
-		echo "not ok 1 W=1 build failed ($(KLINT_LOG)/w1.log)"; \
-	  fi; \
-	  if ! command -v sparse >/dev/null; then \
-		echo "ok 2 sparse C=2 # SKIP sparse not installed"; \
-	  elif $(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS) -s C=2 >$(KLINT_LOG)/sparse.log 2>&1; then \
-		n=$$(grep -cE 'warning:|error:' $(KLINT_LOG)/sparse.log); \
-		if [ "$$n" -eq 0 ]; then echo "ok 2 sparse C=2: no warnings"; \
-		else echo "not ok 2 sparse C=2: $$n warnings ($(KLINT_LOG)/sparse.log)"; fi; \
-	  else \
-		echo "not ok 2 sparse C=2 build failed ($(KLINT_LOG)/sparse.log)"; \
-	  fi; \
-	  if [ -n "$(CHECKPATCH)" ] && [ ! -x "$(CHECKPATCH)" ] && [ -n "$(KSRC_TARBALL)" ]; then \
-		mkdir -p $(BUILD)/checkpatch/scripts; \
-		tar -xJf $(KSRC_TARBALL) -C $(BUILD)/checkpatch --strip-components=1 \
-			--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-			'*/scripts/const_structs.checkpatch'; \
-	  fi; \
-	  if [ -z "$(CHECKPATCH)" ] || [ ! -x "$(CHECKPATCH)" ]; then \
-		echo "ok 3 checkpatch --strict # SKIP checkpatch.pl not found (linux-source-6.1 tarball missing: tools/install-deps.sh)"; \
-	  elif $(CHECKPATCH) --no-tree --strict --show-types -q -f $(KLINT_SRCS) \
-		>$(KLINT_LOG)/checkpatch.log 2>&1 && \
-		$(CHECKPATCH) --no-tree --strict --show-types -q $(KLINT_COMPAT_IGNORE) \
-		-f $(TOP)/kernel/diamond_compat.h >>$(KLINT_LOG)/checkpatch.log 2>&1; then \
-		echo "ok 3 checkpatch --strict: clean"; \
-	  else \
-		echo "not ok 3 checkpatch --strict ($(KLINT_LOG)/checkpatch.log)"; \
-	  fi; } >$(TAPDIR)/kernel-lint.tap
-	@cat $(TAPDIR)/kernel-lint.tap
-	@! grep -q '^not ok' $(TAPDIR)/kernel-lint.tap
+	@mkdir -p $(TAPDIR)
+	+@rc=0; $(KLINT) >$(TAPDIR)/kernel-lint.tap || rc=$$?; \
+		cat $(TAPDIR)/kernel-lint.tap; exit $$rc
 
 $(VEC2C): $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c \
 	  $(TOP)/selftests/lib/vecfile.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -o $@ $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c
 
 kernel-kat-header: $(VEC2C)
 	$(VEC2C) $(TOP)/vectors/diamond.txt >$(TOP)/kernel/diamond_kat.h
@@ -175,39 +128,37 @@ check-kbuild-kver:
 
 check-vectors-kat: $(VEC2C)
 	@mkdir -p $(TAPDIR)
-	@{ echo "TAP version 13"; echo "1..1"; \
-	  if $(VEC2C) --check $(TOP)/kernel/diamond_kat.h $(TOP)/vectors/diamond.txt; then \
-		echo "ok 1 kernel/diamond_kat.h is what vec2c generates from vectors/diamond.txt"; \
-	  else \
-		echo "not ok 1 kernel/diamond_kat.h is stale: make kernel-kat-header"; \
-	  fi; } | tee $(TAPDIR)/vectors-kat.tap | grep -q '^ok'
+	@rc=0; $(TOP)/tools/tap-run \
+		"kernel/diamond_kat.h is what vec2c generates from vectors/diamond.txt (else make kernel-kat-header)" \
+		"$(VEC2C) --check $(TOP)/kernel/diamond_kat.h $(TOP)/vectors/diamond.txt" \
+		>$(TAPDIR)/vectors-kat.tap || rc=$$?; cat $(TAPDIR)/vectors-kat.tap; exit $$rc
 
 # The guest programs share the selftests' raw AF_ALG calls.
+KAFALG_INC := $(TEST_INC) -I$(TOP)/selftests/diamond -I$(TOP)/tools/kernel
 KAFALG := $(TOP)/selftests/diamond/afalg.c $(TOP)/selftests/diamond/afalg.h \
-	  $(TOP)/tools/kernel/afalg.h
+	  $(TOP)/tools/kernel/afalg_conn.h
 
 $(KAT_PROBE): $(TOP)/tools/kernel/kat-probe.c $(KAFALG) \
 	      $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/tap.h
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+	$(GUEST_CC) $(CSTD) $(KAFALG_INC) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(TOP)/selftests/diamond/afalg.c
 
-# The portable core seals the grouped epochs of `kernel-bench ... groups`.
+# The portable core seals the grouped epochs of `kernel-bench ... groups`:
+# the host archive on x86_64, its sources for another guest compiler.
+KBENCH_CORE := $(if $(filter $(CC),$(GUEST_CC)),$(CORE_LIB_host),$(CORE_LIB_SRCS))
 $(KBENCH): $(TOP)/tools/bench/kernel-bench.c $(KAFALG) \
-	   $(TOP)/selftests/lib/vecfile.c $(CORE_DEPS)
+	   $(TOP)/selftests/lib/vecfile.c $(KBENCH_CORE) $(CORE_DEPS)
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(CSTD) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
-		$(TOP)/selftests/diamond/afalg.c $(CORE_ALL_SRCS)
+	$(GUEST_CC) $(CSTD) $(KAFALG_INC) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+		$(TOP)/selftests/diamond/afalg.c $(KBENCH_CORE)
 
 check-kernel-kat: $(KMOD_KO) $(KAT_PROBE)
 	@mkdir -p $(TAPDIR)
-	@rc=0; BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm --timeout 600 \
+	@BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm-tap $(TAPDIR)/kernel-kat.tap --timeout 600 \
 		--module $(KMOD_KO) --file $(KAT_PROBE):/bin/kat-probe \
 		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
-		'$(KVM_LOAD); kat-probe /diamond.txt "$(KAT_DRIVER1)" "$(KAT_DRIVER2)"' \
-		>$(TAPDIR)/kernel-kat.tap || rc=$$?; \
-	if [ $$rc -ge 124 ]; then echo "not ok - run-vm failed with status $$rc" >>$(TAPDIR)/kernel-kat.tap; fi; \
-	cat $(TAPDIR)/kernel-kat.tap; exit $$rc
+		'$(KVM_LOAD); kat-probe /diamond.txt "$(KAT_DRIVER1)" "$(KAT_DRIVER2)"'
 
 # Guest time is the instruction count (-icount shift=0): see
 # Documentation/performance.md, section Kernel. BENCH_KO= benches another

@@ -7,8 +7,10 @@
 # from softirq (selftests/diamond/atomic/dmd_atomic.ko, built here too).
 #
 #   make check-kselftest   build diamond.ko (`module`, mk/kernel.mk) and the
-#                          static test programs into $(BUILD)/selftests/diamond,
-#                          boot one VM, split its TAP per program into
+#                          static test programs (make -C selftests/diamond
+#                          install, kselftest lib.mk conventions) into
+#                          $(BUILD)/selftests/<arch>/install, boot one VM,
+#                          split its TAP per program into
 #                          $(TAPDIR)/kselftest-<program>.tap
 #   make kselftest-mock    the same tests against the portable core on the
 #                          host (no kernel): checks the tests themselves
@@ -22,6 +24,7 @@ KSFT_SRC    := $(TOP)/selftests/diamond
 # mk/kernel.mk); for arm64 libkcapi and kcapi-enc come unpacked from
 # Debian's arm64 packages (GUEST_ROOT, tools/kernel/kcell).
 KSFT_OUT    := $(BUILD)/selftests/$(DMD_ARCH)/diamond
+KSFT_INST   := $(BUILD)/selftests/$(DMD_ARCH)/install
 KSFT_KCAPI  := $(BUILD)/selftests/$(DMD_ARCH)/kcapi
 KSFT_KCAPI_A := $(if $(GUEST_ROOT),$(firstword $(wildcard $(GUEST_ROOT)/usr/lib/*/libkcapi.a)))
 KSFT_LOG    := $(BUILD)/selftests/kselftest.out
@@ -34,15 +37,21 @@ KSFT_MODULE_TARGET := $(if $(wildcard $(TOP)/mk/kernel.mk),module,ksft-no-module
 .PHONY: check-kselftest kselftest-build kselftest-kcapi kselftest-mock \
 	ksft-no-module-target
 
-kselftest-build:
-	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
-		TOP=$(TOP) CC="$(GUEST_CC)" $(if $(KSFT_KCAPI_A),KCAPI_A=$(KSFT_KCAPI_A))
-	@$(KBUILD) --src $(KSFT_SRC)/atomic $(KDIR) $(KOUT)/atomic $(KBUILD_ARGS)
-	@cp $(KOUT)/atomic/dmd_atomic.ko $(KSFT_OUT)/
+# The host's core archive when the guest runs the host's architecture;
+# otherwise selftests/diamond/Makefile compiles the core with GUEST_CC.
+KSFT_CORE := $(if $(filter $(CC),$(GUEST_CC)),$(CORE_LIB_host))
 
-# kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest:
+kselftest-build: $(KSFT_CORE)
+	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
+		TOP=$(TOP) CC="$(GUEST_CC)" $(if $(KSFT_KCAPI_A),KCAPI_A=$(KSFT_KCAPI_A)) \
+		$(if $(KSFT_CORE),DMD_CORE=$(KSFT_CORE)) install INSTALL_PATH=$(KSFT_INST)
+	@$(KBUILD) --src $(KSFT_SRC)/atomic $(KDIR) $(KOUT)/atomic $(KBUILD_ARGS)
+	@cp $(KOUT)/atomic/dmd_atomic.ko $(KSFT_INST)/
+
+# kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest,
+# with dmd_keyshim.so from kselftest-build:
 # the host's (ldd), or from GUEST_ROOT by the ELF's NEEDED entries.
-kselftest-kcapi:
+kselftest-kcapi: kselftest-build
 	@rm -rf $(KSFT_KCAPI); mkdir -p $(KSFT_KCAPI)/bin $(KSFT_KCAPI)/lib
 ifneq ($(GUEST_ROOT),)
 	@enc=$(GUEST_ROOT)/usr/bin/kcapi-enc; \
@@ -70,38 +79,29 @@ check-kselftest:
 	@mkdir -p $(TAPDIR) $(dir $(KSFT_LOG))
 	@rm -f $(TAPDIR)/kselftest-*.tap
 	@if ! $(MAKE) --no-print-directory $(KSFT_MODULE_TARGET) || [ ! -f $(KSFT_KO) ]; then \
-		printf 'TAP version 13\n1..1\nnot ok 1 build %s\n' $(KSFT_KO) \
-			>$(TAPDIR)/kselftest-module.tap; \
-		cat $(TAPDIR)/kselftest-module.tap; exit 1; \
+		$(TOP)/tools/tap-result 1 "build $(KSFT_KO)" | tee $(TAPDIR)/kselftest-module.tap; \
+		exit 1; \
 	fi
 	@if ! $(MAKE) --no-print-directory kselftest-build kselftest-kcapi; then \
-		printf 'TAP version 13\n1..1\nnot ok 1 build the selftest programs\n' \
-			>$(TAPDIR)/kselftest-build.tap; \
-		cat $(TAPDIR)/kselftest-build.tap; exit 1; \
+		$(TOP)/tools/tap-result 1 "build the selftest programs" | \
+			tee $(TAPDIR)/kselftest-build.tap; \
+		exit 1; \
 	fi
 	@rc=0; BUILD=$(KSFT_VM) $(TOP)/tools/vm/run-vm --timeout $(KSFT_TIMEOUT) \
 		--module $(KSFT_KO) \
-		--file $(KSFT_OUT):/diamond/bin \
+		--file $(KSFT_INST):/diamond/bin \
 		--file $(TOP)/vectors/diamond.txt:/diamond/vectors/diamond.txt \
 		--file $(KSFT_KCAPI):/opt/kcapi \
 		-- 'sh /diamond/bin/run_all.sh --require-module --dir /diamond/bin --vectors /diamond/vectors/diamond.txt' \
 		>$(KSFT_LOG) || rc=$$?; \
-	awk -v dir=$(TAPDIR) ' \
-		/^@@KSFT-BEGIN [A-Za-z0-9_]+@@$$/ { n = $$2; sub(/@@$$/, "", n); f = dir "/kselftest-" n ".tap"; printf "" > f; next } \
-		/^@@KSFT-END / { close(f); f = ""; next } \
-		f != "" { print >> f }' $(KSFT_LOG); \
-	if [ $$rc -ge 124 ]; then \
-		printf 'TAP version 13\n1..1\nnot ok 1 run-vm exit %s (%s)\n' $$rc \
-		"124 timeout, 125 guest crash, 126 BUG/WARNING/Oops in dmesg, 127 setup" \
-			>$(TAPDIR)/kselftest-vm.tap; \
-	else \
-		printf 'TAP version 13\n1..1\nok 1 one VM boot, run-vm exit %s, dmesg free of BUG/WARNING/Oops\n' $$rc \
-			>$(TAPDIR)/kselftest-vm.tap; \
-	fi; \
+	$(TOP)/tools/tap-split $(TAPDIR)/kselftest- <$(KSFT_LOG); \
+	$(TOP)/tools/tap-result $$([ $$rc -ge 124 ] && echo $$rc || echo 0) \
+		"one VM boot, run-vm exit $$rc (124 timeout, 125 guest crash, 126 BUG/WARNING/Oops in dmesg, 127 setup)" \
+		>$(TAPDIR)/kselftest-vm.tap; \
 	grep -hE '^(not ok|# )' $(TAPDIR)/kselftest-*.tap | grep -v '^# seed' | head -60; \
 	$(TOP)/tools/tap-summary $(TAPDIR)/kselftest-*.tap || rc=1; \
 	exit $$rc
 
-kselftest-mock:
+kselftest-mock: $(CORE_LIB_host)
 	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
-		TOP=$(TOP) CC="$(CC)" mock-check
+		TOP=$(TOP) CC="$(CC)" DMD_CORE=$(CORE_LIB_host) mock-check

@@ -16,9 +16,9 @@ LOSSY_ARGS := --suite 2 --b 1024 --len 16 --epochs 500 --seed 1 \
 
 all: $(LOSSY)
 
-$(LOSSY): $(TOP)/tools/lossy-link/lossy-link.c $(CORE_DEPS)
+$(LOSSY): $(TOP)/tools/lossy-link/lossy-link.c $(CORE_DEPS) $(CORE_LIB_host)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -o $@ $< $(CORE_ALL_SRCS) -lm
+	$(CC) $(CSTD) -o $@ $< $(CORE_LIB_host) -lm
 
 .PHONY: lossy-table lossy-plot check-lossy-link
 lossy-table: $(LOSSY)

@@ -10,19 +10,17 @@ US_TEST_SRC := $(TOP)/selftests/userspace
 US_VERSION  := 0.1.0
 US_SOVER    := 1
 
-# The library carries the portable core inside it (every core/*.c).
-US_CORE_SRCS := $(sort $(wildcard $(TOP)/core/*.c))
+# The library carries the portable core inside it: the host core
+# archive's objects (-fPIC, mk/core-lib.mk).
 US_LIB_SRCS  := $(sort $(wildcard $(US_LIB_SRC)/*.c))
 US_CTL_SRCS  := $(sort $(wildcard $(US_CTL_SRC)/*.c))
-US_HDRS      := $(TOP)/include/diamond/libdiamond.h $(TOP)/include/diamond/core.h \
-		$(TOP)/include/diamond/spec.h $(TOP)/include/diamond/epoch.h \
-		$(US_LIB_SRC)/internal.h \
-		$(wildcard $(TOP)/core/*.h)
-US_CFLAGS    := $(CSTD) -fPIC -I$(TOP)/include $(shell pkg-config --cflags libkcapi 2>/dev/null)
+US_HDRS      := $(wildcard $(TOP)/include/diamond/*.h $(TOP)/core/*.h) \
+		$(US_LIB_SRC)/internal.h
+US_CFLAGS    := $(CSTD) -fPIC $(shell pkg-config --cflags libkcapi 2>/dev/null)
 US_KCAPI     := $(shell pkg-config --libs libkcapi 2>/dev/null || echo -lkcapi)
 US_KCAPI_A   := $(firstword $(wildcard /usr/lib/*/libkcapi.a /usr/lib/libkcapi.a /usr/local/lib/libkcapi.a))
 
-US_OBJS := $(patsubst $(TOP)/%.c,$(US_BUILD)/obj/%.o,$(US_CORE_SRCS) $(US_LIB_SRCS))
+US_OBJS := $(patsubst $(TOP)/%.c,$(US_BUILD)/obj/%.o,$(US_LIB_SRCS)) $(CORE_OBJS_host)
 
 US_LIB_A  := $(US_BUILD)/libdiamond.a
 US_LIB_SO := $(US_BUILD)/libdiamond.so.$(US_SOVER)
@@ -54,7 +52,7 @@ $(US_PC): $(US_LIB_SRC)/libdiamond.pc.in
 	    -e 's|@INCLUDEDIR@|$${prefix}/include|' \
 	    -e 's|@VERSION@|$(US_VERSION)|' $< >$@
 
-US_CTL_FLAGS := -I$(TOP)/include -DDIAMONDCTL_VERSION='"$(US_VERSION)"'
+US_CTL_FLAGS := -DDIAMONDCTL_VERSION='"$(US_VERSION)"'
 
 $(DIAMONDCTL): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
 	$(CC) $(CSTD) $(US_CTL_FLAGS) -o $@ $(US_CTL_SRCS) $(US_LIB_A) $(US_KCAPI)
@@ -71,13 +69,13 @@ US_TESTS := $(US_BUILD)/test_units $(US_BUILD)/test_vectors_sw $(US_BUILD)/test_
 
 $(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
 		    $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/lib/vecfile.h
-	$(CC) $(CSTD) -I$(TOP)/include -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(US_LIB_A) $(US_KCAPI)
 
 # Hostile and disordered input for ingest.sh and the flood benchmark.
 US_FRAMETOOL := $(US_BUILD)/frametool
 $(US_FRAMETOOL): $(TOP)/tools/frametool.c $(US_LIB_A)
-	$(CC) $(CSTD) -I$(TOP)/include -o $@ $< $(US_LIB_A) $(US_KCAPI)
+	$(CC) $(CSTD) -o $@ $< $(US_LIB_A) $(US_KCAPI)
 
 CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-ingest userspace-groups userspace-vm
 

@@ -11,7 +11,7 @@
  */
 #include "ascon.h"
 
-#include "../../core/util.h"
+#include <diamond/util.h>
 
 struct ascon_state {
 #if ASCON_BYTES

@@ -12,10 +12,10 @@
  */
 #include "internal.h"
 
-#include "../../include/diamond/core.h"
-#include "../../core/chain.h"
-#include "../../core/tag.h"
-#include "../../core/util.h"
+#include <diamond/core.h>
+#include <diamond/chain.h>
+#include <diamond/tag.h>
+#include <diamond/util.h>
 
 struct diamond_ctx {
 	unsigned int suite;

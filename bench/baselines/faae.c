@@ -9,7 +9,7 @@
  */
 #include "internal.h"
 
-#include "../../core/util.h"
+#include <diamond/util.h>
 
 void bench_copy(uint8_t *d, const uint8_t *s, size_t n)
 {

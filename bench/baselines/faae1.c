@@ -7,10 +7,10 @@
 #include "internal.h"
 #include "gcm.h"
 
-#include "../../core/aes128.h"
-#include "../../core/ghash.h"
-#include "../../core/sha256.h"
-#include "../../core/util.h"
+#include <diamond/aes128.h>
+#include <diamond/ghash.h>
+#include <diamond/sha256.h>
+#include <diamond/util.h>
 
 /*
  * One pass: keystream from counter J0 (whose block is the tag mask) in

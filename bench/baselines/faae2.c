@@ -7,7 +7,7 @@
 #include "internal.h"
 #include "ascon.h"
 
-#include "../../core/util.h"
+#include <diamond/util.h>
 
 static void keyupd(void *ctx, uint8_t k[16])
 {

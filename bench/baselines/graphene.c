@@ -15,11 +15,11 @@
  */
 #include "internal.h"
 
-#include "../../core/aes128.h"
-#include "../../core/chacha20.h"
-#include "../../core/sha256.h"
-#include "../../core/tag.h"
-#include "../../core/util.h"
+#include <diamond/aes128.h>
+#include <diamond/chacha20.h>
+#include <diamond/sha256.h>
+#include <diamond/tag.h>
+#include <diamond/util.h>
 
 size_t graphene_slot_size(size_t rec)
 {

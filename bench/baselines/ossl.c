@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/util.h"
+#include <diamond/util.h>
 
 struct ossl {
 	EVP_CIPHER_CTX *c;

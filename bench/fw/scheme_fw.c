@@ -14,7 +14,7 @@
  * benchmark key; the tag goes out on the board's link.
  */
 #include "board.h"
-#include "../baselines/scheme.h"
+#include "scheme.h"
 
 #ifndef BENCH_MSGS
 #define BENCH_MSGS 1024

@@ -26,7 +26,7 @@
 
 #include <valgrind/callgrind.h>
 
-#include "../baselines/scheme.h"
+#include "scheme.h"
 
 static const struct scheme *const schemes[] = {
 	&scheme_diamond1, &scheme_diamond2,

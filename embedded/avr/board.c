@@ -10,8 +10,8 @@
 #include <avr/io.h>
 #include <avr/pgmspace.h>
 
-#include "../common/board.h"
-#include "../common/nvstate.h"
+#include "board.h"
+#include "nvstate.h"
 #include "avr-run.h"
 
 /* The whole EEPROM: 64 slots of 64 bytes. */

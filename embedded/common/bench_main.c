@@ -11,9 +11,9 @@
  *             below BENCH_MSGS (spec section 5.1)
  * The key is a fixed, public benchmark key.
  */
+#include <diamond/core.h>
 #include "board.h"
 #include "sensor.h"
-#include "../../include/diamond/core.h"
 
 #ifndef BENCH_MSGS
 #define BENCH_MSGS 1024

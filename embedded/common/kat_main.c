@@ -13,9 +13,9 @@
  * and its tail path run) and must give the ciphertext body, the tag and the
  * reservation blob.
  */
+#include <diamond/core.h>
+#include <diamond/util.h>
 #include "board.h"
-#include "../../include/diamond/core.h"
-#include "../../core/util.h"
 
 #include "kat-vectors.h"
 

@@ -20,8 +20,8 @@
  */
 #include "nvstate.h"
 
+#include <diamond/util.h>
 #include "board.h"
-#include "../../core/util.h"
 
 static uint32_t live_slot = UINT32_MAX;
 

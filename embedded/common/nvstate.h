@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "../../include/diamond/core.h"
+#include <diamond/core.h>
 
 /*
  * Slot (128 bytes): a version 2 blob (48 or 64 bytes; its CRC-32 is the

@@ -15,12 +15,12 @@
  * Build-time parameters: SENDER_SUITE, REC_LEN, RECORDS_PER_EPOCH,
  * EPOCHS_PER_BOOT (0 = run forever), WINDOW_BYTES, IDLE_SLOTS.
  */
+#include <diamond/core.h>
+#include <diamond/frame.h>
+#include <diamond/util.h>
 #include "board.h"
 #include "nvstate.h"
 #include "sensor.h"
-#include "../../include/diamond/core.h"
-#include "../../include/diamond/frame.h"
-#include "../../core/util.h"
 
 #ifndef SENDER_SUITE
 #error "SENDER_SUITE must be 1 or 2"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 #include "sensor.h"
 
-#include "../../core/util.h"
+#include <diamond/util.h>
 
 /* xorshift32: a cheap, repeatable noise source (not a secret). */
 static uint32_t noise(uint32_t x)

@@ -19,8 +19,8 @@
  * Startup, exit and the benchmark markers come from tools/qemu-plugin/
  * m4-startup.c.
  */
-#include "../common/board.h"
-#include "../common/nvstate.h"
+#include "board.h"
+#include "nvstate.h"
 #include "m4-semihost.h"
 
 #define SYS_OPEN	0x01

@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/diamond/core.h"
-#include "../../include/diamond/frame.h"
+#include <diamond/core.h>
+#include <diamond/frame.h>
 
 struct frame {
 	uint8_t type, suite;

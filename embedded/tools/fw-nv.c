@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/diamond/core.h"
-#include "../common/board.h"
-#include "../common/nvstate.h"
+#include <diamond/core.h>
+#include "board.h"
+#include "nvstate.h"
 
 /* nvstate.c's board hooks: the host tool only builds slot images. */
 int board_nv_read(uint32_t off, uint8_t *p, uint32_t n) { (void)off; (void)p; (void)n; return -1; }

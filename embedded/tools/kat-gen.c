@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../selftests/lib/vecfile.h"
+#include "lib/vecfile.h"
 
 static unsigned long col;
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spec.h"
+#include <diamond/spec.h>
 
 /* A key blob, parsed: the state at the start of epoch @epoch. */
 struct dmd_state {

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spec.h"
+#include <diamond/spec.h>
 
 struct dmd_frame {
 	uint8_t type;		/* DMD_FRAME_RECORD, _TAG or _GROUP */

@@ -23,11 +23,11 @@
 
 #include <openssl/evp.h>
 
-#include "../tap.h"
-#include "../../bench/baselines/ascon.h"
-#include "../../bench/baselines/gcm.h"
-#include "../../bench/baselines/scheme.h"
-#include "../../include/diamond/core.h"
+#include <diamond/core.h>
+#include "tap.h"
+#include "ascon.h"
+#include "gcm.h"
+#include "scheme.h"
 
 static size_t unhex(uint8_t *out, const char *h)
 {

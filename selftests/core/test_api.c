@@ -6,9 +6,9 @@
  */
 #include <string.h>
 
-#include "../../include/diamond/core.h"
-#include "../../include/diamond/epoch.h"
-#include "../tap.h"
+#include <diamond/core.h>
+#include <diamond/epoch.h>
+#include "tap.h"
 
 /*
  * States are compared field by field: struct dmd_state has padding, whose

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/diamond/core.h"
-#include "../tap.h"
+#include <diamond/core.h>
+#include "tap.h"
 
 struct bvec {
 	char name[64], expect[16];

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <valgrind/memcheck.h>
 
-#include "../../include/diamond/core.h"
-#include "../tap.h"
+#include <diamond/core.h>
+#include "tap.h"
 
 #define RECORDS 5
 #define LEN 37

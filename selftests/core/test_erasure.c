@@ -11,10 +11,10 @@
 #define _GNU_SOURCE
 #include <string.h>
 
-#include "../../include/diamond/core.h"
-#include "../../core/chain.h"
-#include "../../core/util.h"
-#include "../tap.h"
+#include <diamond/core.h>
+#include <diamond/chain.h>
+#include <diamond/util.h>
+#include "tap.h"
 
 #define RUN 8
 #define RECORDS 6

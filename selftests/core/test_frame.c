@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../include/diamond/frame.h"
-#include "../tap.h"
+#include <diamond/frame.h>
+#include "tap.h"
 
 struct frame_case {
 	const char *what;

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/diamond/core.h"
-#include "../../core/chain.h"
-#include "../tap.h"
+#include <diamond/core.h>
+#include <diamond/chain.h>
+#include "tap.h"
 
 #define B 16
 #define MAXU 64

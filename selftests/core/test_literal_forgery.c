@@ -6,11 +6,11 @@
  */
 #include <string.h>
 
-#include "../../include/diamond/core.h"
-#include "../../core/ghash.h"
-#include "../../core/poly1305.h"
-#include "../../core/tag.h"
-#include "../tap.h"
+#include <diamond/core.h>
+#include <diamond/ghash.h>
+#include <diamond/poly1305.h>
+#include <diamond/tag.h>
+#include "tap.h"
 
 static const uint8_t zeros[16];
 

@@ -9,13 +9,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../tap.h"
-#include "../../core/util.h"
-#include "../../core/aes128.h"
-#include "../../core/chacha20.h"
-#include "../../core/ghash.h"
-#include "../../core/poly1305.h"
-#include "../../core/sha256.h"
+#include <diamond/util.h>
+#include <diamond/aes128.h>
+#include <diamond/chacha20.h>
+#include <diamond/ghash.h>
+#include <diamond/poly1305.h>
+#include <diamond/sha256.h>
+#include "tap.h"
 
 #define MAX_VEC 512
 

@@ -15,13 +15,13 @@
 
 #include <openssl/evp.h>
 
-#include "../tap.h"
-#include "../../core/util.h"
-#include "../../core/aes128.h"
-#include "../../core/chacha20.h"
-#include "../../core/ghash.h"
-#include "../../core/poly1305.h"
-#include "../../core/sha256.h"
+#include <diamond/util.h>
+#include <diamond/aes128.h>
+#include <diamond/chacha20.h>
+#include <diamond/ghash.h>
+#include <diamond/poly1305.h>
+#include <diamond/sha256.h>
+#include "tap.h"
 
 #define DEFAULT_SEED	0x6469616d6f6e6421ull
 #define DEFAULT_ITERS	50000

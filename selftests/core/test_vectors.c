@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/diamond/core.h"
-#include "../../core/util.h"
-#include "../lib/vecfile.h"
-#include "../tap.h"
+#include <diamond/core.h>
+#include <diamond/util.h>
+#include "lib/vecfile.h"
+#include "tap.h"
 
 static const size_t pre_lens[] = { 0, 8, 16, 64 };
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/util.h"
-#include "../../include/diamond/core.h"
-#include "../../include/diamond/epoch.h"
+#include <diamond/util.h>
+#include <diamond/core.h>
+#include <diamond/epoch.h>
 
 #define MOCK_BASE	100000
 #define MOCK_MAX	4096

@@ -6,7 +6,8 @@
 # sleep and counts, with kprobes, sleeping allocations, mutex calls, vfree
 # and cond_resched/wait_for_completion on that path. Every count must be 0,
 # and each suite must have completed seals and refused forged opens.
-# Exit 4 (skip) when the module is not next to this script.
+# Exit 4 (skip) when the module is not next to this script, or diamond.ko
+# is not loaded.
 
 dir=$(cd "$(dirname "$0")" && pwd)
 ko=$dir/dmd_atomic.ko
@@ -14,6 +15,10 @@ p=/sys/module/dmd_atomic/parameters
 echo "TAP version 13"
 if [ ! -f "$ko" ]; then
 	echo "1..0 # SKIP dmd_atomic.ko not built"
+	exit 4
+fi
+if [ ! -d /sys/module/diamond ]; then
+	echo "1..0 # SKIP diamond.ko not loaded"
 	exit 4
 fi
 if ! insmod "$ko"; then

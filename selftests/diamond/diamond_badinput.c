@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/util.h"
-#include "../tap.h"
+#include <diamond/util.h>
+#include "tap.h"
 #include "afalg.h"
 #include "dmd_test.h"
 

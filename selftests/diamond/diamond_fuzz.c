@@ -25,8 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../core/util.h"
-#include "../tap.h"
+#include <diamond/util.h>
+#include "tap.h"
 #include "afalg.h"
 #include "dmd_test.h"
 

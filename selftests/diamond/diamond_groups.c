@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/vecfile.h"
-#include "../tap.h"
+#include "lib/vecfile.h"
+#include "tap.h"
 #include "afalg.h"
 #include "dmd_test.h"
 

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/util.h"
-#include "../lib/vecfile.h"
-#include "../tap.h"
+#include <diamond/util.h>
+#include "lib/vecfile.h"
+#include "tap.h"
 #include "dmd_test.h"
 
 static const int access_mode[2] = { KCAPI_ACCESS_SENDMSG,

@@ -27,8 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/vecfile.h"
-#include "../tap.h"
+#include "lib/vecfile.h"
+#include "tap.h"
 #include "afalg.h"
 #include "dmd_test.h"
 

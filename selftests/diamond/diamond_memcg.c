@@ -30,7 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../tap.h"
+#include "tap.h"
 #include "afalg.h"
 #include "dmd_test.h"
 

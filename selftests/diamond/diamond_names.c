@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/klog.h>
 
-#include "../tap.h"
+#include "tap.h"
 #include "afalg.h"
 #include "dmd_test.h"
 

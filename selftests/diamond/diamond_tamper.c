@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tap.h"
+#include "tap.h"
 #include "afalg.h"
 #include "dmd_test.h"
-#include "../lib/vecfile.h"
+#include "lib/vecfile.h"
 
 static const size_t rec_len[4] = { 5, 0, 9, 3 };
 static const char *const agg_name[3] = { "xor", "add", "hash" };

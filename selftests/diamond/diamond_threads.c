@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tap.h"
+#include "tap.h"
 #include "afalg.h"
 #include "dmd_test.h"
 

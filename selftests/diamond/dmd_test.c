@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../core/util.h"
+#include <diamond/util.h>
 #include "afalg.h"
 
 const char *dmd_alg_name(unsigned int suite)
@@ -262,8 +262,8 @@ size_t dmd_rand_body(struct dmd_rng *r, uint8_t *pt, unsigned int nrec,
 const char *dmd_vectors_path(int argc, char **argv)
 {
 	static const char *const where[] = {
-		"/diamond/vectors/diamond.txt", "vectors/diamond.txt",
-		"../../vectors/diamond.txt",
+		"/diamond/vectors/diamond.txt", "diamond.txt",
+		"vectors/diamond.txt", "../../vectors/diamond.txt",
 	};
 	const char *env = getenv("DMD_VECTORS");
 	size_t i;

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../include/diamond/core.h"
-#include "../tap.h"
+#include <diamond/core.h>
+#include "tap.h"
 #include "afalg.h"
 
 /* Largest epoch body a test builds: b = 16 records of 4096 bytes. */

@@ -31,9 +31,13 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-PROGS="diamond_vectors diamond_badinput diamond_tamper diamond_interop
-diamond_threads diamond_kcapi diamond_kcapi_enc diamond_fuzz diamond_names
-diamond_memcg diamond_cryptd diamond_groups diamond_atomic.sh"
+# The tests, in order, as `make install` lists them (kselftest-list.txt).
+list=$dir/kselftest-list.txt
+if [ ! -f "$list" ]; then
+	echo "run_all.sh: no $list (make -C selftests/diamond install)" >&2
+	exit 1
+fi
+PROGS=$(sed -n 's/^diamond://p' "$list")
 
 # A 1-deep cryptd queue for the whole run (diamond_cryptd checks the
 # backlog semantics under it): cryptd_max_cpu_qlen can only be set at load,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/diamond/spec.h"
+#include <diamond/spec.h>
 
 struct vec_file {
 	FILE *f;

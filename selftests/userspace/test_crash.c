@@ -31,7 +31,7 @@
 #include <diamond/core.h>
 #include <diamond/libdiamond.h>
 
-#include "../tap.h"
+#include "tap.h"
 
 #define NDEV		4
 #define B		4

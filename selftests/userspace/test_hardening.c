@@ -13,7 +13,7 @@
 #include <diamond/core.h>
 #include <diamond/libdiamond.h>
 
-#include "../tap.h"
+#include "tap.h"
 
 static char dir[512];
 

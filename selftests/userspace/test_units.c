@@ -16,7 +16,7 @@
 
 #include <diamond/libdiamond.h>
 
-#include "../tap.h"
+#include "tap.h"
 
 static char tmpdir[] = "/tmp/diamond-units.XXXXXX";
 

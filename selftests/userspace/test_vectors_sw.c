@@ -15,8 +15,8 @@
 #include <diamond/core.h>
 #include <diamond/libdiamond.h>
 
-#include "../lib/vecfile.h"
-#include "../tap.h"
+#include "lib/vecfile.h"
+#include "tap.h"
 
 /* A stored blob rewritten as version 1 (the vectors' form), in place. */
 static size_t v1_of(uint8_t *blob, size_t len)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/diamond/core.h"
+#include <diamond/core.h>
 
 #define B 1024
 

@@ -39,7 +39,7 @@
  * priority that its mask admits (from 7.x no async ones).
  */
 #define _GNU_SOURCE
-#include "../kernel/afalg.h"
+#include "afalg_conn.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,8 +49,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../include/diamond/core.h"
-#include "../../selftests/lib/vecfile.h"
+#include <diamond/core.h>
+#include "lib/vecfile.h"
 
 #define PARAMS "/sys/module/diamond/parameters/"
 #define TRACING "/sys/kernel/tracing/"

@@ -15,7 +15,7 @@
  *    and plaintext, and every positive step seals back to its ciphertext.
  */
 #define _GNU_SOURCE
-#include "afalg.h"
+#include "afalg_conn.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,9 +23,9 @@
 #include <string.h>
 #include <sys/klog.h>
 
-#include "../../include/diamond/spec.h"
-#include "../../selftests/lib/vecfile.h"
-#include "../../selftests/tap.h"
+#include <diamond/spec.h>
+#include "lib/vecfile.h"
+#include "tap.h"
 
 static const char *const names[] = {
 	[DMD_SUITE_AES_GHASH] = "diamond(ctr(aes),ghash)",

@@ -31,8 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/diamond/core.h"
-#include "../../include/diamond/frame.h"
+#include <diamond/core.h>
+#include <diamond/frame.h>
 
 #define WIN 4			/* epochs the gateway files frames for */
 #define FRAME_MAX (DMD_FRAME_HDR + 0xffff)	/* the length field's range */

@@ -8,8 +8,8 @@
 
 #include "m4-semihost.h"
 
-extern uint32_t __stack_top, __data_load, __data_start, __data_end,
-	__bss_start, __bss_end;
+extern uint32_t dmd_stack_top, dmd_data_load, dmd_data_start, dmd_data_end,
+	dmd_bss_start, dmd_bss_end;
 int main(void);
 
 #define SYS_WRITE0		0x04
@@ -51,11 +51,11 @@ __attribute__((noinline, noclone, used)) void dmd_bench_stop(int id)
 
 __attribute__((noreturn)) void Reset_Handler(void)
 {
-	uint32_t *src = &__data_load, *dst = &__data_start;
+	uint32_t *src = &dmd_data_load, *dst = &dmd_data_start;
 
-	while (dst < &__data_end)
+	while (dst < &dmd_data_end)
 		*dst++ = *src++;
-	for (dst = &__bss_start; dst < &__bss_end;)
+	for (dst = &dmd_bss_start; dst < &dmd_bss_end;)
 		*dst++ = 0;
 	sh_exit(main());
 }
@@ -68,7 +68,7 @@ __attribute__((noreturn)) static void Fault_Handler(void)
 
 __attribute__((section(".vectors"), used))
 static void (*const vectors[16])(void) = {
-	(void (*)(void))&__stack_top,
+	(void (*)(void))&dmd_stack_top,
 	Reset_Handler,
 	Fault_Handler,		/* NMI */
 	Fault_Handler,		/* HardFault */

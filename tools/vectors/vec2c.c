@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../selftests/lib/vecfile.h"
+#include "lib/vecfile.h"
 
 static const char *const default_names[] = {
 	"d1-xor-b1-len1-ad",	"d1-add-b1-len17",	 "d1-hash-b2",
@@ -86,8 +86,8 @@ static void emit_prologue(FILE *out)
 		" * `make kernel-kat-header` regenerates it, `make check-vectors-kat`\n"
 		" * checks it.\n"
 		" */\n"
-		"#ifndef _DIAMOND_KAT_H\n"
-		"#define _DIAMOND_KAT_H\n"
+		"#ifndef DIAMOND_KAT_H\n"
+		"#define DIAMOND_KAT_H\n"
 		"\n"
 		"#include <linux/errno.h>\n"
 		"#include <linux/types.h>\n"
@@ -211,7 +211,7 @@ static int generate(FILE *out, const char *path, char **names, int nnames)
 				"\t{ \"%s\", diamond_kat_%u_key,\n"
 				"\t  sizeof(diamond_kat_%u_key), %u, diamond_kat_%u },\n",
 				table[i].name, i, i, table[i].nsteps, i);
-		fprintf(out, "};\n\n#endif /* _DIAMOND_KAT_H */\n");
+		fprintf(out, "};\n\n#endif /* DIAMOND_KAT_H */\n");
 	}
 	free(table);
 	return rc;

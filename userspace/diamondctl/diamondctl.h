@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../include/diamond/libdiamond.h"
-#include "../../include/diamond/spec.h"
+#include <diamond/libdiamond.h>
+#include <diamond/spec.h>
 
 /* Exit statuses (diamondctl.1, EXIT STATUS). */
 #define EXIT_REJECTED	1	/* an epoch or frame was rejected */

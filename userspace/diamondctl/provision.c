@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../include/diamond/core.h"
+#include <diamond/core.h>
 #include "diamondctl.h"
 
 static void help(FILE *f)

@@ -16,7 +16,7 @@
 #include <kcapi.h>
 
 #include "internal.h"
-#include "../../core/chain.h"
+#include <diamond/chain.h>
 
 #define KCAPI_NAME_SUITE1	"diamond(ctr(aes),ghash)"
 #define KCAPI_NAME_SUITE2	"diamond(chacha20,poly1305)"

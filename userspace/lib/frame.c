@@ -5,8 +5,8 @@
  */
 #include <errno.h>
 
+#include <diamond/frame.h>
 #include "internal.h"
-#include "../../include/diamond/frame.h"
 
 static struct dmd_frame to_core(const struct diamond_frame *f)
 {

@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../include/diamond/core.h"
-#include "../../include/diamond/epoch.h"
-#include "../../include/diamond/libdiamond.h"
-#include "../../core/util.h"
+#include <diamond/core.h>
+#include <diamond/epoch.h>
+#include <diamond/libdiamond.h>
+#include <diamond/util.h>
 
 /*
  * libdiamond.h restates the spec constants its users need without

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "../../include/diamond/frame.h"
+#include <diamond/frame.h>
 
 struct diamond_reader {
 	uint8_t *buf;

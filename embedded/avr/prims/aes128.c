@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * AES-128 encryption (FIPS-197) for 8-bit AVR, replacing core/aes128.c in
- * the AVR firmware (same API, core/aes128.h). The bitsliced portable AES
+ * the AVR firmware (same API, include/diamond/aes128.h). The bitsliced portable AES
  * is constant time on cached CPUs but slow on an 8-bit core; aes128.S uses
  * an S-box table in flash instead, which is constant time on the AVR (no
  * data cache, LPM takes 3 cycles at any address; see aes128.S).
@@ -10,8 +10,8 @@
  * bytes of ctx->rk (352 bytes, sized for the bitsliced form); the rest is
  * never written. Branches here depend on the public length only.
  */
-#include "../../../core/aes128.h"
-#include "../../../core/util.h"
+#include <diamond/aes128.h>
+#include <diamond/util.h>
 
 #define AVR_AES_RK_BYTES (16 * (DMD_AES128_ROUNDS + 1))
 

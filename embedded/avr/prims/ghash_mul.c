@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The GHASH multiplier (core/ghash_mul.h) for 8-bit AVR, replacing
+ * The GHASH multiplier (include/diamond/ghash_mul.h) for 8-bit AVR, replacing
  * core/ghash_mul.c in the AVR firmware; core/ghash.c frames it as on every
  * other target (same context layout: H and Y as big-endian words).
  *
@@ -21,8 +21,8 @@
  * back with x^128 = 1 + x + x^2 + x^7 (a right shift by j multiplies by
  * x^j in this order).
  */
-#include "../../../core/ghash_mul.h"
-#include "../../../core/util.h"
+#include <diamond/ghash_mul.h>
+#include <diamond/util.h>
 
 /*
  * Leaf: (a1:a0) * (b1:b0) carry-less, 16x16 -> 32 bits, XORed into

@@ -4,7 +4,7 @@
 
 Poly1305 for the ATmega2560: the one-call MAC dmd_poly1305(), and key setup
 (dmd_poly1305_init), block loop and final reduction for the incremental API
-on the radix-8 context of core/poly1305.h (r[16] s[16] h[17] buf[16]
+on the radix-8 context of include/diamond/poly1305.h (r[16] s[16] h[17] buf[16]
 buf_len), whose buffering of partial blocks stays in poly1305.c.
 
 Multiplication with the reduction folded in. Write r = R0 + R1 2^32 +

@@ -32,7 +32,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
-#include "../../../kernel/diamond_compat.h"
+#include "diamond_compat.h"
 
 #include <diamond/spec.h>
 

@@ -17,9 +17,9 @@
 
 #include <avr/io.h>
 
-#include "../../../common/board.h"
+#include <diamond/aes128.h>
+#include "board.h"
 #include "kat_tap.h"
-#include "../../../../core/aes128.h"
 
 /* ../aes128.S */
 extern const uint8_t dmd_avr_aes_sbox[256] PROGMEM;

@@ -15,10 +15,10 @@
 
 #include <avr/io.h>
 
-#include "../../../common/board.h"
+#include <diamond/chacha20.h>
+#include <diamond/poly1305.h>
+#include "board.h"
 #include "kat_tap.h"
-#include "../../../../core/chacha20.h"
-#include "../../../../core/poly1305.h"
 
 static uint8_t msg[400], buf[400];
 

@@ -2,7 +2,7 @@
 /* TAP 13 for the AVR primitives' known-answer firmwares (kat_tap.h). */
 #include "kat_tap.h"
 
-#include "../../../common/board.h"
+#include "board.h"
 
 static unsigned int tests, failed;
 

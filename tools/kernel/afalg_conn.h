@@ -9,7 +9,7 @@
 #ifndef DIAMOND_TOOLS_AFALG_H
 #define DIAMOND_TOOLS_AFALG_H
 
-#include "../../selftests/diamond/afalg.h"
+#include "afalg.h"
 
 struct afalg_conn {
 	int tfm;	/* bound socket: setkey */

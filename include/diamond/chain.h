@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stream.h"
+#include <diamond/stream.h>
 
 /*
  * Open record slot R: writes R_next (k bytes) and H || P (32 bytes) and

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ghash.h"
+#include <diamond/ghash.h>
 
 /* Y = (Y xor B_i) * H for @n whole 16-byte blocks at @b. */
 void dmd_ghash_blocks(struct dmd_ghash *ctx, const uint8_t *b, size_t n);

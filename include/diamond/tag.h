@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../include/diamond/core.h"
+#include <diamond/core.h>
 
 /*
  * The tag of one slot, @hp being its H || P, with the header block

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "aes128.h"
+#include <diamond/aes128.h>
 
 struct dmd_stream {
 	struct dmd_aes128 aes;	/* suite 1: expanded key */
