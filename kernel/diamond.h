@@ -47,8 +47,6 @@
  * the errno, the log stays the user's to fill only through the caller.
  */
 #define DMD_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
-/* Per request, from a caller that may not sleep. */
-#define DMD_GFP_ATOMIC		(GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN)
 /* The DMD_BUSY bit of diamond_tfm_ctx.busy: see Locking above. */
 #define DMD_BUSY		0
 
@@ -107,8 +105,9 @@ struct diamond_tfm_ctx {
 	u8 *hbuf;			/* DMD_HASH_BUF + IV + tag, kmalloc'd */
 	u8 *iv;				/* 16 bytes inside hbuf */
 	u8 *digest;			/* 16 bytes inside hbuf */
-	u8 *ebuf;			/* the request's bounce buffer */
-	size_t ebuf_size;
+	u8 *ebuf;			/* the requests' bounce buffer */
+	size_t ebuf_size;		/* DMD_MAX_AD + @max_body + tag */
+	unsigned int max_body;		/* largest body, fixed by setkey */
 
 	bool keyed;
 	u8 agg;
@@ -175,7 +174,7 @@ int __must_check diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 				     struct diamond_cursor *cur, u64 epoch);
 int __must_check diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 				     struct diamond_cursor *cur,
-				     struct diamond_slot *slot, u8 *ks,
+				     struct diamond_slot *slot, const u8 **ks,
 				     unsigned int len);
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx);
 
@@ -201,6 +200,8 @@ void diamond_agg_final(struct diamond_agg *a, const u8 tau[DMD_TAG_SIZE],
 		       u8 out[DMD_TAG_SIZE]);
 
 /* diamond_epoch.c: one AEAD request = one epoch. */
+int __must_check diamond_ebuf_alloc(struct diamond_tfm_ctx *ctx);
+void diamond_ebuf_free(struct diamond_tfm_ctx *ctx);
 int diamond_crypt(struct aead_request *req, bool enc);
 
 /* diamond_main.c */
