@@ -5,8 +5,11 @@
  *    bytes of plaintext), decrypt back, and a forged tag gives EBADMSG;
  *  - ctr(aes), ghash, chacha20, poly1305 bind through AF_ALG, and the
  *    driver the crypto API picks for each (highest priority in /proc/crypto)
- *    is reported; with AES-NI/PCLMULQDQ in the guest CPU the accelerated
- *    ctr-aes-aesni and ghash-clmulni drivers must be present.
+ *    is reported; with the CPU's AES and carry-less multiply in the guest
+ *    CPU the accelerated drivers must be present: on x86 (/proc/cpuinfo
+ *    "flags" aes, pclmulqdq) ctr-aes-aesni and ghash-clmulni, on arm64
+ *    ("Features" aes, pmull: the Crypto Extensions) ctr-aes-ce and
+ *    gcm-aes-ce (arm64 has no stand-alone PMULL ghash driver).
  * TAP 13 on stdout.
  */
 #define _GNU_SOURCE
@@ -151,6 +154,22 @@ static int driver_listed(const char *driver)
 	return found;
 }
 
+/*
+ * The CPU feature line of /proc/cpuinfo, and the drivers each feature
+ * brings: AES, then carry-less multiply (GHASH).
+ */
+#if defined(__aarch64__)
+#define CPU_FEATURES	"Features"
+static const char *const accel[2][2] = {
+	{ "aes", "ctr-aes-ce" }, { "pmull", "gcm-aes-ce" },
+};
+#else
+#define CPU_FEATURES	"flags"
+static const char *const accel[2][2] = {
+	{ "aes", "ctr-aes-aesni" }, { "pclmulqdq", "ghash-clmulni" },
+};
+#endif
+
 static int cpu_has(const char *flag)
 {
 	char line[4096];
@@ -162,7 +181,8 @@ static int cpu_has(const char *flag)
 	while (!found && fgets(line, sizeof(line), f)) {
 		char *p;
 
-		if (strncmp(line, "flags", 5))
+		if (strncmp(line, CPU_FEATURES, strlen(CPU_FEATURES)) ||
+		    !strchr(line, ':'))
 			continue;
 		for (p = strtok(strchr(line, ':') + 1, " \n"); p; p = strtok(NULL, " \n"))
 			if (!strcmp(p, flag))
@@ -225,14 +245,16 @@ int main(void)
 			close(fd);
 	}
 
-	if (cpu_has("aes"))
-		tap_result(driver_listed("ctr-aes-aesni"), "/proc/crypto lists ctr-aes-aesni");
-	else
-		tap_skip("guest CPU has no AES-NI", "/proc/crypto lists ctr-aes-aesni");
-	if (cpu_has("pclmulqdq"))
-		tap_result(driver_listed("ghash-clmulni"), "/proc/crypto lists ghash-clmulni");
-	else
-		tap_skip("guest CPU has no PCLMULQDQ", "/proc/crypto lists ghash-clmulni");
+	for (size_t i = 0; i < 2; i++) {
+		char why[64], name[64];
+
+		snprintf(name, sizeof(name), "/proc/crypto lists %s", accel[i][1]);
+		snprintf(why, sizeof(why), "guest CPU has no %s", accel[i][0]);
+		if (cpu_has(accel[i][0]))
+			tap_result(driver_listed(accel[i][1]), "%s", name);
+		else
+			tap_skip(why, name);
+	}
 
 	return tap_finish();
 }
