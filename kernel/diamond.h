@@ -72,7 +72,12 @@ struct diamond_pre {
 	u32 ks_len;		/* keystream bytes stored per slot */
 	u32 slot_size;
 	bool valid;		/* the material is for ctx->epoch */
-	u8 e_next[DMD_KEY_MAX];
+	/*
+	 * Keys handed to the ctr(aes) child, also in requests: aligned for
+	 * its alignmask (aes-generic's is 3), else its setkey would allocate
+	 * an aligned copy.
+	 */
+	u8 e_next[DMD_KEY_MAX] __aligned(8);
 	u8 r0[DMD_KEY_MAX];
 };
 

