@@ -61,6 +61,7 @@ for s in 1 2; do
 		result "$([ "$v" = 0 ] && echo 1)" "suite$s: $c from softirq = $v"
 	done
 done
+dmesg 2>/dev/null | grep 'dmd_atomic: .*allocations' | sed 's/^/# /'
 rmmod dmd_atomic
 echo "1..$n"
 exit $fail

@@ -88,17 +88,31 @@ static int count_at(int *counter)
 	return 0;
 }
 
+/* Where the first counted slab allocation of each suite came from. */
+static unsigned long alloc_site[4];
+
+static void count_alloc(unsigned long site)
+{
+	int suite = this_cpu_read(armed);
+
+	if (suite && !in_hardirq()) {
+		allocs[suite]++;
+		if (!alloc_site[suite])
+			alloc_site[suite] = site;
+	}
+}
+
 /* The kmem tracepoints' probes (TP_PROTO of include/trace/events/kmem.h). */
 static void on_kmalloc(void *data, unsigned long site, const void *ptr,
 		       size_t req, size_t alloc, gfp_t gfp, int node)
 {
-	count_at(allocs);
+	count_alloc(site);
 }
 
 static void on_cache_alloc(void *data, unsigned long site, const void *ptr,
 			   struct kmem_cache *s, gfp_t gfp, int node)
 {
-	count_at(allocs);
+	count_alloc(site);
 }
 
 static void on_page_alloc(void *data, struct page *page, unsigned int order,
@@ -320,6 +334,9 @@ static void drive(unsigned int suite, const char *name)
 	mod_timer(&r->timer, jiffies + 1);
 	wait_for_completion(&r->done);
 	timer_delete_sync(&r->timer);
+	if (allocs[suite])
+		pr_warn("dmd_atomic: suite%u: %d allocations in requests from softirq, the first slab one from %pS\n",
+			suite, allocs[suite], (void *)alloc_site[suite]);
 	goto out;
 fail:
 	other_err[suite]++;
