@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -192,11 +193,23 @@ static int cpu_has(const char *flag)
 	return found;
 }
 
+/* The running kernel's release as major * 100 + minor. */
+static int kernel_release(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major * 100 + minor;
+}
+
 int main(void)
 {
-	static const struct { const char *type, *name; } others[] = {
-		{ "skcipher", "ctr(aes)" }, { "hash", "ghash" },
-		{ "skcipher", "chacha20" }, { "hash", "poly1305" },
+	/* gone: the release upstream removed it in (major * 100 + minor). */
+	static const struct { const char *type, *name; int gone; } others[] = {
+		{ "skcipher", "ctr(aes)", 0 }, { "hash", "ghash", 701 },
+		{ "skcipher", "chacha20", 0 }, { "hash", "poly1305", 616 },
 	};
 	uint8_t key[16] = { 0 }, iv[12] = { 0 }, pt[16] = { 0 };
 	uint8_t out[32], back[16], forged[32];
@@ -237,10 +250,23 @@ int main(void)
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
 		char drv[128] = "?";
 		int prio = -1, fd = alg_bind(others[i].type, others[i].name);
+		char what[96];
 
-		best_driver(others[i].name, drv, sizeof(drv), &prio);
-		tap_result(fd >= 0, "bind %s %s -> %s (priority %d)",
-			   others[i].type, others[i].name, drv, prio);
+		snprintf(what, sizeof(what), "bind %s %s", others[i].type,
+			 others[i].name);
+		/*
+		 * Removed upstream, not missing here: the poly1305 shash in
+		 * 6.16, the ghash one in 7.1 (both lib/crypto only now).
+		 */
+		int listed = best_driver(others[i].name, drv, sizeof(drv), &prio);
+
+		if (others[i].gone && kernel_release() >= others[i].gone &&
+		    !listed && fd < 0) {
+			tap_skip("upstream removed this algorithm before this kernel",
+				 what);
+			continue;
+		}
+		tap_result(fd >= 0, "%s -> %s (priority %d)", what, drv, prio);
 		if (fd >= 0)
 			close(fd);
 	}
