@@ -47,8 +47,6 @@
  * the errno, the log stays the user's to fill only through the caller.
  */
 #define DMD_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
-/* Per request, from a caller that may not sleep. */
-#define DMD_GFP_ATOMIC		(GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN)
 /* The IV domains of G (spec section 1). */
 #define DMD_DOM_RECORD		0
 #define DMD_DOM_EPOCH		1
@@ -78,7 +76,12 @@ struct diamond_pre {
 	u32 ks_len;		/* keystream bytes stored per slot */
 	u32 slot_size;
 	bool valid;		/* the material is for ctx->epoch */
-	u8 e_next[DMD_KEY_MAX];
+	/*
+	 * Keys handed to the ctr(aes) child, also in requests: aligned for
+	 * its alignmask (aes-generic's is 3), else its setkey would allocate
+	 * an aligned copy.
+	 */
+	u8 e_next[DMD_KEY_MAX] __aligned(8);
 	u8 r0[DMD_KEY_MAX];
 };
 
@@ -127,8 +130,9 @@ struct diamond_tfm_ctx {
 	u8 *iv;				/* 16 bytes inside hbuf */
 	u8 *digest;			/* 16 bytes inside hbuf */
 	u8 *gkey;			/* 32 bytes inside hbuf: H'_i || P'_i */
-	u8 *ebuf;			/* the request's bounce buffer */
-	size_t ebuf_size;
+	u8 *ebuf;			/* the requests' bounce buffer */
+	size_t ebuf_size;		/* DMD_MAX_AD + @max_body + tag */
+	unsigned int max_body;		/* largest body, fixed by setkey */
 
 	bool keyed;
 	u8 agg;
@@ -201,7 +205,7 @@ int __must_check diamond_cursor_derive(struct diamond_tfm_ctx *ctx,
 				       u64 updates);
 int __must_check diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 				     struct diamond_cursor *cur,
-				     struct diamond_slot *slot, u8 *ks,
+				     struct diamond_slot *slot, const u8 **ks,
 				     unsigned int len);
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx);
 const u8 *diamond_cursor_key(const struct diamond_cursor *cur);
@@ -230,6 +234,8 @@ void diamond_agg_final(struct diamond_agg *a, const u8 tau[DMD_TAG_SIZE],
 		       u8 out[DMD_TAG_SIZE]);
 
 /* diamond_epoch.c: one AEAD request = one epoch. */
+int __must_check diamond_ebuf_alloc(struct diamond_tfm_ctx *ctx);
+void diamond_ebuf_free(struct diamond_tfm_ctx *ctx);
 int diamond_crypt(struct aead_request *req, bool enc);
 int __must_check diamond_check_epoch(const struct diamond_tfm_ctx *ctx,
 				     u64 epoch);
@@ -247,8 +253,7 @@ void diamond_group_setkey(struct diamond_tfm_ctx *ctx, u32 g);
 void diamond_group_erase(struct diamond_tfm_ctx *ctx);
 unsigned int diamond_assoc_max(const struct diamond_tfm_ctx *ctx);
 int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
-		      unsigned int aadlen, const u8 *in, u8 *out,
-		      unsigned int len);
+		      unsigned int aadlen, u8 *body, unsigned int len);
 
 /* diamond_main.c */
 void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,

@@ -158,12 +158,12 @@ static int __must_check epoch_update(struct diamond_tfm_ctx *ctx, u8 *e,
 }
 
 /*
- * Open slot @r online: Y = G(@r, 0)[0 : O + @len] with its head
- * R_next || H || P in ctx->sbuf (@slot points at H || P), KS[0:@len]
- * copied to @ks.
+ * Open slot @r online: Y = G(@r, 0)[0 : O + @len] in ctx->sbuf, its head
+ * R_next || H || P first (@slot points at H || P), then KS[0:@len], which
+ * @ks (if set) points at.
  */
 static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
-				 struct diamond_slot *slot, u8 *ks,
+				 struct diamond_slot *slot, const u8 **ks,
 				 unsigned int len)
 {
 	unsigned int o = DMD_SLOT_KS(ctx->k);
@@ -174,8 +174,8 @@ static int __must_check slot_gen(struct diamond_tfm_ctx *ctx, const u8 *r,
 	if (unlikely(err))
 		return err;
 	slot->hp = y + DMD_SLOT_HKEY(ctx->k);
-	if (len)
-		memcpy(ks, y + o, len);
+	if (ks)
+		*ks = y + o;
 	return 0;
 }
 
@@ -353,14 +353,14 @@ int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 }
 
 /*
- * Next slot of the walk: @slot at its H || P and Poly1305 key (in the table
- * or in ctx, valid until the next call), the first @len keystream bytes
- * into @ks. A record longer than the stored keystream regenerates its slot
- * from R_j.
+ * Next slot of the walk: @slot at its H || P and @ks (if set) at its first
+ * @len keystream bytes, both in the table or in ctx->sbuf and valid until
+ * the next call; nothing is copied or allocated. A record longer than the
+ * stored keystream regenerates its slot from R_j.
  */
 int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 			struct diamond_cursor *cur, struct diamond_slot *slot,
-			u8 *ks, unsigned int len)
+			const u8 **ks, unsigned int len)
 {
 	const struct diamond_pre *pre = cur->pre;
 	unsigned int k = ctx->k;
@@ -373,8 +373,8 @@ int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
 			return slot_gen(ctx, pre_key(pre, j), slot, ks, len);
 		s = pre_slot(pre, j);
 		slot->hp = s + DMD_SLOT_HKEY(k);
-		if (len)
-			memcpy(ks, s + DMD_SLOT_KS(k), len);
+		if (ks)
+			*ks = s + DMD_SLOT_KS(k);
 		return 0;
 	}
 

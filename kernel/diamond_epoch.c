@@ -8,12 +8,15 @@
  *	encrypt	src = AD || le16(len_0) || M_0 || ... , dst = AD || body || T
  *	decrypt	src = AD || le16(len_0) || C_0 || ... || T, dst = AD || body
  *
- * The request is copied into a linear bounce buffer of at most
- * max_epoch_bytes (so the body is parsed, hashed and decrypted from memory
- * nobody else can change in between), processed under the tfm lock, and the
- * result copied to dst only when the request succeeded. A decrypt keeps the
- * keystream, not plaintext, until the epoch tag matched, and on any error
- * dst is untouched and the key state is what it was.
+ * The request is copied into the tfm's bounce buffer (so the body is
+ * parsed, hashed and decrypted from memory nobody else can change in
+ * between), processed there in place under the tfm lock, and the result
+ * copied to dst only when the request succeeded. The buffer is allocated by
+ * setkey, sized for the largest body the key allows, so a request never
+ * allocates (no CRYPTO_ALG_ALLOCATES_MEMORY: AF_ALG from 7.x requires it).
+ * Decrypted records stay in the buffer until the epoch tag matched; on any
+ * error the buffer is erased, dst is untouched and the key state is what it
+ * was.
  */
 #include <crypto/algapi.h>
 #include <crypto/internal/aead.h>
@@ -24,6 +27,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 #include <diamond/epoch.h>
 
@@ -31,18 +35,17 @@
 
 /* Hard ceiling on max_epoch_bytes: keeps every length sum inside 32 bits. */
 #define DMD_EPOCH_LIMIT		(256u << 20)
-/* A tfm keeps a bounce buffer up to this size between requests. */
-#define DMD_EBUF_KEEP		(256u << 10)
+/* The longest body of @b records: b * (le16 length + DMD_MAX_RECORD). */
+#define DMD_BODY_MAX(b)		((size_t)(b) * (DMD_BODY_LEN_SIZE + DMD_MAX_RECORD))
 
-/* What one request works on, all inside one bounce allocation. */
+/* What one request works on, in place in the tfm's bounce buffer. */
 struct diamond_epoch {
 	u64 epoch;
 	bool enc;
 	u8 *ad;			/* assoclen bytes */
 	unsigned int adlen;
-	const u8 *in;		/* body, then the received tag when decrypting */
-	u8 *out;		/* keystream, then the output body (+ tag) */
-	unsigned int body_len;
+	u8 *body;		/* input body, turned into the output in place */
+	unsigned int body_len;	/* followed by the tag (in or out) */
 	u32 n;			/* records */
 };
 
@@ -91,9 +94,10 @@ int diamond_check_epoch(const struct diamond_tfm_ctx *ctx, u64 epoch)
 }
 
 /*
- * Pass 1 over the records: keystream into out, then either the ciphertext
- * (encrypt: out ^= M) or nothing (decrypt), a tag per record over the
- * ciphertext, then the trailer. Leaves the epoch tag in @tag.
+ * One pass over the records, in place: a tag per record over the
+ * ciphertext (encrypt: after body ^= KS, decrypt: before), then the
+ * trailer. Leaves the epoch tag in @tag; a decrypt's plaintext is in the
+ * buffer only, for the caller to release or erase.
  */
 static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 				  struct diamond_epoch *ep,
@@ -103,33 +107,27 @@ static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 	struct diamond_slot slot;
 	struct diamond_agg agg;
 	unsigned int pos = 0, len;
-	const u8 *ct;
+	const u8 *ks;
+	u8 *rec;
 	u32 j;
 	int err = 0;
 
 	diamond_agg_init(&agg, ctx->agg);
 	for (j = 0; j < ep->n; j++) {
-		len = get_unaligned_le16(ep->in + pos);
-		/*
-		 * The clear length prefix: copied when encrypting; zero when
-		 * decrypting, where pass 2 XORs it back in from the input.
-		 */
-		if (ep->enc)
-			memcpy(ep->out + pos, ep->in + pos, DMD_BODY_LEN_SIZE);
-		else
-			memset(ep->out + pos, 0, DMD_BODY_LEN_SIZE);
+		/* The length prefix stays in clear. */
+		len = get_unaligned_le16(ep->body + pos);
 		pos += DMD_BODY_LEN_SIZE;
-		err = diamond_cursor_slot(ctx, cur, &slot, ep->out + pos, len);
+		rec = ep->body + pos;
+		err = diamond_cursor_slot(ctx, cur, &slot, &ks, len);
 		if (unlikely(err))
 			goto out;
-		ct = ep->in + pos;
-		if (ep->enc) {
-			crypto_xor(ep->out + pos, ep->in + pos, len);
-			ct = ep->out + pos;
-		}
-		err = diamond_uh_tag(ctx, &slot, ct, len, ep->epoch, j, sigma);
+		if (ep->enc)
+			crypto_xor(rec, ks, len);
+		err = diamond_uh_tag(ctx, &slot, rec, len, ep->epoch, j, sigma);
 		if (unlikely(err))
 			goto out;
+		if (!ep->enc)
+			crypto_xor(rec, ks, len);
 		diamond_agg_add(&agg, sigma);
 		pos += len;
 		/* Up to 65535 records: yield where the caller lets us. */
@@ -154,11 +152,9 @@ static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 	u8 sigma[DMD_TAG_SIZE], tag[DMD_TAG_SIZE];
 	int err;
 
-	if (unlikely(!ctx->keyed))
-		return -ENOKEY;
 	/* Spec 9.2: the epoch before the body (lengths came first). */
 	err = diamond_check_epoch(ctx, ep->epoch) ?:
-	      diamond_body_parse(ep->in, ep->body_len, ctx->b, &ep->n);
+	      diamond_body_parse(ep->body, ep->body_len, ctx->b, &ep->n);
 	if (err)
 		return err;
 
@@ -170,13 +166,10 @@ static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 		goto out;
 
 	if (ep->enc) {
-		memcpy(ep->out + ep->body_len, tag, DMD_TAG_SIZE);
-	} else if (crypto_memneq(tag, ep->in + ep->body_len, DMD_TAG_SIZE)) {
+		memcpy(ep->body + ep->body_len, tag, DMD_TAG_SIZE);
+	} else if (crypto_memneq(tag, ep->body + ep->body_len, DMD_TAG_SIZE)) {
 		err = -EBADMSG;
 		goto out;
-	} else {
-		/* Pass 2: keystream (prefixes zeroed) ^ ciphertext body. */
-		crypto_xor(ep->out, ep->in, ep->body_len);
 	}
 
 	/* Accept: (e + 1, E_{e+1}); E_e and every slot key of e are gone. */
@@ -184,8 +177,6 @@ static int epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep)
 	memcpy(ctx->ekey, cur.e_next, ctx->k);
 	diamond_pre_erase(&ctx->pre);
 out:
-	if (err)
-		memzero_explicit(ep->out, ep->body_len);
 	diamond_children_wipe(ctx);
 out_wipe:
 	memzero_explicit(&cur, sizeof(cur));
@@ -195,45 +186,38 @@ out_wipe:
 }
 
 /*
- * The request's bounce buffer: the tfm's own, grown to @size, kept between
- * requests (erased) while it is small, so a steady stream of epochs
- * allocates nothing. A caller that may not sleep never replaces it (that
- * could vfree()): if it is too small, it gets a one-shot GFP_ATOMIC buffer.
+ * The bounce buffer for the key just set: AD, the largest body the key
+ * allows (b records of DMD_MAX_RECORD, at most max_epoch_bytes, read here)
+ * and the tag. Allocated here, in setkey's sleeping and memcg-charged
+ * context, and kept: a request copies into it and allocates nothing.
+ * vmalloc, page granular (kvmalloc could round 1 MiB + 1 KiB up to 2 MiB).
+ * Called with the lock held.
  */
-static u8 *ebuf_get(struct diamond_tfm_ctx *ctx, size_t size, bool may_sleep)
+int diamond_ebuf_alloc(struct diamond_tfm_ctx *ctx)
 {
-	if (ctx->ebuf_size >= size)
-		return ctx->ebuf;
-	if (!may_sleep)
-		return kmalloc(size, DMD_GFP_ATOMIC);
-	kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
-	ctx->ebuf_size = 0;
-	ctx->ebuf = kvmalloc(size, DMD_GFP);
-	if (ctx->ebuf)
+	size_t body = min3(DMD_BODY_MAX(ctx->b),
+			   (size_t)READ_ONCE(diamond_max_epoch_bytes),
+			   (size_t)DMD_EPOCH_LIMIT);
+	size_t size = diamond_assoc_max(ctx) + body + DMD_TAG_SIZE;
+
+	if (!ctx->ebuf || ctx->ebuf_size != size) {
+		diamond_ebuf_free(ctx);
+		ctx->ebuf = __vmalloc(size, DMD_GFP);
+		if (!ctx->ebuf)
+			return -ENOMEM;
 		ctx->ebuf_size = size;
-	return ctx->ebuf;
+	}
+	ctx->max_body = body;
+	return 0;
 }
 
-/*
- * Erase what the request left in @buf, [@secret, @secret + @len): the output
- * part (keystream, plaintext), and when encrypting the input as well. A
- * decrypt's input is AD, ciphertext and tag, nothing secret. Free a one-shot
- * buffer, and the tfm's own if it grew past DMD_EBUF_KEEP (which only a
- * caller that may sleep can make it do).
- */
-static void ebuf_put(struct diamond_tfm_ctx *ctx, u8 *buf, u8 *secret,
-		     size_t len)
+/* Every request erased what it used, so there is nothing left to wipe. */
+void diamond_ebuf_free(struct diamond_tfm_ctx *ctx)
 {
-	if (buf != ctx->ebuf) {
-		memzero_explicit(secret, len);
-		kfree(buf);
-	} else if (ctx->ebuf_size > DMD_EBUF_KEEP) {
-		kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
-		ctx->ebuf = NULL;
-		ctx->ebuf_size = 0;
-	} else {
-		memzero_explicit(secret, len);
-	}
+	vfree(ctx->ebuf);
+	ctx->ebuf = NULL;
+	ctx->ebuf_size = 0;
+	ctx->max_body = 0;
 }
 
 static int lock_ctx(struct diamond_tfm_ctx *ctx, bool may_sleep)
@@ -252,8 +236,6 @@ int diamond_crypt(struct aead_request *req, bool enc)
 	bool may_sleep = req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP;
 	unsigned int cryptlen = req->cryptlen, in_len, out_len, body_len;
 	struct diamond_epoch ep = { .enc = enc, .adlen = req->assoclen };
-	size_t used;
-	u8 *buf;
 	int err;
 
 	/* Async children may need to sleep; an atomic caller cannot wait. */
@@ -266,7 +248,7 @@ int diamond_crypt(struct aead_request *req, bool enc)
 		return -EINVAL;
 	/* An empty body is the parser's -EINVAL, after the epoch (spec 9.2). */
 	body_len = enc ? cryptlen : cryptlen - DMD_TAG_SIZE;
-	if (body_len > min(READ_ONCE(diamond_max_epoch_bytes), DMD_EPOCH_LIMIT))
+	if (body_len > DMD_EPOCH_LIMIT)
 		return -EMSGSIZE;
 
 	in_len = ep.adlen + cryptlen;
@@ -282,17 +264,20 @@ int diamond_crypt(struct aead_request *req, bool enc)
 	ctx->req_flags = req->base.flags & (CRYPTO_TFM_REQ_MAY_SLEEP |
 					    CRYPTO_TFM_REQ_MAY_BACKLOG);
 
-	/* AD || input body (|| tag) || output body (|| tag) */
-	used = (size_t)in_len + body_len + DMD_TAG_SIZE;
-	buf = ebuf_get(ctx, used, may_sleep);
-	if (!buf) {
-		err = -ENOMEM;
+	if (unlikely(!ctx->keyed)) {
+		err = -ENOKEY;
 		goto out_unlock;
 	}
-	scatterwalk_map_and_copy(buf, req->src, 0, in_len, 0);
-	ep.ad = buf;
-	ep.in = buf + ep.adlen;
-	ep.out = buf + in_len;
+	/* Larger than the key allows: the buffer was sized by setkey. */
+	if (body_len > ctx->max_body) {
+		err = -EMSGSIZE;
+		goto out_unlock;
+	}
+
+	/* AD || body || tag, in place: the input, then the output. */
+	scatterwalk_map_and_copy(ctx->ebuf, req->src, 0, in_len, 0);
+	ep.ad = ctx->ebuf;
+	ep.body = ctx->ebuf + ep.adlen;
 	ep.body_len = body_len;
 	ep.epoch = get_unaligned_le64(req->iv);
 
@@ -301,20 +286,18 @@ int diamond_crypt(struct aead_request *req, bool enc)
 	else if (enc)
 		err = -EOPNOTSUPP;
 	else
-		err = diamond_group_run(ctx, ep.epoch, ep.ad, ep.adlen, ep.in,
-					ep.out, body_len);
+		err = diamond_group_run(ctx, ep.epoch, ep.ad, ep.adlen,
+					ep.body, body_len);
 	if (!err) {
 		/* A grouped request's verdicts are in its unit table. */
 		if (req->src != req->dst || ctx->grp.g)
 			scatterwalk_map_and_copy(ep.ad, req->dst, 0, ep.adlen,
 						 1);
-		scatterwalk_map_and_copy(ep.out, req->dst, ep.adlen,
+		scatterwalk_map_and_copy(ep.body, req->dst, ep.adlen,
 					 out_len - ep.adlen, 1);
 	}
-	if (enc)
-		ebuf_put(ctx, buf, buf, used);
-	else
-		ebuf_put(ctx, buf, ep.out, used - in_len);
+	/* Plaintext, whichever the direction: erase all that was used. */
+	memzero_explicit(ctx->ebuf, (size_t)ep.adlen + body_len + DMD_TAG_SIZE);
 out_unlock:
 	diamond_unlock(ctx);
 	/* The next epoch's offline phase, once the caller has its result. */

@@ -50,8 +50,12 @@ struct diamond_units {
 	u32 u;
 	const u8 *ad;
 	unsigned int adlen;
-	const u8 *in;		/* the ciphertext: the units and their tags */
-	u8 *out;		/* the output: keystream, then plaintext */
+	/*
+	 * The units and their tags, in the bounce buffer: each unit is
+	 * decrypted in place as it is hashed, and erased unless its tag
+	 * matches, so it becomes the output (plaintext, zeros elsewhere).
+	 */
+	u8 *body;
 	unsigned int len;	/* ciphertext bytes less the last tag */
 };
 
@@ -249,7 +253,7 @@ static int unit_check(const struct diamond_tfm_ctx *ctx,
 	if (ctx->grp.open && us->epoch == ctx->epoch && u->group < ctx->grp.c)
 		return -EKEYEXPIRED;
 	if (u->len) {
-		err = diamond_body_parse(us->in + u->off, u->len, u->count,
+		err = diamond_body_parse(us->body + u->off, u->len, u->count,
 					 &have);
 		if (err)
 			return err;
@@ -304,9 +308,10 @@ static int walk_to(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
 }
 
 /*
- * The unit's tag (spec 5.1): keystream into out, a tag per record over the
- * ciphertext, then the trailer under the group-trailer keys of its first
- * slot (a non-final group) or slot n's keys (the final group).
+ * The unit's tag (spec 5.1): a tag per record over its ciphertext, which
+ * is then decrypted in place, and the trailer under the group-trailer keys
+ * of its first slot (a non-final group) or slot n's keys (the final
+ * group). The caller erases the plaintext unless the tag matches.
  */
 static int unit_tag(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
 		    const struct diamond_units *us,
@@ -315,7 +320,8 @@ static int unit_tag(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
 	struct diamond_slot slot = { .hp = ctx->gkey };
 	unsigned int pos = u->off, len;
 	struct diamond_agg agg;
-	u8 sigma[DMD_TAG_SIZE];
+	u8 sigma[DMD_TAG_SIZE], *rec;
+	const u8 *ks;
 	u32 j;
 	int err;
 
@@ -327,15 +333,16 @@ static int unit_tag(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
 		return err;
 	diamond_agg_init(&agg, ctx->agg);
 	for (j = 0; j < u->count; j++) {
-		len = get_unaligned_le16(us->in + pos);
-		/* The clear prefix: the release XORs it in from the input. */
-		memset(us->out + pos, 0, DMD_BODY_LEN_SIZE);
+		/* The length prefix stays in clear. */
+		len = get_unaligned_le16(us->body + pos);
 		pos += DMD_BODY_LEN_SIZE;
-		err = diamond_cursor_slot(ctx, cur, &slot, us->out + pos, len) ?:
-		      diamond_uh_tag(ctx, &slot, us->in + pos, len, us->epoch,
+		rec = us->body + pos;
+		err = diamond_cursor_slot(ctx, cur, &slot, &ks, len) ?:
+		      diamond_uh_tag(ctx, &slot, rec, len, us->epoch,
 				     u->first + j, sigma);
 		if (err)
 			goto out;
+		crypto_xor(rec, ks, len);
 		diamond_agg_add(&agg, sigma);
 		pos += len;
 		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
@@ -375,21 +382,20 @@ static int unit_open(struct diamond_tfm_ctx *ctx,
 
 	*verdict = unit_check(ctx, us, u);
 	if (*verdict) {
-		memset(us->out + u->off, 0, out_len);
+		memset(us->body + u->off, 0, out_len);
 		return 0;
 	}
 	err = unit_tag(ctx, &v->cur, us, u, tag);
 	if (err) {
-		memzero_explicit(us->out + u->off, u->len);
+		memzero_explicit(us->body + u->off, u->len);
 		goto out;
 	}
-	memset(us->out + u->off + u->len, 0, out_len - u->len);
-	if (crypto_memneq(tag, us->in + u->off + u->len, DMD_TAG_SIZE)) {
-		memzero_explicit(us->out + u->off, u->len);
+	if (crypto_memneq(tag, us->body + u->off + u->len, DMD_TAG_SIZE)) {
+		memzero_explicit(us->body + u->off, out_len);
 		*verdict = -EBADMSG;
 		goto out;
 	}
-	crypto_xor(us->out + u->off, us->in + u->off, u->len);
+	memset(us->body + u->off + u->len, 0, out_len - u->len);
 	v->released++;
 	v->closed = u->final;
 	v->c_next = u->group + 1;
@@ -468,15 +474,14 @@ static int units_precheck(struct diamond_tfm_ctx *ctx,
 }
 
 /*
- * A grouped decrypt with the tfm's DMD_BUSY bit owned. @aad and @in are
- * the request's copy in the bounce buffer, @out its output body (@len
- * bytes, the ciphertext less its last tag, plus 16 spare).
+ * A grouped decrypt with the tfm's DMD_BUSY bit owned. @aad and @body are
+ * the request's copy in the bounce buffer (@len bytes of units, less the
+ * last tag), where each unit's verdict and plaintext replace the input.
  */
 int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
-		      unsigned int aadlen, const u8 *in, u8 *out,
-		      unsigned int len)
+		      unsigned int aadlen, u8 *body, unsigned int len)
 {
-	struct diamond_units us = { .epoch = epoch, .in = in, .out = out,
+	struct diamond_units us = { .epoch = epoch, .body = body,
 				    .len = len };
 	struct diamond_verdicts v = { };
 	int err;
@@ -496,7 +501,7 @@ int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
 	if (!err)
 		commit(ctx, epoch, &v);
 	else
-		memzero_explicit(out, len);
+		memzero_explicit(body, len);
 out:
 	diamond_children_wipe(ctx);
 	memzero_explicit(&v, sizeof(v));

@@ -168,13 +168,13 @@ static int diamond_setkey(struct crypto_aead *tfm, const u8 *key,
 	ctx->device_id = get_unaligned_le32(key + DMD_BLOB_OFF_DEVICE);
 	ctx->epoch = get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH);
 	memcpy(ctx->ekey, key + key_off, ctx->k);
-	err = diamond_pre_alloc(ctx);
-	if (!err) {
-		diamond_group_setkey(ctx, g);
-		if (keylen > DMD_BLOB2_SIZE(ctx->k))
-			err = diamond_group_restore(ctx, key + key_off + ctx->k +
-						    DMD_BLOB2_CRC_SIZE);
-	}
+	/* The group size first: a grouped AD holds a unit table. */
+	diamond_group_setkey(ctx, g);
+	/* All a request will need, allocated here where we may sleep. */
+	err = diamond_pre_alloc(ctx) ?: diamond_ebuf_alloc(ctx);
+	if (!err && keylen > DMD_BLOB2_SIZE(ctx->k))
+		err = diamond_group_restore(ctx, key + key_off + ctx->k +
+					    DMD_BLOB2_CRC_SIZE);
 	ctx->keyed = !err;
 	if (err) {
 		memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
@@ -315,7 +315,7 @@ static void diamond_exit_tfm(struct crypto_aead *tfm)
 
 	cancel_delayed_work_sync(&ctx->precompute_work);
 	diamond_pre_free(&ctx->pre);
-	kvfree_sensitive(ctx->ebuf, ctx->ebuf_size);
+	diamond_ebuf_free(ctx);
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
 	diamond_group_erase(ctx);
 	ctx->keyed = false;
@@ -503,15 +503,18 @@ named:
 		goto err_free_inst;
 
 	/*
-	 * Requests allocate their bounce buffer; async if a suite 1 child is
-	 * (lib/crypto is synchronous).
+	 * Requests allocate nothing (setkey sizes everything they use), so
+	 * the instance is async or allocating only if a suite 1 child it
+	 * calls is; the spawns were grabbed with the lookup's mask, so a
+	 * lookup that excludes these flags (AF_ALG from 7.x) gets children
+	 * without them. lib/crypto is synchronous and allocates nothing.
 	 */
-	inst->alg.base.cra_flags = CRYPTO_ALG_ALLOCATES_MEMORY;
+	inst->alg.base.cra_flags = 0;
 	if (ictx->suite == DMD_SUITE_AES_GHASH)
-		inst->alg.base.cra_flags |= (stream->base.cra_flags |
-					     (ictx->ghash_lib ? 0 :
-					      hash_base->cra_flags)) &
-					    CRYPTO_ALG_ASYNC;
+		inst->alg.base.cra_flags = (stream->base.cra_flags |
+					    (ictx->ghash_lib ? 0 :
+					     hash_base->cra_flags)) &
+					   CRYPTO_ALG_INHERITED_FLAGS;
 	inst->alg.base.cra_priority = (stream->base.cra_priority +
 				       hash_priority) / 2;
 	inst->alg.base.cra_blocksize = 1;

@@ -57,7 +57,11 @@ KAT_PROBE   := $(KTOOLS)/$(DMD_ARCH)/kat-probe
 KBENCH      := $(KTOOLS)/$(DMD_ARCH)/kernel-bench
 KVM_BUILD   := $(BUILD)/vm
 # The guest's init has loaded the accelerated drivers (tools/vm/init).
-KVM_LOAD    := modprobe diamond || echo "\# modprobe diamond failed"
+# From 7.x AF_ALG binds only allowlisted names (ccm(aes)) unless the
+# af_alg_restrict sysctl is 0 (Documentation/kernel-api.rst, "AF_ALG from
+# 7.x"): the guest sets it, and says so, where it exists.
+KVM_AFALG   := r=/proc/sys/crypto/af_alg_restrict; [ ! -e $$r ] || { echo "\# af_alg_restrict was $$(cat $$r), set to 0"; echo 0 >$$r; }
+KVM_LOAD    := $(KVM_AFALG); modprobe diamond || echo "\# modprobe diamond failed"
 # The driver names /proc/crypto must give the instances: "auto" derives
 # them in the guest from the best inner drivers it lists (kat-probe.c), for
 # any architecture; pin one to check a CPU, e.g. under qemu -cpu max on 6.1

@@ -252,6 +252,25 @@ static void request_tests(unsigned int suite)
 	CHECK(err == -EINVAL, "EINVAL", err,
 	      "suite%u: decrypt 5 records with b = 4 -> EINVAL", suite);
 
+	/*
+	 * Longer than any body b = 4 allows (4 * (2 + 4096) bytes): EMSGSIZE
+	 * before parsing, as setkey sized the tfm's buffer for that (a
+	 * request allocates nothing). Five records of 4000 bytes: the parser
+	 * would have said EINVAL (n > b).
+	 */
+	for (len = 0, i = 0; i < 5; i++) {
+		in[len++] = 0xa0; in[len++] = 0x0f;	/* 4000 */
+		memset(in + len, 0x33, 4000);
+		len += 4000;
+	}
+	err = raw(tfm, 1, 0, 8, 0, in, len);
+	CHECK(err == -EMSGSIZE, "EMSGSIZE", err,
+	      "suite%u: encrypt a body over b * 4098 bytes -> EMSGSIZE", suite);
+	memset(in + len, 0x11, 16);
+	err = raw(tfm, 0, 0, 8, 0, in, len + 16);
+	CHECK(err == -EMSGSIZE, "EMSGSIZE", err,
+	      "suite%u: decrypt a body over b * 4098 bytes -> EMSGSIZE", suite);
+
 	/* record sizes: 4096 is fine, 4097 is EMSGSIZE */
 	in[0] = 0x01; in[1] = 0x10;		/* 4097 */
 	memset(in + 2, 0x77, 4097 + 16);

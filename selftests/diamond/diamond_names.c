@@ -12,6 +12,11 @@
  *     that are not the instance's, an extra parameter) all fail with
  *     ENOENT and add 0 /proc/crypto entries and 0 kernel log lines naming
  *     a diamond algorithm.
+ *  3. From 7.x, /proc/sys/crypto/af_alg_restrict: at 1, the kernel's
+ *     default, an instance does not bind, for root either (ENOENT: only
+ *     algif_aead's allowlist does); at 0, which run_all.sh set, it binds
+ *     (Documentation/kernel-api.rst, "AF_ALG from 7.x"). A SKIP where the
+ *     kernel has no such sysctl.
  * TAP 13; exit 4 when the diamond algorithms are not available.
  */
 #define _GNU_SOURCE
@@ -27,6 +32,7 @@
 
 #define BINDS	200
 #define MAXINST	16
+#define RESTRICT "/proc/sys/crypto/af_alg_restrict"
 
 static const char *const noncanonical[] = {
 	"diamond(chacha20-generic,poly1305-generic)",
@@ -152,6 +158,43 @@ static void noncanonical_names(void)
 		   BINDS, l0, l1);
 }
 
+static int set_restrict(int v)
+{
+	FILE *f = fopen(RESTRICT, "w");
+	int ok = f && fprintf(f, "%d\n", v) > 0;
+
+	if (f && fclose(f))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+static void restricted(unsigned int suite)
+{
+	const char *name = dmd_alg_name(suite);
+	FILE *f = fopen(RESTRICT, "r");
+	int was = -1, err1, err0;
+
+	if (!f) {
+		tap_skip("no af_alg_restrict sysctl on this kernel (before 7.x)",
+			 "af_alg_restrict=1 keeps AF_ALG from the instances");
+		tap_skip("no af_alg_restrict sysctl on this kernel (before 7.x)",
+			 "af_alg_restrict=0 lets AF_ALG bind them");
+		return;
+	}
+	if (fscanf(f, "%d", &was) != 1)
+		was = -1;
+	fclose(f);
+	err1 = set_restrict(1) ? -EIO : bind_close(name);
+	err0 = set_restrict(0) ? -EIO : bind_close(name);
+	if (was >= 0 && set_restrict(was))
+		tap_diag("could not restore af_alg_restrict=%d", was);
+	tap_result(err1 == -ENOENT,
+		   "af_alg_restrict=1 keeps AF_ALG from the instances: %s is %s for root",
+		   name, dmd_errname(err1));
+	tap_result(!err0, "af_alg_restrict=0 lets AF_ALG bind them: %s (%s)",
+		   name, dmd_errname(err0));
+}
+
 int main(void)
 {
 	unsigned int suite, any = 0;
@@ -164,6 +207,7 @@ int main(void)
 		return TAP_EXIT_SKIP;
 	canonical_names();
 	noncanonical_names();
+	restricted(dmd_suite_available(2) ? 2 : 1);
 	tap_trailing_plan();
 	return tap_finish();
 }

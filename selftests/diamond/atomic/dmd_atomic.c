@@ -8,18 +8,23 @@
  * callers to do) and keyed; then a timer callback (softirq) issues requests
  * without CRYPTO_TFM_REQ_MAY_SLEEP, one per tick: seals of the current
  * epoch (precomputed table), seals that skip ahead (chain run online),
- * forged opens (-EBADMSG) and bodies larger than the tfm's kept buffer.
+ * forged opens (-EBADMSG) and bodies of two 4000-byte records.
  * A request that finds the tfm busy (-EAGAIN, the precompute worker holds
  * it) is retried at the next tick.
  *
- * While a request runs, kprobes count, on that CPU outside hardirq:
- *   - slab and page allocations with __GFP_DIRECT_RECLAIM (should_failslab,
- *     should_fail_alloc_page: every allocation passes there);
- *   - mutex_lock, mutex_trylock, mutex_unlock;
- *   - vfree, __cond_resched, wait_for_completion.
- * The counts and the request outcomes are read-only module parameters;
- * diamond_atomic.sh turns them into TAP. The module stays loaded until
- * removed; it does nothing after its init.
+ * While a request runs, these count, on that CPU outside hardirq:
+ *   - every slab and page allocation, whatever its gfp flags: the kmem
+ *     tracepoints kmalloc, kmem_cache_alloc and mm_page_alloc, the same
+ *     on every kernel from 6.1 (the fault-injection hooks should_failslab
+ *     and should_fail_alloc_page are not: from 6.11 they sit behind a
+ *     static key, off unless fault injection runs, and Debian's 6.12 does
+ *     not build them at all);
+ *   - kprobes on mutex_lock, mutex_trylock, mutex_unlock;
+ *   - kprobes on vfree, __cond_resched, wait_for_completion.
+ * The counts, the request outcomes and the probe points this kernel lacks
+ * ("missing") are read-only module parameters; diamond_atomic.sh turns
+ * them into TAP, a count whose probe point is missing into a loud SKIP.
+ * The module stays loaded until removed; it does nothing after its init.
  */
 #include <crypto/aead.h>
 #include <linux/completion.h>
@@ -32,6 +37,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
+#include <linux/tracepoint.h>
 #include "diamond_compat.h"
 
 #include <diamond/spec.h>
@@ -41,10 +47,15 @@
 #define DMD_AT_B	16	/* records per epoch the key allows */
 #define DMD_AT_BUF	(2 * (2 + 4000) + DMD_TAG_SIZE)
 
-/* Results, per suite (index 1 and 2): read-only parameters. */
-static int sleeping_alloc[3], mutex_calls[3], vfree_calls[3], resched[3];
-static int ok[3], badmsg[3], eagain[3], other_err[3], probes_missing;
-module_param_array(sleeping_alloc, int, NULL, 0444);
+/* Counter index of the probe self-check (calibrate()), after the suites. */
+#define DMD_AT_CAL	3
+
+/* Results, per suite (index 1 and 2) and DMD_AT_CAL: read-only parameters. */
+static int allocs[4], mutex_calls[4], vfree_calls[4], resched[4];
+static int ok[3], badmsg[3], eagain[3], other_err[3];
+/* "counter:probe counter:probe ..." for the probe points not found. */
+static char missing[256];
+module_param_array(allocs, int, NULL, 0444);
 module_param_array(mutex_calls, int, NULL, 0444);
 module_param_array(vfree_calls, int, NULL, 0444);
 module_param_array(resched, int, NULL, 0444);
@@ -52,7 +63,7 @@ module_param_array(ok, int, NULL, 0444);
 module_param_array(badmsg, int, NULL, 0444);
 module_param_array(eagain, int, NULL, 0444);
 module_param_array(other_err, int, NULL, 0444);
-module_param(probes_missing, int, 0444);
+module_param_string(missing, missing, sizeof(missing), 0444);
 
 static DEFINE_PER_CPU(int, armed);	/* suite being driven, or 0 */
 
@@ -77,21 +88,58 @@ static int count_at(int *counter)
 	return 0;
 }
 
-/* @gfp: a gfp_t read from a register (sparse: no cast to restricted). */
-static int gfp_check(unsigned long gfp)
+/* Where the first counted slab allocation of each suite came from. */
+static unsigned long alloc_site[4];
+
+static void count_alloc(unsigned long site)
 {
-	return gfp & (__force unsigned long)__GFP_DIRECT_RECLAIM ?
-	       count_at(sleeping_alloc) : 0;
+	int suite = this_cpu_read(armed);
+
+	if (suite && !in_hardirq()) {
+		allocs[suite]++;
+		if (!alloc_site[suite])
+			alloc_site[suite] = site;
+	}
 }
 
-static int on_failslab(struct kprobe *p, struct pt_regs *regs)
+/* The kmem tracepoints' probes (TP_PROTO of include/trace/events/kmem.h). */
+static void on_kmalloc(void *data, unsigned long site, const void *ptr,
+		       size_t req, size_t alloc, gfp_t gfp, int node)
 {
-	return gfp_check(regs_get_kernel_argument(regs, 1));
+	count_alloc(site);
 }
 
-static int on_fail_page(struct kprobe *p, struct pt_regs *regs)
+static void on_cache_alloc(void *data, unsigned long site, const void *ptr,
+			   struct kmem_cache *s, gfp_t gfp, int node)
 {
-	return gfp_check(regs_get_kernel_argument(regs, 0));
+	count_alloc(site);
+}
+
+static void on_page_alloc(void *data, struct page *page, unsigned int order,
+			  gfp_t gfp, int migratetype)
+{
+	count_at(allocs);
+}
+
+struct tp_probe {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+};
+
+static struct tp_probe tps[] = {
+	{ "kmalloc", on_kmalloc },
+	{ "kmem_cache_alloc", on_cache_alloc },
+	{ "mm_page_alloc", on_page_alloc },
+};
+
+static void tp_find(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tps); i++)
+		if (!strcmp(tp->name, tps[i].name))
+			tps[i].tp = tp;
 }
 
 static int on_mutex(struct kprobe *p, struct pt_regs *regs)
@@ -110,8 +158,6 @@ static int on_resched(struct kprobe *p, struct pt_regs *regs)
 }
 
 static struct kprobe probes[] = {
-	{ .symbol_name = "should_failslab", .pre_handler = on_failslab },
-	{ .symbol_name = "should_fail_alloc_page", .pre_handler = on_fail_page },
 	{ .symbol_name = "mutex_lock", .pre_handler = on_mutex },
 	{ .symbol_name = "mutex_trylock", .pre_handler = on_mutex },
 	{ .symbol_name = "mutex_unlock", .pre_handler = on_mutex },
@@ -119,6 +165,75 @@ static struct kprobe probes[] = {
 	{ .symbol_name = "__cond_resched", .pre_handler = on_resched },
 	{ .symbol_name = "wait_for_completion", .pre_handler = on_resched },
 };
+
+/* The counter a probe feeds, by its handler: for the "missing" list. */
+static const char *counter_of(const struct kprobe *p)
+{
+	if (p->pre_handler == on_mutex)
+		return "mutex_calls";
+	return p->pre_handler == on_vfree ? "vfree_calls" : "resched";
+}
+
+static void note_missing(const char *counter, const char *probe)
+{
+	size_t n = strlen(missing);
+
+	pr_err("dmd_atomic: no probe point %s on this kernel: %s not counted\n",
+	       probe, counter);
+	snprintf(missing + n, sizeof(missing) - n, "%s%s:%s", n ? " " : "",
+		 counter, probe);
+}
+
+static void probes_register(void)
+{
+	unsigned int i;
+
+	for_each_kernel_tracepoint(tp_find, NULL);
+	for (i = 0; i < ARRAY_SIZE(tps); i++) {
+		if (!tps[i].tp ||
+		    tracepoint_probe_register(tps[i].tp, tps[i].probe, NULL)) {
+			tps[i].tp = NULL;
+			note_missing("allocs", tps[i].name);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		if (register_kprobe(&probes[i])) {
+			probes[i].addr = NULL;
+			note_missing(counter_of(&probes[i]),
+				     probes[i].symbol_name);
+		}
+	}
+}
+
+/*
+ * A count of 0 means something only if the probes see what they should:
+ * one kmalloc made while armed must be counted (allocs, index 3).
+ */
+static void calibrate(void)
+{
+	void *p;
+
+	preempt_disable();
+	this_cpu_write(armed, DMD_AT_CAL);
+	p = kmalloc(64, GFP_ATOMIC);
+	this_cpu_write(armed, 0);
+	preempt_enable();
+	kfree(p);
+}
+
+static void probes_unregister(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(probes); i++)
+		if (probes[i].addr)
+			unregister_kprobe(&probes[i]);
+	for (i = 0; i < ARRAY_SIZE(tps); i++)
+		if (tps[i].tp)
+			tracepoint_probe_unregister(tps[i].tp, tps[i].probe,
+						    NULL);
+	tracepoint_synchronize_unregister();
+}
 
 /* One record of @len bytes (0x5a), or two of 4000 for the large steps. */
 static unsigned int make_body(u8 *p, bool large)
@@ -219,6 +334,9 @@ static void drive(unsigned int suite, const char *name)
 	mod_timer(&r->timer, jiffies + 1);
 	wait_for_completion(&r->done);
 	timer_delete_sync(&r->timer);
+	if (allocs[suite])
+		pr_warn("dmd_atomic: suite%u: %d allocations in requests from softirq, the first slab one from %pS\n",
+			suite, allocs[suite], (void *)alloc_site[suite]);
 	goto out;
 fail:
 	other_err[suite]++;
@@ -234,21 +352,11 @@ out:
 
 static int __init dmd_atomic_init(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(probes); i++) {
-		if (register_kprobe(&probes[i])) {
-			pr_err("dmd_atomic: no kprobe on %s\n",
-			       probes[i].symbol_name);
-			probes[i].addr = NULL;
-			probes_missing++;
-		}
-	}
+	probes_register();
+	calibrate();
 	drive(DMD_SUITE_AES_GHASH, "diamond(ctr(aes),ghash)");
 	drive(DMD_SUITE_CHACHA_POLY, "diamond(chacha20,poly1305)");
-	for (i = 0; i < ARRAY_SIZE(probes); i++)
-		if (probes[i].addr)
-			unregister_kprobe(&probes[i]);
+	probes_unregister();
 	return 0;
 }
 
@@ -260,4 +368,4 @@ module_init(dmd_atomic_init);
 module_exit(dmd_atomic_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Drive diamond.ko from softirq and count sleeping calls (kselftest)");
+MODULE_DESCRIPTION("Drive diamond.ko from softirq and count allocations and sleeping calls (kselftest)");
