@@ -11,8 +11,9 @@
  *
  * field_i is the unit's trailer index field (0x40000000 | (i*g + g) or
  * 0x80000000 | n), len_i its bytes in the ciphertext, tag included. The
- * units are verified in table order, each in scratch, and only a unit whose
- * own tag matched is decrypted into the output. Each unit's verdict (0, or
+ * units are verified in table order in the tfm's bounce buffer, each
+ * decrypted in place as it is hashed and erased there unless its own tag
+ * matched, so only released units reach dst. Each unit's verdict (0, or
  * a positive errno) replaces its field_i in the output's table. The cursor
  * moves past the last released unit and the keys of every group it passes
  * are erased; a request that releases nothing returns the first unit's
