@@ -129,6 +129,14 @@ static int failed(struct dlib_dev *d, ssize_t got)
 	return rc == -ENOSPC ? -DIAMOND_EEXHAUSTED : rc;
 }
 
+/* Spec 9.2 step 1, the lengths, answered as the module answers them. */
+static int check_lengths(const struct diamond_epoch_body *body)
+{
+	if (body->ct_len < DIAMOND_TAG_SIZE)
+		return -EINVAL;
+	return body->adlen > DMD_MAX_AD ? -EMSGSIZE : 0;
+}
+
 static int kern_open(struct dlib_dev *d,
 		     const struct diamond_epoch_body *body, uint8_t *pt,
 		     uint32_t max_skip)
@@ -140,10 +148,9 @@ static int kern_open(struct dlib_dev *d,
 	int rc;
 
 	/* Spec 9.2: the lengths, then the epoch, in the kernel's order. */
-	if (body->ct_len < DIAMOND_TAG_SIZE)
-		return -EINVAL;
-	if (body->adlen > DMD_MAX_AD)
-		return -EMSGSIZE;
+	rc = check_lengths(body);
+	if (rc)
+		return rc;
 	/* The kernel's own default bound is 4096; a tighter one is ours. */
 	rc = dlib_check_epoch(&d->st, body->epoch, max_skip);
 	if (rc)
@@ -234,10 +241,9 @@ static int kern_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
 	int rc;
 
 	/* Spec 9.2: the lengths, then the position, in the kernel's order. */
-	if (body->ct_len < DIAMOND_TAG_SIZE)
-		return -EINVAL;
-	if (body->adlen > DMD_MAX_AD)
-		return -EMSGSIZE;
+	rc = check_lengths(body);
+	if (rc)
+		return rc;
 	if (next->open && body->epoch == next->st.epoch && at < next->group)
 		return -EKEYEXPIRED;
 	rc = dlib_check_epoch(&next->st, body->epoch, next->max_skip);
