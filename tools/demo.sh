@@ -230,9 +230,9 @@ if [ $tap = 0 ]; then
 	exit 0
 fi
 
-# --tap
-n=0 fails=0
-t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fails=$((fails + 1)); fi; }
+# --tap, with the one shell TAP helper
+. "$TOP/selftests/lib/tap.sh"
+t() { check "$1" eval "$2"; }	# t NAME EXPR
 echo "TAP version 13"
 sed 's/^/# /' err.txt
 records() { grep -c "\"device\":$1," "${2:-out.json}"; }	# records ID [JSON]
@@ -256,5 +256,4 @@ t "lossy link, g = 1024: fewer released than with g = 16 ($(records 31024 lossy.
 	'[ "$(records 31024 lossy.json)" -lt "$(records 316 lossy.json)" ]'
 "$D" open --state-dir gwl --software --log-rate 0 --input lossy.bin >lsw.json 2>/dev/null
 t "lossy link: software open on the host agrees with the gateway VM" 'cmp -s lsw.json lossy.json'
-echo "1..$n"
-[ $fails = 0 ]
+tap_end
