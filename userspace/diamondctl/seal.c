@@ -47,6 +47,16 @@ static int emit(const uint8_t *frame, int n)
 	return 0;
 }
 
+/* The tag frame a close wrote (@n bytes, 0: none due) out, or its error. */
+static int emit_close(int n, const char *what, const uint8_t *frame)
+{
+	if (n < 0) {
+		err_msg("closing %s: %s", what, diamond_strerror(n));
+		return -1;
+	}
+	return n > 0 ? emit(frame, n) : 0;
+}
+
 int cmd_seal(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -127,18 +137,14 @@ int cmd_seal(int argc, char **argv)
 			break;
 		}
 		n = diamond_sender_close_group(s, ad, (size_t)adlen, frame);
-		if (n < 0 || (n > 0 && emit(frame, n))) {
-			if (n < 0)
-				err_msg("closing group: %s", diamond_strerror(n));
+		if (emit_close(n, "group", frame)) {
 			status = EXIT_SETUP;
 			break;
 		}
 		in_epoch++;
 		if (full || (flush && in_epoch >= flush)) {
 			n = diamond_sender_close_epoch(s, ad, (size_t)adlen, frame);
-			if (n < 0 || (n > 0 && emit(frame, n))) {
-				if (n < 0)
-					err_msg("closing epoch: %s", diamond_strerror(n));
+			if (emit_close(n, "epoch", frame)) {
 				status = EXIT_SETUP;
 				break;
 			}
@@ -149,12 +155,8 @@ int cmd_seal(int argc, char **argv)
 	}
 	/* Also after a bad record: what was sealed before it still goes out. */
 	n = diamond_sender_close_epoch(s, ad, (size_t)adlen, frame);
-	if (n < 0) {
-		err_msg("closing epoch: %s", diamond_strerror(n));
+	if (emit_close(n, "epoch", frame))
 		status = status ? status : EXIT_SETUP;
-	} else if (n > 0 && emit(frame, n)) {
-		status = status ? status : EXIT_SETUP;
-	}
 	free(line);
 	diamond_sender_free(s);
 	return status;
