@@ -167,17 +167,14 @@ check-kernel-kat: $(KMOD_KO) $(KAT_PROBE)
 # Guest time is the instruction count (-icount shift=0): see
 # Documentation/performance.md, section Kernel. BENCH_KO= benches another
 # build of the module for the same kernel (an older commit's, say).
+# KVM_LOAD lifts 7.x's af_alg_restrict, which would keep gcm(aes) and
+# rfc7539 from the baselines too, and says so.
 BENCH_KO ?= $(KMOD_KO)
-# 7.x: the af_alg_restrict sysctl (default 1) confines AF_ALG to an
-# allowlist that holds neither gcm(aes) nor rfc7539; the bench VM lifts it,
-# and says so, to measure the baselines (Documentation/kernel-api.rst).
-KBENCH_UNRESTRICT := f=/proc/sys/crypto/af_alg_restrict; \
-	if [ -e $$f ]; then echo 0 >$$f && echo "\# $$f set to 0"; fi;
 bench-kernel: $(BENCH_KO) $(KBENCH)
 	@BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm --icount --timeout 1800 \
 		--module $(BENCH_KO) --file $(KBENCH):/bin/kernel-bench \
 		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
-		'$(KVM_LOAD); $(KBENCH_UNRESTRICT) kernel-bench /diamond.txt'
+		'$(KVM_LOAD); kernel-bench /diamond.txt'
 
 # The gateway cost of group tags, g = 1024, 64, 16 at b = 1024 (the same
 # -icount guest; Documentation/performance.md, section Groups).
