@@ -101,14 +101,15 @@ struct diamond_groups {
 };
 
 /*
- * Suite 1 runs on its spawns (the ctr(aes) skcipher and the ghash ahash).
+ * Suite 1 runs on its spawns (the ctr(aes) skcipher and the ghash ahash)
+ * or, where the kernel has them, on the AES-CTR and GHASH libraries.
  * Suite 2 calls the kernel's ChaCha20 and Poly1305 library code directly:
  * chacha_crypt() (<crypto/chacha.h>) and poly1305_init/update/final()
  * (<crypto/poly1305.h>), each the arch SIMD code where there is one: no
  * request, scatterlist or allocation per record (diamond_compat.h).
  */
 struct diamond_tfm_ctx {
-	struct crypto_skcipher *stream;	/* suite 1: ctr(aes) */
+	struct crypto_skcipher *stream;	/* suite 1: ctr(aes), NULL on lib AES */
 	struct crypto_ahash *ghash;	/* suite 1, NULL when lib GHASH */
 	u8 suite;
 	u8 k;				/* state size: 16 or 32 */
@@ -123,7 +124,8 @@ struct diamond_tfm_ctx {
 	struct skcipher_request *sreq;
 	struct ahash_request *hreq;
 	struct chacha_state chacha;	/* suite 2: the last slot's state */
-	const u8 *zero;			/* suite 2: the zero page, G's input */
+	struct dmd_aes_lib aes;		/* suite 1 on lib AES: the last key */
+	const u8 *zero;			/* the zero page, lib G's input */
 	u8 *sbuf;			/* DMD_STREAM_BUF, kmalloc'd */
 	unsigned int sbuf_used;		/* bytes of sbuf to erase */
 	u8 *hbuf;			/* DMD_HASH_BUF + IV + tag, kmalloc'd */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Diamond key chains (Documentation/spec.rst section 3) on the suite's
- * stream: the instance's ctr(aes) spawn for suite 1, lib/crypto ChaCha20
- * (chacha_crypt()) for suite 2:
+ * stream: for suite 1 the instance's ctr(aes) spawn, or from 7.3 the
+ * AES-CTR library (aes_ctr()), for suite 2 lib/crypto ChaCha20
+ * (chacha_crypt()):
  *
  *	X        = G(E_e, IV_epoch)[0 : 2k]	E_{e+1} = X[0:k], R_{e,0} = X[k:2k]
  *	Y_j      = G(R_{e,j}, 0^16)		R_{e,j+1} = Y_j[0:k]
@@ -10,9 +11,10 @@
  *	KS_j     = Y_j[O : O+len_j]		O = k + 32
  *
  * G(K, IV) is, for suite 1, one setkey and one encryption of the zero page
- * by the ctr(aes) child, and for suite 2 one lib/crypto ChaCha20 run over
- * the zero page. The output lands where it is used: in the table, or in
- * ctx->sbuf (erased at the end of the request) for a slot opened online.
+ * by the ctr(aes) child (or one key expansion and one aes_ctr() run), and
+ * for suite 2 one lib/crypto ChaCha20 run over the zero page. The output
+ * lands where it is used: in the table, or in ctx->sbuf (erased at the end
+ * of the request) for a slot opened online.
  *
  * The offline phase of spec section 9 lives here too: diamond_precompute()
  * fills a table with the first slots of the current epoch (R_{j+1}, H_j, P_j
@@ -61,7 +63,17 @@ static void zero_sg(struct scatterlist *sg, unsigned int len)
 			    0);
 }
 
-/* Suite 1: G on the ctr(aes) spawn, one setkey and one request. */
+/* Suite 1's first counter block for G in @domain (spec section 1). */
+static void stream_iv(u8 iv[16], u8 domain)
+{
+	memset(iv, 0, 16);
+	if (domain == DMD_DOM_EPOCH)
+		iv[0] = 0x80;	/* counter 2^127 */
+	else if (domain == DMD_DOM_GROUP)
+		iv[0] = 0x40;	/* counter 2^126 */
+}
+
+/* Suite 1 before 7.3: G on the ctr(aes) spawn, one setkey and one request. */
 static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 				   const u8 *key, u8 domain, u8 *dst,
 				   unsigned int len)
@@ -80,11 +92,7 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 	if (unlikely(err))
 		return err;
 
-	memset(ctx->iv, 0, 16);
-	if (domain == DMD_DOM_EPOCH)
-		ctx->iv[0] = 0x80;	/* counter 2^127 */
-	else if (domain == DMD_DOM_GROUP)
-		ctx->iv[0] = 0x40;	/* counter 2^126 */
+	stream_iv(ctx->iv, domain);
 	zero_sg(src, len);
 	sg_init_one(&out, buf, len);
 	skcipher_request_set_callback(ctx->sreq, ctx->req_flags, crypto_req_done,
@@ -94,6 +102,31 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 	if (likely(!err) && buf != dst)
 		memcpy(dst, buf, len);
 	return diamond_child_err(err);
+}
+
+/*
+ * Suite 1 from 7.3: G with the AES-CTR library (diamond_compat.h), the same
+ * counter blocks as stream_ctr(), any context, no allocation.
+ */
+static int __must_check stream_aes_lib(struct diamond_tfm_ctx *ctx,
+				       const u8 *key, u8 domain, u8 *dst,
+				       unsigned int len)
+{
+	unsigned int part;
+	int err;
+
+	err = dmd_aes_lib_setkey(&ctx->aes, key, ctx->k);
+	if (unlikely(err))
+		return err;
+	stream_iv(ctx->iv, domain);
+	/* Whole pages but the last: the counter runs on across calls. */
+	do {
+		part = min_t(unsigned int, len, PAGE_SIZE);
+		dmd_aes_lib_ctr(&ctx->aes, dst, ctx->zero, part, ctx->iv);
+		dst += part;
+		len -= part;
+	} while (len);
+	return 0;
 }
 
 /*
@@ -136,7 +169,9 @@ static int __must_check stream(struct diamond_tfm_ctx *ctx, const u8 *key,
 			       u8 domain, u8 *dst, unsigned int len)
 {
 	if (ctx->suite == DMD_SUITE_AES_GHASH)
-		return stream_ctr(ctx, key, domain, dst, len);
+		return DMD_AES_CTR_IS_LIB ?
+		       stream_aes_lib(ctx, key, domain, dst, len) :
+		       stream_ctr(ctx, key, domain, dst, len);
 	stream_chacha(ctx, key, domain, dst, len);
 	return 0;
 }
@@ -405,9 +440,10 @@ int diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r, u8 *hp)
 
 /*
  * Erase what the last slots left behind: the suite 1 children keep the last
- * key they were given (a slot key), the suite 2 ChaCha20 state and key are
- * ours, and ctx->sbuf holds the heads of the slots opened online. After an
- * accepted epoch all of these are keys of the past.
+ * key they were given (a slot key), the lib AES key schedule and the suite 2
+ * ChaCha20 state and key are ours, and ctx->sbuf holds the heads of the
+ * slots opened online. After an accepted epoch all of these are keys of the
+ * past.
  */
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx)
 {
@@ -421,6 +457,8 @@ void diamond_children_wipe(struct diamond_tfm_ctx *ctx)
 		pr_debug("diamond: could not rekey the ghash child\n");
 	if (ctx->suite == DMD_SUITE_CHACHA_POLY)
 		memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
+	else if (DMD_AES_CTR_IS_LIB)
+		memzero_explicit(&ctx->aes, sizeof(ctx->aes));
 	memzero_explicit(ctx->sbuf, ctx->sbuf_used);
 	ctx->sbuf_used = 0;
 	memzero_explicit(ctx->digest, DMD_TAG_SIZE);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every kernel-version difference diamond.ko builds across (6.1 .. 6.19),
+ * Every kernel-version difference diamond.ko builds across (6.1 .. 7.3),
  * in one place. The module's code is written against the newest interfaces;
  * each gate below supplies them on the kernels before the upstream change
  * it names, so that dropping an old kernel means deleting one block.
@@ -132,6 +132,59 @@ static inline void dmd_lib_ghash(const u8 h[GHASH_BLOCK_SIZE],
 				 const u8 hb[GHASH_BLOCK_SIZE],
 				 const u8 *data, unsigned int len,
 				 u8 out[GHASH_BLOCK_SIZE])
+{
+}
+#endif
+
+/*
+ * 7.3, the AES-CTR library (<crypto/aes-ctr.h>, aes_ctr() on a key from
+ * aes_prepareenckey(); crypto/aes.c registers it as "ctr-aes-lib"): AES-CTR
+ * in any context, on the arch AES code (AES-NI, the ARMv8 Crypto Extensions
+ * or NEON) where there is one, with no tfm, no setkey and no allocation.
+ * Suite 1 keys G afresh for every slot, inside requests that may come from
+ * softirq, and a ctr(aes) driver's setkey may allocate (7.3's
+ * ctr-aes-neonbs does, with GFP_KERNEL), so from 7.3 suite 1 runs G on the
+ * library and its instance is built on "ctr-aes-lib" alone
+ * (Documentation/kernel-api.rst, "Kernel versions"). 7.2's headers have
+ * aes_prepareenckey() but no aes_ctr(). Before 7.3 the ctr(aes) spawn runs
+ * G, and dmd_aes_lib_*() are never called (DMD_AES_CTR_IS_LIB is 0).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 3, 0)
+#include <crypto/aes-ctr.h>
+
+#define DMD_AES_CTR_IS_LIB	1
+
+struct dmd_aes_lib {
+	struct aes_enckey key;
+};
+
+static inline int dmd_aes_lib_setkey(struct dmd_aes_lib *aes, const u8 *k,
+				     unsigned int klen)
+{
+	return aes_prepareenckey(&aes->key, k, klen);
+}
+
+/* @dst = @src ^ AES-CTR(@ctr); @ctr moves on by the blocks used. */
+static inline void dmd_aes_lib_ctr(struct dmd_aes_lib *aes, u8 *dst,
+				   const u8 *src, unsigned int len,
+				   u8 ctr[AES_BLOCK_SIZE])
+{
+	aes_ctr(dst, src, len, ctr, &aes->key);
+}
+#else
+#define DMD_AES_CTR_IS_LIB	0
+
+struct dmd_aes_lib {
+};
+
+static inline int dmd_aes_lib_setkey(struct dmd_aes_lib *aes, const u8 *k,
+				     unsigned int klen)
+{
+	return -ENOENT;
+}
+
+static inline void dmd_aes_lib_ctr(struct dmd_aes_lib *aes, u8 *dst,
+				   const u8 *src, unsigned int len, u8 ctr[16])
 {
 }
 #endif

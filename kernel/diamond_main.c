@@ -19,10 +19,11 @@
  * once per accepted epoch; keys of past epochs are erased as they are
  * consumed. Requests of one tfm are serialized by a bit lock held across the
  * epoch (diamond.h), and child requests live in the tfm context (reqsize 0) for the
- * same reason. Suite 1 runs on its ctr(aes) and ghash spawns; suite 2
- * calls lib/crypto ChaCha20 and Poly1305 directly, which needs no request,
- * setkey or scatterlist per record, and holds its spawns only to check the
- * names it was instantiated with. The next epoch's slot material is precomputed by a work item
+ * same reason. Suite 1 runs on its ctr(aes) and ghash spawns (from 7.3 on
+ * the AES-CTR and GHASH libraries); suite 2 calls lib/crypto ChaCha20 and
+ * Poly1305 directly, which needs no request, setkey or scatterlist per
+ * record, and holds its spawns only to check the names it was instantiated
+ * with. The next epoch's slot material is precomputed by a work item
  * after each accepted epoch and after setkey (diamond_chain.c).
  */
 #include <crypto/internal/aead.h>
@@ -46,6 +47,8 @@
 /* Suite 2: lib/crypto chacha_crypt() and poly1305_init/update/final(). */
 #define DMD_SUITE2_STREAM	"chacha20-lib"
 #define DMD_SUITE2_DRIVER	"diamond(" DMD_SUITE2_STREAM ",poly1305-lib)"
+/* Suite 1 from 7.3: lib/crypto aes_ctr(), the code of this ctr(aes) driver. */
+#define DMD_AES_LIB_DRIVER	"ctr-aes-lib"
 /* The one GHASH whose setkey allocates (a 4 KiB table): run lib gf128mul. */
 #define DMD_GHASH_LIB_DRIVER	"ghash-generic"
 
@@ -262,8 +265,9 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 	ctx->gkey = ctx->digest + 16;
 	diamond_group_setkey(ctx, 0);
 	ctx->zero = page_address(ZERO_PAGE(0));
-	/* Suite 2 runs on lib/crypto: no children. */
-	if (ctx->suite != DMD_SUITE_AES_GHASH)
+	/* Suite 2, and suite 1 from 7.3, run on lib/crypto: no children. */
+	BUILD_BUG_ON(DMD_AES_CTR_IS_LIB && !DMD_GHASH_IS_LIB);
+	if (ctx->suite != DMD_SUITE_AES_GHASH || DMD_AES_CTR_IS_LIB)
 		return 0;
 
 	ctx->stream = crypto_spawn_skcipher(&ictx->stream);
@@ -320,6 +324,7 @@ static void diamond_exit_tfm(struct crypto_aead *tfm)
 	diamond_group_erase(ctx);
 	ctx->keyed = false;
 	memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
+	memzero_explicit(&ctx->aes, sizeof(ctx->aes));
 
 	if (ctx->ghash) {
 		kfree_sensitive(ctx->hreq);
@@ -385,13 +390,21 @@ static int check_request(struct rtattr **tb, const struct crypto_alg *base)
 	return 0;
 }
 
-/* Suite 2 asked for by its driver name: grab the stream by its cra_name. */
+/*
+ * The stream to grab: suite 2 asked for by its driver name by its cra_name;
+ * from 7.3, suite 1's ctr(aes) as the library driver, the code that runs.
+ */
 static const char *stream_request(struct rtattr **tb)
 {
 	const char *name = crypto_attr_alg_name(tb[1]);
 
-	return IS_ERR(name) || strcmp(name, DMD_SUITE2_STREAM) ? name :
-								 "chacha20";
+	if (IS_ERR(name))
+		return name;
+	if (!strcmp(name, DMD_SUITE2_STREAM))
+		return "chacha20";
+	if (DMD_AES_CTR_IS_LIB && !strcmp(name, "ctr(aes)"))
+		return DMD_AES_LIB_DRIVER;
+	return name;
 }
 
 /*
@@ -431,6 +444,10 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 		struct hash_alg_common *ghash;
 
 		ictx->suite = DMD_SUITE_AES_GHASH;
+		/* Any other ctr(aes) would be named but not run. */
+		if (DMD_AES_CTR_IS_LIB &&
+		    strcmp(stream->base.cra_driver_name, DMD_AES_LIB_DRIVER))
+			goto err_free_inst;
 		if (DMD_GHASH_IS_LIB) {
 			/* No "ghash" algorithm to spawn (diamond_compat.h). */
 			err = PTR_ERR_OR_ZERO(hash_name);
@@ -488,8 +505,9 @@ named:
 		     hash_cra_name) >= CRYPTO_MAX_ALG_NAME)
 		goto err_free_inst;
 	/*
-	 * The driver name says what runs: suite 1 the spawns' drivers, suite 2
-	 * lib/crypto (the spawns only check that the names are these).
+	 * The driver name says what runs: suite 1 the spawns' drivers (from
+	 * 7.3 ctr-aes-lib, whose library code it calls), suite 2 lib/crypto
+	 * (the spawns only check that the names are these).
 	 */
 	if (ictx->suite == DMD_SUITE_CHACHA_POLY)
 		strscpy(inst->alg.base.cra_driver_name, DMD_SUITE2_DRIVER,
