@@ -22,6 +22,11 @@
 #   make check-dkms         TAP: dkms add/build/install into a private tree,
 #                           the module's MOK signature, then the kernel KATs
 #                           in the VM on the module dkms built
+#   make check-dkms-matrix  check-dkms for the kernel of every x86_64 and
+#                           arm64 cell of MATRIX_CELLS (mk/matrix.mk; KCACHE),
+#                           one line per cell; TAP dkms-CELL.tap and
+#                           dkms-CELL-kat.tap; not in check (about 6 min for
+#                           the six cells)
 #   make deb                the Debian packages, in $(BUILD)/deb
 #   make check-deb          TAP: build them, lintian, dpkg -i, exercise the
 #                           installed diamondctl and module (VM), purge;
