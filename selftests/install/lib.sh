@@ -73,7 +73,8 @@ sigcheck() {
 # as the only extra module; the guest loads it, names it in /proc/crypto,
 # then runs the kernel KATs (kat-probe, as check-kernel-kat does) into
 # TAPFILE, and finally GUEST_SH, whose output is left in ./guest.out.
-# Needs KVER, BUILD, KAT_PROBE, KAT_DRIVER1, KAT_DRIVER2.
+# Needs KVER, BUILD, KAT_PROBE, KAT_DRIVER1, KAT_DRIVER2, and KVM_AFALG
+# (mk/kernel.mk: lifts 7.x's af_alg_restrict, as check-kernel-kat does).
 vm_kat() {
 	local ko=$1 tap=$2 guest= rc=0
 	shift 2
@@ -85,7 +86,7 @@ vm_kat() {
 	KVER=$KVER BUILD=$BUILD/vm "$TOP/tools/vm/run-vm" --timeout 600 --module "$ko" \
 		--file "$KAT_PROBE:/bin/kat-probe" --file "$TOP/vectors/diamond.txt:/diamond.txt" \
 		${args[@]+"${args[@]}"} -- \
-		"modprobe diamond && grep -q '^module *: diamond' /proc/crypto &&
+		"${KVM_AFALG:+$KVM_AFALG; }modprobe diamond && grep -q '^module *: diamond' /proc/crypto &&
 		 echo '@@LOADED@@'; kat-probe /diamond.txt '$KAT_DRIVER1' '$KAT_DRIVER2';
 		 echo '@@GUEST@@'; $guest" >vm.out 2>vm.err || rc=$?
 	sed -n '/^@@LOADED@@$/,/^@@GUEST@@$/p' vm.out | sed '1d;$d' >"$tap"

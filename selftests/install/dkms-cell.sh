@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# dkms-cell.sh CELL: make check-dkms (dkms.sh) on the kernel of one cell of
+# the gateway matrix (make check-dkms-matrix): x86_64-LINE, arm64-LINE or
+# pi4-LINE, LINE 6.1, 6.12 or newest. tools/kernel/kcell --dkms describes
+# the kernel (headers, chroot, image, modules), and check-dkms gets that
+# description as make variables, as tools/kernel/run-cell passes it to the
+# kernel suites: dkms builds for that kernel and the VM boots it. TAP goes
+# to $TAPDIR/dkms-CELL.tap and dkms-CELL-kat.tap, and one line is printed:
+#   cell arm64-6.12     6.12.117+deb12-arm64     107 passed, 0 failed, 0 skipped  PASS  49 s
+# A cell that cannot run, or whose dkms steps skip, prints a loud SKIP and
+# fails. A pi4 cell runs the arm64 kernel, so dkms builds the same module
+# as for arm64-LINE; only the VM differs: the Cortex-A72 without the Crypto
+# Extensions (tools/vm/el2stub, as in run-cell).
+# Environment: TOP, BUILD, TAPDIR, KCACHE (default $BUILD/kcache), MAKE.
+set -uo pipefail
+
+cell=${1:?usage: dkms-cell.sh CELL}
+TOP=${TOP:?} BUILD=${BUILD:?} TAPDIR=${TAPDIR:?}
+KCACHE=${KCACHE:-$BUILD/kcache} MAKE=${MAKE:-make}
+out=$BUILD/dkms-matrix/$cell tap=$TAPDIR/dkms-$cell
+rm -rf "$out"
+mkdir -p "$out" "$TAPDIR"
+rm -f "$tap.tap" "$tap-kat.tap"
+start=$SECONDS kver=
+
+cant_run() {
+	printf 'TAP version 13\n1..1\nnot ok 1 dkms cell %s cannot run: %s\n' "$cell" "$1" >"$tap.tap"
+	printf 'cell %-14s %-24s SKIP (counts as failed): %s\n' "$cell" "${kver:--}" "$1"
+	exit 1
+}
+
+vm=()
+case $cell in
+x86_64-*|arm64-*) arch=${cell%%-*} line=${cell#*-} ;;
+pi4-*) arch=arm64 line=${cell#pi4-}
+	# shellcheck disable=SC2054 # the commas are qemu -M's
+	vm=(RUN_VM_MACHINE=virt,virtualization=on RUN_VM_MEM=512 RUN_VM_APPEND=mem=511M) ;;
+*) cant_run "unknown cell name" ;;
+esac
+desc=$("$TOP/tools/kernel/kcell" --dkms "$KCACHE" "$arch" "$line" 2>"$out/kcell.log") ||
+	cant_run "kernel not available ($(tail -n1 "$out/kcell.log"))"
+# "NAME := value" lines, values without blanks; ARCH= for mk/kernel.mk.
+mapfile -t vars < <(sed -n 's/^\([A-Z_]*\) := /\1=/p' <<<"$desc")
+kver=$(sed -n 's/^KVER := //p' <<<"$desc")
+[ "$arch" = arm64 ] && vars+=(ARCH=arm64)
+if [ ${#vm[@]} -gt 0 ]; then
+	"$TOP/tools/vm/el2stub/mkimage" "$(sed -n 's/^VMLINUZ := //p' <<<"$desc")" \
+		"$out/pi4.img" >"$out/el2stub.log" 2>&1 ||
+		cant_run "EL2 stub image ($(tail -n1 "$out/el2stub.log"))"
+	vars+=("VMLINUZ=$out/pi4.img")
+fi
+
+env ${vm[@]+"${vm[@]}"} "$MAKE" --no-print-directory -C "$TOP" check-dkms "${vars[@]}" \
+	TAPDIR="$TAPDIR" DKMS_TAP="dkms-$cell" >"$out/check-dkms.log" 2>&1
+why=$(sed -n 's/^ok [0-9]* - .*# SKIP //p' "$tap.tap" 2>/dev/null | head -n1)
+[ -z "$why" ] || cant_run "$why"
+sum=$("$TOP/tools/tap-summary" "$tap.tap" "$tap-kat.tap" 2>/dev/null | tail -n1)
+verdict=PASS
+"$TOP/tools/tap-summary" "$tap.tap" "$tap-kat.tap" >/dev/null 2>&1 || verdict=FAIL
+[ -f "$tap.tap" ] && [ -f "$tap-kat.tap" ] || verdict=FAIL
+printf 'cell %-14s %-24s %s  %s  %d s\n' "$cell" "$kver" "${sum:-no results}" "$verdict" \
+	$((SECONDS - start))
+[ "$verdict" = PASS ]
