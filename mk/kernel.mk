@@ -96,6 +96,7 @@ $(KMOD_KO): $(KMOD_SRCS)
 CHECK_SUITES += kernel-lint
 KLINT_LOG := $(KOUT)/lint
 KLINT     := CHECKPATCH=$(CHECKPATCH) KSRC_TARBALL=$(KSRC_TARBALL) \
+	     CHECKPATCH_CLEAN=$(BUILD)/checkpatch-clean \
 	     $(TOP)/tools/kernel/lint $(KLINT_LOG) $(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS)
 
 .PHONY: check-kernel-lint
