@@ -96,6 +96,7 @@ $(KMOD_KO): $(KMOD_SRCS)
 CHECK_SUITES += kernel-lint
 KLINT_LOG := $(KOUT)/lint
 KLINT     := CHECKPATCH=$(CHECKPATCH) KSRC_TARBALL=$(KSRC_TARBALL) \
+	     CHECKPATCH_CLEAN=$(BUILD)/checkpatch-clean \
 	     $(TOP)/tools/kernel/lint $(KLINT_LOG) $(KBUILD) $(KDIR) $(KOUT) $(KBUILD_ARGS)
 
 .PHONY: check-kernel-lint
@@ -142,11 +143,14 @@ KAFALG_INC := $(TEST_INC) -I$(TOP)/selftests/diamond -I$(TOP)/tools/kernel
 KAFALG := $(TOP)/selftests/diamond/afalg.c $(TOP)/selftests/diamond/afalg.h \
 	  $(TOP)/tools/kernel/afalg_conn.h
 
+# The matrix's cells of one architecture share it and may build it side by
+# side (make check): each links a scratch file and renames it into place,
+# so no VM is handed a half-written program.
 $(KAT_PROBE): $(TOP)/tools/kernel/kat-probe.c $(KAFALG) \
 	      $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/tap.h
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(CSTD) $(KAFALG_INC) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
-		$(TOP)/selftests/diamond/afalg.c
+	$(GUEST_CC) $(CSTD) $(KAFALG_INC) -static -o $@.$$$$ $< $(TOP)/selftests/lib/vecfile.c \
+		$(TOP)/selftests/diamond/afalg.c && mv -f $@.$$$$ $@
 
 # The portable core seals the grouped epochs of `kernel-bench ... groups`:
 # the host archive on x86_64, its sources for another guest compiler.

@@ -9,8 +9,8 @@
 #   make check-kselftest   build diamond.ko (`module`, mk/kernel.mk) and the
 #                          static test programs (make -C selftests/diamond
 #                          install, kselftest lib.mk conventions) into
-#                          $(BUILD)/selftests/<arch>/install, boot one VM,
-#                          split its TAP per program into
+#                          $(BUILD)/selftests/<arch>-<kver>/install, boot
+#                          one VM, split its TAP per program into
 #                          $(TAPDIR)/kselftest-<program>.tap
 #   make kselftest-mock    the same tests against the portable core on the
 #                          host (no kernel): checks the tests themselves
@@ -23,11 +23,17 @@ KSFT_SRC    := $(TOP)/selftests/diamond
 # Per architecture: the guest programs are built for the guest's (GUEST_CC,
 # mk/kernel.mk); for arm64 libkcapi and kcapi-enc come unpacked from
 # Debian's arm64 packages (GUEST_ROOT, tools/kernel/kcell).
+# The programs are built once per architecture (KSFT_OUT) and installed
+# per kernel (KSFT_RUN, beside that kernel's dmd_atomic.ko and log): the
+# matrix's cells run side by side in make check, and cells of one
+# architecture share the programs, so their build takes a lock.
 KSFT_OUT    := $(BUILD)/selftests/$(DMD_ARCH)/diamond
-KSFT_INST   := $(BUILD)/selftests/$(DMD_ARCH)/install
-KSFT_KCAPI  := $(BUILD)/selftests/$(DMD_ARCH)/kcapi
+KSFT_LOCK   := flock $(BUILD)/selftests/$(DMD_ARCH)/.lock
+KSFT_RUN    := $(BUILD)/selftests/$(DMD_ARCH)-$(KVER)
+KSFT_INST   := $(KSFT_RUN)/install
+KSFT_KCAPI  := $(KSFT_RUN)/kcapi
 KSFT_KCAPI_A := $(if $(GUEST_ROOT),$(firstword $(wildcard $(GUEST_ROOT)/usr/lib/*/libkcapi.a)))
-KSFT_LOG    := $(BUILD)/selftests/kselftest.out
+KSFT_LOG    := $(KSFT_RUN)/kselftest.out
 KSFT_VM     := $(BUILD)/vm
 KSFT_KO     ?= $(or $(KMOD_KO),$(BUILD)/kernel/diamond.ko)
 KSFT_TIMEOUT ?= 300
@@ -42,7 +48,8 @@ KSFT_MODULE_TARGET := $(if $(wildcard $(TOP)/mk/kernel.mk),module,ksft-no-module
 KSFT_CORE := $(if $(filter $(CC),$(GUEST_CC)),$(CORE_LIB_host))
 
 kselftest-build: $(KSFT_CORE)
-	@$(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
+	@mkdir -p $(BUILD)/selftests/$(DMD_ARCH)
+	@$(KSFT_LOCK) $(MAKE) --no-print-directory -C $(KSFT_SRC) OUTPUT=$(KSFT_OUT) \
 		TOP=$(TOP) CC="$(GUEST_CC)" $(if $(KSFT_KCAPI_A),KCAPI_A=$(KSFT_KCAPI_A)) \
 		$(if $(KSFT_CORE),DMD_CORE=$(KSFT_CORE)) install INSTALL_PATH=$(KSFT_INST)
 	@$(KBUILD) --src $(KSFT_SRC)/atomic $(KDIR) $(KOUT)/atomic $(KBUILD_ARGS)

@@ -12,6 +12,9 @@
 #   ...the program's TAP 13...
 #   @@KSFT-END <name> <exit status>@@
 #
+# Each program's TAP ends with a diagnostic of its wall-clock time in the
+# guest ("# diamond_fuzz: 41.37 s"): under TCG that is where a run's time
+# goes.
 # The module load is reported as its own TAP program, "module". Without
 # --require-module a module that does not load is a skip and every program
 # skips (exit 4); with it (make check) it is a failure. Exit status: 0 when
@@ -95,8 +98,12 @@ else
 fi
 echo "@@KSFT-END module $rc@@"
 
+# Seconds since boot, to the hundredth.
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
 for p in $PROGS; do
 	echo "@@KSFT-BEGIN ${p%.sh}@@"
+	t0=$(uptime_s)
 	if [ -x "$dir/$p" ]; then
 		"$dir/$p" "$vectors"
 		s=$?
@@ -106,6 +113,7 @@ for p in $PROGS; do
 		echo "not ok 1 $p present in $dir"
 		s=1
 	fi
+	echo "# ${p%.sh}: $(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }') s"
 	echo "@@KSFT-END ${p%.sh} $s@@"
 	case $s in
 	0|4) ;;
