@@ -12,7 +12,7 @@
 # A cell that cannot run, or whose dkms steps skip, prints a loud SKIP and
 # fails. A pi4 cell runs the arm64 kernel, so dkms builds the same module
 # as for arm64-LINE; only the VM differs: the Cortex-A72 without the Crypto
-# Extensions (tools/vm/el2stub, as in run-cell).
+# Extensions (tools/kernel/cell.sh).
 # Environment: TOP, BUILD, TAPDIR, KCACHE (default $BUILD/kcache), MAKE.
 set -uo pipefail
 
@@ -31,34 +31,14 @@ cant_run() {
 	exit 1
 }
 
-vm=()
-case $cell in
-x86_64-*|arm64-*) arch=${cell%%-*} line=${cell#*-} ;;
-pi4-*) arch=arm64 line=${cell#pi4-}
-	# shellcheck disable=SC2054 # the commas are qemu -M's
-	vm=(RUN_VM_MACHINE=virt,virtualization=on RUN_VM_MEM=512 RUN_VM_APPEND=mem=511M) ;;
-*) cant_run "unknown cell name" ;;
-esac
-desc=$("$TOP/tools/kernel/kcell" --dkms "$KCACHE" "$arch" "$line" 2>"$out/kcell.log") ||
-	cant_run "kernel not available ($(tail -n1 "$out/kcell.log"))"
-# "NAME := value" lines, values without blanks; ARCH= for mk/kernel.mk.
-mapfile -t vars < <(sed -n 's/^\([A-Z_]*\) := /\1=/p' <<<"$desc")
-kver=$(sed -n 's/^KVER := //p' <<<"$desc")
-[ "$arch" = arm64 ] && vars+=(ARCH=arm64)
-if [ ${#vm[@]} -gt 0 ]; then
-	"$TOP/tools/vm/el2stub/mkimage" "$(sed -n 's/^VMLINUZ := //p' <<<"$desc")" \
-		"$out/pi4.img" >"$out/el2stub.log" 2>&1 ||
-		cant_run "EL2 stub image ($(tail -n1 "$out/el2stub.log"))"
-	vars+=("VMLINUZ=$out/pi4.img")
-fi
+. "$TOP/tools/kernel/cell.sh"
+cell_setup "$cell" --dkms
 
 env ${vm[@]+"${vm[@]}"} "$MAKE" --no-print-directory -C "$TOP" check-dkms "${vars[@]}" \
 	TAPDIR="$TAPDIR" DKMS_TAP="dkms-$cell" >"$out/check-dkms.log" 2>&1
 why=$(sed -n 's/^ok [0-9]* - .*# SKIP //p' "$tap.tap" 2>/dev/null | head -n1)
 [ -z "$why" ] || cant_run "$why"
-sum=$("$TOP/tools/tap-summary" "$tap.tap" "$tap-kat.tap" 2>/dev/null | tail -n1)
-verdict=PASS
-"$TOP/tools/tap-summary" "$tap.tap" "$tap-kat.tap" >/dev/null 2>&1 || verdict=FAIL
+tap_verdict "$tap.tap" "$tap-kat.tap"
 [ -f "$tap.tap" ] && [ -f "$tap-kat.tap" ] || verdict=FAIL
 printf 'cell %-14s %-24s %s  %s  %d s\n' "$cell" "$kver" "${sum:-no results}" "$verdict" \
 	$((SECONDS - start))
