@@ -16,7 +16,7 @@ CSTD     := -std=c11 -Wall -Wextra -Werror -O2 -g $(DMD_INC)
 CHECK_SUITES :=
 BENCH_TARGETS :=
 
-.PHONY: all check demo deps bench-host bench clean help
+.PHONY: all deps clean help
 all:
 
 help:
@@ -24,6 +24,7 @@ help:
 	@echo "make check       install what is missing, build, run every test"
 	@echo "                 (DEPS=check: only verify the packages, never run apt;"
 	@echo "                 MATRIX=0: without the nine-cell gateway matrix)"
+	@echo "make check-fresh make demo and make check on a fresh Debian 12 root (root)"
 	@echo "make deps        install the Debian packages the build and tests need"
 	@echo "make bench-host  callgrind instruction counts of the portable core"
 
@@ -38,8 +39,18 @@ deps:
 include $(TOP)/mk/core-lib.mk
 include $(filter-out %/core-lib.mk,$(sort $(wildcard $(TOP)/mk/*.mk)))
 
+# The targets that need the Debian packages run deps first, then the work in a
+# sub-make (TARGET.after-deps) that reads the makefiles anew: what they take
+# from the system (KVER from the installed kernel headers, pkg-config flags)
+# is resolved only after deps installed it. On a fresh machine this make
+# parsed the makefiles before the headers existed, with KVER empty.
+NEEDS_DEPS := check demo bench bench-host
+.PHONY: $(NEEDS_DEPS) $(NEEDS_DEPS:=.after-deps)
+$(NEEDS_DEPS): deps
+	@$(MAKE) --no-print-directory $@.after-deps
+
 # Every suite writes TAP to $(TAPDIR)/<suite>.tap; the summary counts them.
-check: deps
+check.after-deps:
 	@rm -rf $(TAPDIR); mkdir -p $(TAPDIR)
 	@$(MAKE) --no-print-directory all
 	@rc=0; $(MATRIX_START) for s in $(CHECK_SUITES); do \

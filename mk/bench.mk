@@ -102,7 +102,7 @@ bench-firmware: $(BENCH_FW)
 BENCH_TARGETS += bench
 BENCH_DOC := $(TOP)/Documentation/performance
 
-bench: deps $(BENCH_COMPARE) $(BENCH_KATS) avr-run qemu-plugin
+bench.after-deps: $(BENCH_COMPARE) $(BENCH_KATS) avr-run qemu-plugin
 	@echo "bench: building $(words $(BENCH_FW)) benchmark firmware images"
 	@$(MAKE) --no-print-directory -j2 bench-firmware >/dev/null
 	@BUILD=$(BUILD) BENCH_OUT=$(BENCH_OUT) BENCH_DOC=$(BENCH_DOC) \

@@ -86,7 +86,7 @@ check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_blobs test_api
 # A benchmark, not a test: callgrind instruction counts per message.
 BENCH_TARGETS += bench-host
 .PHONY: bench-host
-bench-host: deps $(CORE_HOST)/host-bench
+bench-host.after-deps: $(CORE_HOST)/host-bench
 	@$(TOP)/tools/bench/bench-host.sh $(CORE_HOST)/host-bench
 
 $(CORE_HOST)/host-bench: $(TOP)/tools/bench/host-bench.c $(CORE_DEPS) $(CORE_LIB_host)
