@@ -4,7 +4,7 @@
 # deb.sh HOST_TAP KAT_TAP: the Debian packages end to end, on this host.
 # Builds them (tools/deb/build-debs) and runs lintian (no tag allowed,
 # down to pedantic and info; overrides are in debian/*.lintian-overrides).
-# Installs all four with dpkg -i (diamond-dkms's postinst has dkms build
+# Installs all four with apt-get install, as the README does (diamond-dkms's postinst has dkms build
 # the module for the kernel headers installed here), checks
 # what each installed, builds a program against the installed
 # libdiamond-dev, runs the installed diamondctl (provision, seal, open
@@ -52,8 +52,10 @@ run() {
 	[ -e /var/lib/dkms/mok.key ] && had_mok=1
 	getent passwd _diamond >/dev/null && had_user=1
 	purge
-	dpkg -i "${debs[@]}" >dpkg.log 2>&1
-	ok $? "dpkg -i ${PKGS[*]}"
+	# As the README says: apt installs what the packages depend on.
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+		"${debs[@]}" >dpkg.log 2>&1
+	ok $? "apt-get install ./${PKGS[*]}"
 	grep -E 'Building|Signing|Installing|Error|error' dpkg.log | diag
 	check "dkms status: diamond/$V installed for $KVER" \
 		sh -c "dkms status -m diamond -v $V -k $KVER | grep -q ': installed'"
