@@ -241,7 +241,10 @@ int diamond_crypt(struct aead_request *req, bool enc)
 	/* Async children may need to sleep; an atomic caller cannot wait. */
 	if (!may_sleep && ctx->async_children)
 		return -EAGAIN;
-	/* A grouped tfm's AD starts with its unit table (diamond_group.c). */
+	/*
+	 * Early refusal only: the key may change until the lock is ours, so
+	 * the limits that bound the copy are checked again under it.
+	 */
 	if (ep.adlen > diamond_assoc_max(ctx))
 		return -EMSGSIZE;
 	if (!enc && cryptlen < DMD_TAG_SIZE)
@@ -268,8 +271,12 @@ int diamond_crypt(struct aead_request *req, bool enc)
 		err = -ENOKEY;
 		goto out_unlock;
 	}
-	/* Larger than the key allows: the buffer was sized by setkey. */
-	if (body_len > ctx->max_body) {
+	/*
+	 * Larger than the key allows: setkey sized the buffer for this key's
+	 * AD (a grouped key's holds its unit table) and body, and a setkey
+	 * between the check above and the lock may have made both smaller.
+	 */
+	if (ep.adlen > ctx->grp.aad_max || body_len > ctx->max_body) {
 		err = -EMSGSIZE;
 		goto out_unlock;
 	}
