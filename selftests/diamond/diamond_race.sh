@@ -13,30 +13,8 @@
 # is not loaded.
 
 dir=$(cd "$(dirname "$0")" && pwd)
-ko=$dir/dmd_race.ko
-p=/sys/module/dmd_race/parameters
-echo "TAP version 13"
-if [ ! -f "$ko" ]; then
-	echo "1..0 # SKIP dmd_race.ko not built"
-	exit 4
-fi
-if [ ! -d /sys/module/diamond ]; then
-	echo "1..0 # SKIP diamond.ko not loaded"
-	exit 4
-fi
-if ! insmod "$ko"; then
-	echo "1..1"
-	echo "not ok 1 insmod dmd_race.ko"
-	exit 1
-fi
-fail=0 n=0
-result() { # ok? description
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fail=1; fi
-}
-field() { # param suite -> value
-	cut -d, -f$(($2 + 1)) "$p/$1"
-}
+. "$dir/ksft_module.sh"
+ksft_module_load dmd_race
 for s in 1 2; do
 	req=$(field requests $s) inv=$(field einval $s) big=$(field emsgsize $s)
 	done_=$(field processed $s) other=$(field other $s)
