@@ -13,6 +13,13 @@
  * (test_and_set_bit_lock), and releasing it (clear_and_wake_up_bit) is safe
  * in any context, where mutex_unlock() is not. Sleepable callers wait for it
  * with wait_on_bit_lock(), and the owner may sleep.
+ *
+ * setkey owns the bit too, so the key and everything sized from it (b, the
+ * AD limit grp.aad_max, max_body and the bounce buffer) can change between
+ * a request's entry and its taking the bit. A request checks every limit
+ * that bounds what it copies or hashes after it owns the bit, against the
+ * key it will run under (diamond_request.c); a check before that is an
+ * early refusal, never the one that keeps a copy inside its buffer.
  */
 #ifndef DIAMOND_KMOD_H
 #define DIAMOND_KMOD_H
@@ -25,6 +32,7 @@
 #include <crypto/skcipher.h>
 #include <linux/atomic.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
@@ -54,11 +62,18 @@
 /* The DMD_BUSY bit of diamond_tfm_ctx.busy: see Locking above. */
 #define DMD_BUSY		0
 
-/* Module parameters (diamond_main.c). */
-extern unsigned int diamond_max_skip;
-extern unsigned int diamond_precompute_kib;
-extern unsigned int diamond_precompute_bytes;
-extern unsigned int diamond_max_epoch_bytes;
+/* Hard ceiling on max_epoch_bytes: keeps every length sum inside 32 bits. */
+#define DMD_EPOCH_LIMIT		(256u << 20)
+/* The longest body of @b records: b * (le16 length + DMD_MAX_RECORD). */
+#define DMD_BODY_MAX(b)		((size_t)(b) * (DMD_BODY_LEN_SIZE + DMD_MAX_RECORD))
+/* A group cursor after a version 2 key: le64(e) || le32(c) || R_{e,c*g}. */
+#define DMD_CURSOR_SIZE(k)	(12 + (k))
+
+/* Module parameters, each defined in the file that reads it. */
+extern unsigned int diamond_max_skip;		/* diamond_parse.c */
+extern unsigned int diamond_precompute_kib;	/* diamond_chain.c */
+extern unsigned int diamond_precompute_bytes;	/* diamond_chain.c */
+extern unsigned int diamond_max_epoch_bytes;	/* diamond_key.c */
 
 /*
  * Precomputed material of the current epoch (the offline phase of spec
@@ -169,6 +184,44 @@ struct diamond_agg {
 	u8 mode;
 };
 
+/* What one ungrouped request works on, in place in the bounce buffer. */
+struct diamond_epoch {
+	u64 epoch;
+	bool enc;
+	u8 *ad;			/* assoclen bytes */
+	unsigned int adlen;
+	u8 *body;		/* input body, turned into the output in place */
+	unsigned int body_len;	/* followed by the tag (in or out) */
+	u32 n;			/* records */
+};
+
+/* One unit of a grouped request, decoded from its table entry. */
+struct diamond_unit {
+	u32 field;		/* index field of its trailer: GB_i or TB */
+	u32 group;		/* its group index */
+	u32 first;		/* its first record slot */
+	u32 count;		/* its records */
+	unsigned int off;	/* its body in the ciphertext */
+	unsigned int len;	/* its body's bytes, tag not counted */
+	bool final;
+};
+
+/* A grouped request, with its unit table checked. */
+struct diamond_units {
+	u64 epoch;
+	u8 *table;		/* the entries, in the bounce buffer */
+	u32 u;
+	const u8 *ad;
+	unsigned int adlen;
+	/*
+	 * The units and their tags, in the bounce buffer: each unit is
+	 * decrypted in place as it is hashed, and erased unless its tag
+	 * matches, so it becomes the output (plaintext, zeros elsewhere).
+	 */
+	u8 *body;
+	unsigned int len;	/* ciphertext bytes less the last tag */
+};
+
 static inline bool diamond_trylock(struct diamond_tfm_ctx *ctx)
 {
 	return !test_and_set_bit_lock(DMD_BUSY, &ctx->busy);
@@ -184,6 +237,23 @@ static inline void diamond_unlock(struct diamond_tfm_ctx *ctx)
 	clear_and_wake_up_bit(DMD_BUSY, &ctx->busy);
 }
 
+/* Close the group cursor and erase R_{e,c*g}. Lock held. */
+static inline void diamond_group_close(struct diamond_tfm_ctx *ctx)
+{
+	memzero_explicit(ctx->grp.r, sizeof(ctx->grp.r));
+	ctx->grp.open = false;
+	ctx->grp.c = 0;
+}
+
+/*
+ * The key's largest assoclen, read without the lock for an early refusal
+ * only: a setkey may change it until the lock is taken (diamond_request.c).
+ */
+static inline unsigned int diamond_assoc_max(const struct diamond_tfm_ctx *ctx)
+{
+	return READ_ONCE(ctx->grp.aad_max) ?: DMD_MAX_AD;
+}
+
 /*
  * An inner -ENOSPC or -EBUSY is a full child queue (a request without
  * MAY_BACKLOG): busy, try again, never Diamond's own -ENOSPC.
@@ -193,26 +263,10 @@ static inline int diamond_child_err(int err)
 	return err == -ENOSPC || err == -EBUSY ? -EAGAIN : err;
 }
 
-/* diamond_chain.c: the key chains and the precomputed slots. */
-int __must_check diamond_pre_alloc(struct diamond_tfm_ctx *ctx);
-void diamond_pre_erase(struct diamond_pre *pre);
-void diamond_pre_erase_below(struct diamond_pre *pre, unsigned int k,
-			     u32 slot);
-void diamond_pre_free(struct diamond_pre *pre);
-int __must_check diamond_precompute(struct diamond_tfm_ctx *ctx);
-int __must_check diamond_cursor_open(struct diamond_tfm_ctx *ctx,
-				     struct diamond_cursor *cur, u64 epoch);
-int __must_check diamond_cursor_derive(struct diamond_tfm_ctx *ctx,
-				       struct diamond_cursor *cur,
-				       u64 updates);
-int __must_check diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
-				     struct diamond_cursor *cur,
-				     struct diamond_slot *slot, const u8 **ks,
-				     unsigned int len);
-void diamond_children_wipe(struct diamond_tfm_ctx *ctx);
-const u8 *diamond_cursor_key(const struct diamond_cursor *cur);
-int __must_check diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r,
-				    u8 *hp);
+/*
+ * The files' interfaces, from the bottom up: each file calls only the ones
+ * listed before its own (diamond_main.c has the order).
+ */
 
 /* diamond_tag.c: UH tags and their aggregation. */
 int __must_check diamond_uh_tag(struct diamond_tfm_ctx *ctx,
@@ -235,33 +289,62 @@ static inline void diamond_agg_add(struct diamond_agg *a,
 void diamond_agg_final(struct diamond_agg *a, const u8 tau[DMD_TAG_SIZE],
 		       u8 out[DMD_TAG_SIZE]);
 
-/* diamond_epoch.c: one AEAD request = one epoch. */
-int __must_check diamond_ebuf_alloc(struct diamond_tfm_ctx *ctx);
-void diamond_ebuf_free(struct diamond_tfm_ctx *ctx);
-int diamond_crypt(struct aead_request *req, bool enc);
-int __must_check diamond_check_epoch(const struct diamond_tfm_ctx *ctx,
-				     u64 epoch);
-int __must_check diamond_body_parse(const u8 *body, unsigned int len, u32 b,
-				    u32 *count);
-
-/* diamond_group.c: groups of g < b records (spec sections 5.1 and 9.1). */
-/* A group cursor after a version 2 key: le64(e) || le32(c) || R_{e,c*g}. */
-#define DMD_CURSOR_SIZE(k)	(12 + (k))
-int __must_check diamond_group_restore(struct diamond_tfm_ctx *ctx,
-				       const u8 *cur);
-int __must_check diamond_blob2_parse(const u8 *key, unsigned int keylen,
-				     u32 b, u32 *g);
-void diamond_group_setkey(struct diamond_tfm_ctx *ctx, u32 g);
-void diamond_group_erase(struct diamond_tfm_ctx *ctx);
-unsigned int diamond_assoc_max(const struct diamond_tfm_ctx *ctx);
-int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
-		      unsigned int aadlen, u8 *body, unsigned int len);
-
-/* diamond_main.c */
+/* diamond_chain.c: the key chains, the precomputed slots and their work. */
+int __must_check diamond_pre_alloc(struct diamond_tfm_ctx *ctx);
+void diamond_pre_erase(struct diamond_pre *pre);
+void diamond_pre_erase_below(struct diamond_pre *pre, unsigned int k,
+			     u32 slot);
+void diamond_pre_free(struct diamond_pre *pre);
+int __must_check diamond_precompute(struct diamond_tfm_ctx *ctx);
+void diamond_precompute_init(struct diamond_tfm_ctx *ctx);
 void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,
 				 unsigned long delay);
 void diamond_wait_precompute(struct crypto_aead *tfm);
+void diamond_precompute_cancel(struct diamond_tfm_ctx *ctx);
+int __must_check diamond_cursor_open(struct diamond_tfm_ctx *ctx,
+				     struct diamond_cursor *cur, u64 epoch);
+int __must_check diamond_cursor_derive(struct diamond_tfm_ctx *ctx,
+				       struct diamond_cursor *cur,
+				       u64 updates);
+int __must_check diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
+				     struct diamond_cursor *cur,
+				     struct diamond_slot *slot, const u8 **ks,
+				     unsigned int len);
+void diamond_children_wipe(struct diamond_tfm_ctx *ctx);
+const u8 *diamond_cursor_key(const struct diamond_cursor *cur);
+int __must_check diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r,
+				    u8 *hp);
+
+/* diamond_parse.c: request parsing, no keys (spec sections 5.1, 7, 9.2). */
+int __must_check diamond_body_parse(const u8 *body, unsigned int len, u32 b,
+				    u32 *count);
+int __must_check diamond_check_epoch(const struct diamond_tfm_ctx *ctx,
+				     u64 epoch);
+u32 diamond_units_ad_max(u32 b, u32 g);
+int __must_check diamond_table_parse(const struct diamond_tfm_ctx *ctx,
+				     u8 *aad, unsigned int aadlen,
+				     struct diamond_units *us);
+void diamond_unit_get(const struct diamond_tfm_ctx *ctx,
+		      const struct diamond_units *us, u32 i, unsigned int off,
+		      struct diamond_unit *u);
+void diamond_unit_verdict(const struct diamond_units *us, u32 i, int verdict);
+
+/* diamond_group.c: groups of g < b records (spec sections 5.1 and 9.1). */
+int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
+		      unsigned int aadlen, u8 *body, unsigned int len);
+
+/* diamond_epoch.c: an ungrouped epoch, sealed or opened. */
+int diamond_epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep);
+
+/* diamond_request.c: the AEAD entry points. */
+int diamond_encrypt(struct aead_request *req);
+int diamond_decrypt(struct aead_request *req);
+
+/* diamond_key.c: the key lifecycle. */
+int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen);
 int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len);
+void diamond_key_init(struct diamond_tfm_ctx *ctx);
+void diamond_key_exit(struct diamond_tfm_ctx *ctx);
 
 /* diamond_selftest.c */
 int __must_check diamond_selftest(void);

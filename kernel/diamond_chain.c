@@ -16,15 +16,18 @@
  * lands where it is used: in the table, or in ctx->sbuf (erased at the end
  * of the request) for a slot opened online.
  *
- * The offline phase of spec section 9 lives here too: diamond_precompute()
+ * The offline phase of spec section 9 lives here too: diamond_precompute(),
+ * run by a work item queued after setkey and after each accepted epoch,
  * fills a table with the first slots of the current epoch (R_{j+1}, H_j, P_j
  * and the first ks_len bytes of KS_j) within the precompute_kib bound, and the
  * epoch walk (diamond_cursor_*) takes slots from that table while it lasts
  * and runs the chain online after it.
  */
 #include <crypto/algapi.h>
+#include <crypto/internal/aead.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/vmalloc.h>
 #include <linux/scatterlist.h>
@@ -43,6 +46,16 @@
 
 /* Zero pages for at most DMD_STREAM_BUF bytes of G's input. */
 #define DMD_SG_MAX		2
+
+unsigned int diamond_precompute_kib = 256;
+module_param_named(precompute_kib, diamond_precompute_kib, uint, 0644);
+MODULE_PARM_DESC(precompute_kib,
+		 "Memory per tfm for the next epoch's precomputed slots, KiB; 0 disables (default 256)");
+
+unsigned int diamond_precompute_bytes = 64;
+module_param_named(precompute_bytes, diamond_precompute_bytes, uint, 0644);
+MODULE_PARM_DESC(precompute_bytes,
+		 "Keystream bytes precomputed per record slot, rounded up to 64, at most 4096 (default 64)");
 
 /* Mark the first @len bytes of ctx->sbuf for the end-of-request wipe. */
 static u8 *sbuf_use(struct diamond_tfm_ctx *ctx, unsigned int len)
@@ -337,6 +350,53 @@ int diamond_precompute(struct diamond_tfm_ctx *ctx)
 		diamond_pre_erase(pre);
 	diamond_children_wipe(ctx);
 	return err;
+}
+
+static void precompute_worker(struct work_struct *work)
+{
+	struct diamond_tfm_ctx *ctx = container_of(to_delayed_work(work),
+						   struct diamond_tfm_ctx,
+						   precompute_work);
+
+	diamond_lock(ctx);
+	ctx->req_flags = CRYPTO_TFM_REQ_MAY_SLEEP | CRYPTO_TFM_REQ_MAY_BACKLOG;
+	/* On failure the table stays invalid and requests go online. */
+	if (diamond_precompute(ctx))
+		pr_debug("diamond: precompute stopped\n");
+	diamond_unlock(ctx);
+}
+
+void diamond_precompute_init(struct diamond_tfm_ctx *ctx)
+{
+	INIT_DELAYED_WORK(&ctx->precompute_work, precompute_worker);
+	atomic_set(&ctx->setkey_pending, 0);
+}
+
+/*
+ * Queue the offline phase of the current epoch. After a request it starts
+ * one tick later (@delay 1), so that on a busy or single CPU the worker does
+ * not preempt the caller on its way out of the request it just finished.
+ */
+void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,
+				 unsigned long delay)
+{
+	if (READ_ONCE(diamond_precompute_kib))
+		queue_delayed_work(system_unbound_wq, &ctx->precompute_work,
+				   delay);
+}
+
+/* For the selftest: let a scheduled precompute finish. */
+void diamond_wait_precompute(struct crypto_aead *tfm)
+{
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+
+	flush_delayed_work(&ctx->precompute_work);
+}
+
+/* The tfm goes: nothing may run for it after this. */
+void diamond_precompute_cancel(struct diamond_tfm_ctx *ctx)
+{
+	cancel_delayed_work_sync(&ctx->precompute_work);
 }
 
 /*

@@ -18,6 +18,9 @@
  * moves past the last released unit and the keys of every group it passes
  * are erased; a request that releases nothing returns the first unit's
  * error and changes nothing.
+ *
+ * The table and the bodies are parsed by diamond_parse.c; the group size
+ * and a stored cursor are keyed by diamond_key.c.
  */
 #include <crypto/algapi.h>
 #include <linux/kernel.h>
@@ -25,40 +28,6 @@
 #include <linux/string.h>
 
 #include "diamond.h"
-
-/* The unit table: le16(u), then per unit le32(field) || le32(len). */
-#define DMD_UNITS_HDR		2
-#define DMD_UNIT_SIZE		8
-#define DMD_UNIT_FLAGS		(DMD_TRAILER_FLAG | DMD_GROUP_FLAG)
-/* The reflected CRC-32 polynomial (spec section 2). */
-#define DMD_CRC32_POLY		0xedb88320u
-
-/* One unit, decoded from its table entry. */
-struct diamond_unit {
-	u32 field;		/* index field of its trailer: GB_i or TB */
-	u32 group;		/* its group index */
-	u32 first;		/* its first record slot */
-	u32 count;		/* its records */
-	unsigned int off;	/* its body in the ciphertext */
-	unsigned int len;	/* its body's bytes, tag not counted */
-	bool final;
-};
-
-/* The request, with its table checked. */
-struct diamond_units {
-	u64 epoch;
-	u8 *table;		/* the entries, in the bounce buffer */
-	u32 u;
-	const u8 *ad;
-	unsigned int adlen;
-	/*
-	 * The units and their tags, in the bounce buffer: each unit is
-	 * decrypted in place as it is hashed, and erased unless its tag
-	 * matches, so it becomes the output (plaintext, zeros elsewhere).
-	 */
-	u8 *body;
-	unsigned int len;	/* ciphertext bytes less the last tag */
-};
 
 /* What the walk over the units found, until it is committed. */
 struct diamond_verdicts {
@@ -69,176 +38,6 @@ struct diamond_verdicts {
 	bool closed;		/* the final group was released */
 	int first_err;
 };
-
-/*
- * CRC-32 of spec section 2, bit by bit with masks: it runs over key bytes,
- * so no table lookup may depend on them (the kernel's crc32_le() uses one).
- */
-static u32 blob_crc32(const u8 *p, unsigned int len)
-{
-	u32 crc = ~0u;
-	int bit;
-
-	while (len--) {
-		crc ^= *p++;
-		for (bit = 0; bit < 8; bit++)
-			crc = (crc >> 1) ^ (DMD_CRC32_POLY & (0u - (crc & 1)));
-	}
-	return ~crc;
-}
-
-/*
- * The fields a version 2 blob adds (spec section 2), its header already
- * checked: CRC, generation, group size. @g is 0 for g = b (or 0): one group
- * per epoch, today's tfm exactly.
- */
-int diamond_blob2_parse(const u8 *key, unsigned int keylen, u32 b, u32 *g)
-{
-	unsigned int crc_off = keylen - DMD_BLOB2_CRC_SIZE;
-	u64 epoch = get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH);
-	u32 gen = get_unaligned_le16(key + DMD_BLOB2_OFF_GEN);
-	u32 size = get_unaligned_le16(key + DMD_BLOB2_OFF_GROUP);
-
-	if (blob_crc32(key, crc_off) != get_unaligned_le32(key + crc_off) ||
-	    epoch >> DMD_GEN_SHIFT < gen || size > b)
-		return -EINVAL;
-	*g = size == b ? 0 : size;
-	return 0;
-}
-
-/* Key the group state: g (0: none), the cursor closed. Lock held. */
-void diamond_group_setkey(struct diamond_tfm_ctx *ctx, u32 g)
-{
-	u32 units = g ? (ctx->b - 1) / g + 1 : 0;
-
-	diamond_group_erase(ctx);
-	ctx->grp.g = g;
-	WRITE_ONCE(ctx->grp.aad_max, g ? DMD_UNITS_HDR + DMD_UNIT_SIZE * units +
-				     DMD_MAX_AD : DMD_MAX_AD);
-}
-
-/*
- * Open the cursor a gateway stored (its state file's, userspace.rst section
- * 3) after the blob (e + 1, E_{e+1}) it keyed: epoch e open at group c, with
- * R_{e,c*g}. It must belong to the epoch before the blob's and name a
- * non-final group after the first. Lock held, blob keyed.
- */
-int diamond_group_restore(struct diamond_tfm_ctx *ctx, const u8 *cur)
-{
-	u64 e = get_unaligned_le64(cur);
-	u32 c = get_unaligned_le32(cur + 8);
-
-	if (!ctx->grp.g || !ctx->epoch || e + 1 != ctx->epoch || !c ||
-	    c > (ctx->b - 1) / ctx->grp.g)
-		return -EINVAL;
-	diamond_pre_erase(&ctx->pre);
-	ctx->epoch = e;
-	ctx->grp.open = true;
-	ctx->grp.c = c;
-	memcpy(ctx->grp.r, cur + 12, ctx->k);
-	return 0;
-}
-
-/* Close the cursor and erase R_{e,c*g}. */
-void diamond_group_erase(struct diamond_tfm_ctx *ctx)
-{
-	memzero_explicit(ctx->grp.r, sizeof(ctx->grp.r));
-	ctx->grp.open = false;
-	ctx->grp.c = 0;
-}
-
-/* Largest assoclen, read before the lock: DMD_MAX_AD, or with a table. */
-unsigned int diamond_assoc_max(const struct diamond_tfm_ctx *ctx)
-{
-	return READ_ONCE(ctx->grp.aad_max) ?: DMD_MAX_AD;
-}
-
-static u8 *unit_entry(const struct diamond_units *us, u32 i)
-{
-	return us->table + (size_t)i * DMD_UNIT_SIZE;
-}
-
-/* A unit's coordinates from its index field (spec sections 5.1, 9.2). */
-static int unit_decode(const struct diamond_tfm_ctx *ctx, u32 field,
-		       struct diamond_unit *u)
-{
-	u32 g = ctx->grp.g, b = ctx->b, end = field & ~DMD_UNIT_FLAGS;
-
-	u->field = field;
-	if ((field & DMD_UNIT_FLAGS) == DMD_GROUP_FLAG) {
-		/* A non-final group ends before the epoch can: (i + 1) g < b. */
-		if (end < g || end % g || end >= b)
-			return -EINVAL;
-		u->group = end / g - 1;
-		u->first = end - g;
-		u->count = g;
-		u->final = false;
-		return 0;
-	}
-	if ((field & DMD_UNIT_FLAGS) != DMD_TRAILER_FLAG || end < 1 || end > b)
-		return -EINVAL;
-	u->group = end < b ? end / g : (b - 1) / g;
-	u->first = u->group * g;
-	u->count = end - u->first;
-	u->final = true;
-	return 0;
-}
-
-/* Unit @i (its entry already checked), at offset @off of the ciphertext. */
-static void unit_get(const struct diamond_tfm_ctx *ctx,
-		     const struct diamond_units *us, u32 i, unsigned int off,
-		     struct diamond_unit *u)
-{
-	const u8 *e = unit_entry(us, i);
-
-	/* Cannot fail: table_check() decoded every entry. */
-	unit_decode(ctx, get_unaligned_le32(e), u);
-	u->off = off;
-	u->len = get_unaligned_le32(e + 4) - DMD_TAG_SIZE;
-}
-
-/*
- * Spec 9.2 step 2 for the table: its framing, then the units' lengths
- * (each holds its tag, and together exactly the ciphertext), |AD|, and
- * last the coordinates: ascending groups, the final group only last.
- */
-static int table_check(const struct diamond_tfm_ctx *ctx, u8 *aad,
-		       unsigned int aadlen, struct diamond_units *us)
-{
-	u64 sum = 0;
-	struct diamond_unit u;
-	u32 i, l, prev = 0;
-	int err;
-
-	if (aadlen < DMD_UNITS_HDR)
-		return -EINVAL;
-	us->u = get_unaligned_le16(aad);
-	us->table = aad + DMD_UNITS_HDR;
-	if (!us->u || aadlen - DMD_UNITS_HDR < us->u * DMD_UNIT_SIZE)
-		return -EINVAL;
-	for (i = 0; i < us->u; i++) {
-		l = get_unaligned_le32(unit_entry(us, i) + 4);
-		if (l < DMD_TAG_SIZE)
-			return -EINVAL;
-		sum += l;
-	}
-	if (sum != (u64)us->len + DMD_TAG_SIZE)
-		return -EINVAL;
-	us->ad = us->table + us->u * DMD_UNIT_SIZE;
-	us->adlen = aadlen - DMD_UNITS_HDR - us->u * DMD_UNIT_SIZE;
-	if (us->adlen > DMD_MAX_AD)
-		return -EMSGSIZE;
-	for (i = 0; i < us->u; i++) {
-		err = unit_decode(ctx, get_unaligned_le32(unit_entry(us, i)),
-				  &u);
-		if (err)
-			return err;
-		if ((i && u.group <= prev) || (u.final && i != us->u - 1))
-			return -EINVAL;
-		prev = u.group;
-	}
-	return 0;
-}
 
 /*
  * The unit's own checks, before any key (spec 9.2 steps 3 and 4): a group
@@ -417,13 +216,13 @@ static int units_open(struct diamond_tfm_ctx *ctx, struct diamond_units *us,
 	u32 i;
 
 	for (i = 0; i < us->u; i++) {
-		unit_get(ctx, us, i, off, &u);
+		diamond_unit_get(ctx, us, i, off, &u);
 		err = unit_open(ctx, us, &u, v, &verdict);
 		if (err)
 			return err;
 		if (verdict && !v->first_err)
 			v->first_err = verdict;
-		put_unaligned_le32(-verdict, unit_entry(us, i));
+		diamond_unit_verdict(us, i, verdict);
 		off += u.len + DMD_TAG_SIZE;
 	}
 	return 0;
@@ -444,7 +243,7 @@ static void commit(struct diamond_tfm_ctx *ctx, u64 epoch,
 		diamond_pre_erase_below(&ctx->pre, ctx->k,
 					v->c_next * ctx->grp.g);
 	if (v->closed) {
-		diamond_group_erase(ctx);
+		diamond_group_close(ctx);
 		ctx->epoch = epoch + 1;
 		return;
 	}
@@ -464,7 +263,7 @@ static int units_precheck(struct diamond_tfm_ctx *ctx,
 	u32 i;
 
 	for (i = 0; i < us->u; i++) {
-		unit_get(ctx, us, i, off, &u);
+		diamond_unit_get(ctx, us, i, off, &u);
 		err = unit_check(ctx, us, &u);
 		if (!err)
 			return 0;
@@ -487,7 +286,7 @@ int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
 	struct diamond_verdicts v = { };
 	int err;
 
-	err = table_check(ctx, aad, aadlen, &us) ?:
+	err = diamond_table_parse(ctx, aad, aadlen, &us) ?:
 	      diamond_check_epoch(ctx, epoch) ?:
 	      units_precheck(ctx, &us);
 	if (err)

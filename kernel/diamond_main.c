@@ -2,7 +2,9 @@
 /*
  * Diamond: forward-secure aggregate authenticated encryption, after the
  * Diamond paper, as the AEAD template "diamond" (Documentation/spec.rst,
- * Documentation/kernel-api.rst).
+ * Documentation/kernel-api.rst). This file is its registration: the
+ * template, its instances and their children, a tfm's buffers, and the
+ * module's init with its known-answer selftest.
  *
  *	diamond(ctr(aes),ghash)		suite 1, Diamond1
  *	diamond(chacha20,poly1305)	suite 2, Diamond2
@@ -18,13 +20,26 @@
  * epoch. A tfm is one device stream and holds only that state, advancing it
  * once per accepted epoch; keys of past epochs are erased as they are
  * consumed. Requests of one tfm are serialized by a bit lock held across the
- * epoch (diamond.h), and child requests live in the tfm context (reqsize 0) for the
- * same reason. Suite 1 runs on its ctr(aes) and ghash spawns (from 7.3 on
- * the AES-CTR and GHASH libraries); suite 2 calls lib/crypto ChaCha20 and
- * Poly1305 directly, which needs no request, setkey or scatterlist per
- * record, and holds its spawns only to check the names it was instantiated
- * with. The next epoch's slot material is precomputed by a work item
- * after each accepted epoch and after setkey (diamond_chain.c).
+ * epoch (diamond.h), and child requests live in the tfm context (reqsize 0)
+ * for the same reason. Suite 1 runs on its ctr(aes) and ghash spawns (from
+ * 7.3 on the AES-CTR and GHASH libraries); suite 2 calls lib/crypto
+ * ChaCha20 and Poly1305 directly, which needs no request, setkey or
+ * scatterlist per record, and holds its spawns only to check the names it
+ * was instantiated with. The next epoch's slot material is precomputed by a
+ * work item after each accepted epoch and after setkey (diamond_chain.c).
+ *
+ * The files call one way only, each into files below it in this list and
+ * never back (Documentation/kernel-api.rst, "Source layout"):
+ *
+ *	diamond_main.c		registration (this file)
+ *	diamond_selftest.c	known-answer tests at module init
+ *	diamond_key.c		key lifecycle: setkey, export, init, exit
+ *	diamond_request.c	one AEAD request: limits, lock, bounce buffer
+ *	diamond_epoch.c		epoch verification (ungrouped)
+ *	diamond_group.c		group verification (spec 5.1, 9.1)
+ *	diamond_parse.c		request parsing: epoch, body, unit table
+ *	diamond_chain.c		key chains, slots, the precompute work
+ *	diamond_tag.c		UH tags and their aggregation
  */
 #include <crypto/internal/aead.h>
 #include <crypto/internal/hash.h>
@@ -36,7 +51,6 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/stringify.h>
 
 #include "diamond.h"
 
@@ -52,27 +66,6 @@
 /* The one GHASH whose setkey allocates (a 4 KiB table): run lib gf128mul. */
 #define DMD_GHASH_LIB_DRIVER	"ghash-generic"
 
-unsigned int diamond_max_skip = DMD_DEFAULT_MAX_SKIP;
-module_param_named(max_skip, diamond_max_skip, uint, 0644);
-MODULE_PARM_DESC(max_skip,
-		 "Most epochs a request may skip ahead of the state; further is -ERANGE (default "
-		 __stringify(DMD_DEFAULT_MAX_SKIP) ")");
-
-unsigned int diamond_precompute_kib = 256;
-module_param_named(precompute_kib, diamond_precompute_kib, uint, 0644);
-MODULE_PARM_DESC(precompute_kib,
-		 "Memory per tfm for the next epoch's precomputed slots, KiB; 0 disables (default 256)");
-
-unsigned int diamond_precompute_bytes = 64;
-module_param_named(precompute_bytes, diamond_precompute_bytes, uint, 0644);
-MODULE_PARM_DESC(precompute_bytes,
-		 "Keystream bytes precomputed per record slot, rounded up to 64, at most 4096 (default 64)");
-
-unsigned int diamond_max_epoch_bytes = 1 << 20;
-module_param_named(max_epoch_bytes, diamond_max_epoch_bytes, uint, 0644);
-MODULE_PARM_DESC(max_epoch_bytes,
-		 "Largest epoch body per request, bytes; larger is -EMSGSIZE (default 1 MiB, ceiling 256 MiB)");
-
 struct diamond_instance_ctx {
 	struct crypto_skcipher_spawn stream;
 	struct crypto_ahash_spawn ghash;	/* suite 1 */
@@ -80,161 +73,9 @@ struct diamond_instance_ctx {
 	bool ghash_lib;		/* suite 1: GHASH on lib gf128mul_lle() */
 };
 
-static void precompute_worker(struct work_struct *work)
-{
-	struct diamond_tfm_ctx *ctx = container_of(to_delayed_work(work),
-						   struct diamond_tfm_ctx,
-						   precompute_work);
-
-	diamond_lock(ctx);
-	ctx->req_flags = CRYPTO_TFM_REQ_MAY_SLEEP | CRYPTO_TFM_REQ_MAY_BACKLOG;
-	/* On failure the table stays invalid and requests go online. */
-	if (diamond_precompute(ctx))
-		pr_debug("diamond: precompute stopped\n");
-	diamond_unlock(ctx);
-}
-
-/*
- * Queue the offline phase of the current epoch. After a request it starts
- * one tick later (@delay 1), so that on a busy or single CPU the worker does
- * not preempt the caller on its way out of the request it just finished.
- */
-void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,
-				 unsigned long delay)
-{
-	if (READ_ONCE(diamond_precompute_kib))
-		queue_delayed_work(system_unbound_wq, &ctx->precompute_work,
-				   delay);
-}
-
-/* For the selftest: let a scheduled precompute finish. */
-void diamond_wait_precompute(struct crypto_aead *tfm)
-{
-	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
-
-	flush_delayed_work(&ctx->precompute_work);
-}
-
-/*
- * Spec section 2; the blob's suite must be the instance's. Version 1, or
- * version 2 (CRC, generation and group size g: diamond_group.c), whose key
- * is at @key_off. @g is 0 unless the blob asks for groups (g < b).
- */
-static int parse_blob(const struct diamond_tfm_ctx *ctx, const u8 *key,
-		      unsigned int keylen, u32 *g, unsigned int *key_off)
-{
-	/* Version 2, alone or followed by a group cursor (diamond_group.c). */
-	bool v2 = keylen == DMD_BLOB2_SIZE(ctx->k) ||
-		  keylen == DMD_BLOB2_SIZE(ctx->k) + DMD_CURSOR_SIZE(ctx->k);
-	u32 b;
-
-	if ((keylen != DMD_BLOB_SIZE(ctx->k) && !v2) ||
-	    memcmp(key, DMD_BLOB_MAGIC, 4) ||
-	    key[DMD_BLOB_OFF_VERSION] !=
-	    (v2 ? DMD_BLOB2_VERSION : DMD_BLOB_VERSION) ||
-	    key[DMD_BLOB_OFF_SUITE] != ctx->suite ||
-	    key[DMD_BLOB_OFF_AGG] > DMD_AGG_HASH ||
-	    key[DMD_BLOB_OFF_RSVD])
-		return -EINVAL;
-	b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
-	if (b < 1 || b > DMD_MAX_B ||
-	    get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH) > DMD_EPOCH_LAST + 1)
-		return -EINVAL;
-	*g = 0;
-	*key_off = v2 ? DMD_BLOB2_OFF_KEY : DMD_BLOB_OFF_KEY;
-	return v2 ? diamond_blob2_parse(key, DMD_BLOB2_SIZE(ctx->k), b, g) : 0;
-}
-
-static int diamond_setkey(struct crypto_aead *tfm, const u8 *key,
-			  unsigned int keylen)
-{
-	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
-	unsigned int key_off;
-	u32 g;
-	int err;
-
-	/* Make a running precompute for the old state give up the lock. */
-	atomic_inc(&ctx->setkey_pending);
-	diamond_lock(ctx);
-	atomic_dec(&ctx->setkey_pending);
-
-	/* Even a refused key ends the old state: the tfm is keyless now. */
-	diamond_pre_erase(&ctx->pre);
-	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
-	diamond_group_setkey(ctx, 0);
-	ctx->keyed = false;
-	err = parse_blob(ctx, key, keylen, &g, &key_off);
-	if (err)
-		goto out_unlock;
-	ctx->agg = key[DMD_BLOB_OFF_AGG];
-	ctx->b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
-	ctx->device_id = get_unaligned_le32(key + DMD_BLOB_OFF_DEVICE);
-	ctx->epoch = get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH);
-	memcpy(ctx->ekey, key + key_off, ctx->k);
-	/* The group size first: a grouped AD holds a unit table. */
-	diamond_group_setkey(ctx, g);
-	/* All a request will need, allocated here where we may sleep. */
-	err = diamond_pre_alloc(ctx) ?: diamond_ebuf_alloc(ctx);
-	if (!err && keylen > DMD_BLOB2_SIZE(ctx->k))
-		err = diamond_group_restore(ctx, key + key_off + ctx->k +
-					    DMD_BLOB2_CRC_SIZE);
-	ctx->keyed = !err;
-	if (err) {
-		memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
-		diamond_group_setkey(ctx, 0);
-	}
-out_unlock:
-	diamond_unlock(ctx);
-
-	if (!err)
-		diamond_schedule_precompute(ctx, 0);
-	return err;
-}
-
 static int diamond_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
 {
 	return authsize == DMD_AUTHSIZE ? 0 : -EINVAL;
-}
-
-/*
- * The current state as a key blob (the selftest checks it against the
- * vectors' "next" blobs). Not reachable from userspace.
- */
-int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len)
-{
-	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
-	int err = 0;
-
-	diamond_lock(ctx);
-	if (!ctx->keyed) {
-		err = -ENOKEY;
-	} else if (len != DMD_BLOB_SIZE(ctx->k)) {
-		err = -EINVAL;
-	} else {
-		memcpy(blob, DMD_BLOB_MAGIC, 4);
-		blob[DMD_BLOB_OFF_VERSION] = DMD_BLOB_VERSION;
-		blob[DMD_BLOB_OFF_SUITE] = ctx->suite;
-		blob[DMD_BLOB_OFF_AGG] = ctx->agg;
-		blob[DMD_BLOB_OFF_RSVD] = 0;
-		put_unaligned_le32(ctx->b, blob + DMD_BLOB_OFF_B);
-		put_unaligned_le32(ctx->device_id, blob + DMD_BLOB_OFF_DEVICE);
-		/* An open group cursor holds E_{e+1}: state (e + 1, E_{e+1}). */
-		put_unaligned_le64(ctx->epoch + ctx->grp.open,
-				   blob + DMD_BLOB_OFF_EPOCH);
-		memcpy(blob + DMD_BLOB_OFF_KEY, ctx->ekey, ctx->k);
-	}
-	diamond_unlock(ctx);
-	return err;
-}
-
-static int diamond_encrypt(struct aead_request *req)
-{
-	return diamond_crypt(req, true);
-}
-
-static int diamond_decrypt(struct aead_request *req)
-{
-	return diamond_crypt(req, false);
 }
 
 static int diamond_init_tfm(struct crypto_aead *tfm)
@@ -249,10 +90,8 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 						      DMD_KEY2_SIZE;
 	ctx->async_children = crypto_aead_alg(tfm)->base.cra_flags &
 			      CRYPTO_ALG_ASYNC;
-	ctx->busy = 0;
 	crypto_init_wait(&ctx->wait);
-	INIT_DELAYED_WORK(&ctx->precompute_work, precompute_worker);
-	atomic_set(&ctx->setkey_pending, 0);
+	diamond_key_init(ctx);
 
 	err = -ENOMEM;
 	ctx->sbuf = kzalloc(DMD_STREAM_BUF, DMD_GFP);
@@ -263,7 +102,6 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 	ctx->iv = ctx->hbuf + DMD_HASH_BUF;
 	ctx->digest = ctx->iv + 16;
 	ctx->gkey = ctx->digest + 16;
-	diamond_group_setkey(ctx, 0);
 	ctx->zero = page_address(ZERO_PAGE(0));
 	/* Suite 2, and suite 1 from 7.3, run on lib/crypto: no children. */
 	BUILD_BUG_ON(DMD_AES_CTR_IS_LIB && !DMD_GHASH_IS_LIB);
@@ -317,14 +155,7 @@ static void diamond_exit_tfm(struct crypto_aead *tfm)
 {
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 
-	cancel_delayed_work_sync(&ctx->precompute_work);
-	diamond_pre_free(&ctx->pre);
-	diamond_ebuf_free(ctx);
-	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
-	diamond_group_erase(ctx);
-	ctx->keyed = false;
-	memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
-	memzero_explicit(&ctx->aes, sizeof(ctx->aes));
+	diamond_key_exit(ctx);
 
 	if (ctx->ghash) {
 		kfree_sensitive(ctx->hreq);

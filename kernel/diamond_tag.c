@@ -89,6 +89,9 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 	struct scatterlist sg;
 	int err;
 
+	/* A record or an AD; diamond_crypt() checked it under the lock. */
+	if (unlikely(len > DMD_MAX_RECORD))
+		return -EMSGSIZE;
 	memcpy(ctx->hbuf, hb, 16);
 	if (len)
 		memcpy(ctx->hbuf + 16, data, len);

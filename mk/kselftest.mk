@@ -3,8 +3,9 @@
 # kselftest: the diamond kernel selftests (selftests/diamond/) in one VM
 # boot with diamond.ko: raw AF_ALG vectors, bad input, tamper matrix,
 # interop with the portable core, threads, libkcapi, kcapi-enc, fuzz,
-# instance names, memcg charging, a 1-deep cryptd queue, and both suites
-# from softirq (selftests/diamond/atomic/dmd_atomic.ko, built here too).
+# instance names, memcg charging, a 1-deep cryptd queue, both suites
+# from softirq (selftests/diamond/atomic/dmd_atomic.ko, built here too) and
+# setkey raced against requests (selftests/diamond/race/dmd_race.ko, too).
 #
 #   make check-kselftest   build diamond.ko (`module`, mk/kernel.mk) and the
 #                          static test programs (make -C selftests/diamond
@@ -54,6 +55,8 @@ kselftest-build: $(KSFT_CORE)
 		$(if $(KSFT_CORE),DMD_CORE=$(KSFT_CORE)) install INSTALL_PATH=$(KSFT_INST)
 	@$(KBUILD) --src $(KSFT_SRC)/atomic $(KDIR) $(KOUT)/atomic $(KBUILD_ARGS)
 	@cp $(KOUT)/atomic/dmd_atomic.ko $(KSFT_INST)/
+	@$(KBUILD) --src $(KSFT_SRC)/race $(KDIR) $(KOUT)/race $(KBUILD_ARGS)
+	@cp $(KOUT)/race/dmd_race.ko $(KSFT_INST)/
 
 # kcapi-enc (kcapi-tools) and the shared objects it loads, for the guest,
 # with dmd_keyshim.so from kselftest-build:

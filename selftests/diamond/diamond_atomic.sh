@@ -12,30 +12,8 @@
 # is not loaded.
 
 dir=$(cd "$(dirname "$0")" && pwd)
-ko=$dir/dmd_atomic.ko
-p=/sys/module/dmd_atomic/parameters
-echo "TAP version 13"
-if [ ! -f "$ko" ]; then
-	echo "1..0 # SKIP dmd_atomic.ko not built"
-	exit 4
-fi
-if [ ! -d /sys/module/diamond ]; then
-	echo "1..0 # SKIP diamond.ko not loaded"
-	exit 4
-fi
-if ! insmod "$ko"; then
-	echo "1..1"
-	echo "not ok 1 insmod dmd_atomic.ko"
-	exit 1
-fi
-fail=0 n=0
-result() { # ok? description
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fail=1; fi
-}
-field() { # param suite -> value
-	cut -d, -f$(($2 + 1)) "$p/$1"
-}
+. "$dir/ksft_module.sh"
+ksft_module_load dmd_atomic
 missing=$(cat "$p/missing")
 [ -n "$missing" ] && echo "# probe points missing on $(uname -r): $missing"
 skipped() { # counter -> the probes it lacks, space separated

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The key lifecycle of a tfm (Documentation/spec.rst section 2,
+ * Documentation/kernel-api.rst "Keys"): setkey parses the key blob
+ * (version 1, or version 2 with its CRC, generation and group size, and
+ * optionally a stored group cursor), keys the state and allocates all a
+ * request of that key will use (the precomputed table, the bounce buffer);
+ * export_state gives the state back as a blob (selftest only); exit erases
+ * it. Every limit a request is checked against (ctx->grp.aad_max,
+ * ctx->max_body, both the bounce buffer's size) is set here, under the tfm
+ * lock, and only here.
+ */
+#include <crypto/internal/aead.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "diamond.h"
+
+/* The reflected CRC-32 polynomial (spec section 2). */
+#define DMD_CRC32_POLY		0xedb88320u
+
+unsigned int diamond_max_epoch_bytes = 1 << 20;
+module_param_named(max_epoch_bytes, diamond_max_epoch_bytes, uint, 0644);
+MODULE_PARM_DESC(max_epoch_bytes,
+		 "Largest epoch body per request, bytes; larger is -EMSGSIZE (default 1 MiB, ceiling 256 MiB)");
+
+/*
+ * CRC-32 of spec section 2, bit by bit with masks: it runs over key bytes,
+ * so no table lookup may depend on them (the kernel's crc32_le() uses one).
+ */
+static u32 blob_crc32(const u8 *p, unsigned int len)
+{
+	u32 crc = ~0u;
+	int bit;
+
+	while (len--) {
+		crc ^= *p++;
+		for (bit = 0; bit < 8; bit++)
+			crc = (crc >> 1) ^ (DMD_CRC32_POLY & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+/*
+ * The fields a version 2 blob adds (spec section 2), its header already
+ * checked: CRC, generation, group size. @g is 0 for g = b (or 0): one group
+ * per epoch, an ungrouped tfm exactly.
+ */
+static int blob2_parse(const u8 *key, unsigned int keylen, u32 b, u32 *g)
+{
+	unsigned int crc_off = keylen - DMD_BLOB2_CRC_SIZE;
+	u64 epoch = get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH);
+	u32 gen = get_unaligned_le16(key + DMD_BLOB2_OFF_GEN);
+	u32 size = get_unaligned_le16(key + DMD_BLOB2_OFF_GROUP);
+
+	if (blob_crc32(key, crc_off) != get_unaligned_le32(key + crc_off) ||
+	    epoch >> DMD_GEN_SHIFT < gen || size > b)
+		return -EINVAL;
+	*g = size == b ? 0 : size;
+	return 0;
+}
+
+/*
+ * Spec section 2; the blob's suite must be the instance's. Version 1, or
+ * version 2 (CRC, generation and group size g), whose key is at @key_off.
+ * @g is 0 unless the blob asks for groups (g < b).
+ */
+static int blob_parse(const struct diamond_tfm_ctx *ctx, const u8 *key,
+		      unsigned int keylen, u32 *g, unsigned int *key_off)
+{
+	/* Version 2, alone or followed by a group cursor. */
+	bool v2 = keylen == DMD_BLOB2_SIZE(ctx->k) ||
+		  keylen == DMD_BLOB2_SIZE(ctx->k) + DMD_CURSOR_SIZE(ctx->k);
+	u32 b;
+
+	if ((keylen != DMD_BLOB_SIZE(ctx->k) && !v2) ||
+	    memcmp(key, DMD_BLOB_MAGIC, 4) ||
+	    key[DMD_BLOB_OFF_VERSION] !=
+	    (v2 ? DMD_BLOB2_VERSION : DMD_BLOB_VERSION) ||
+	    key[DMD_BLOB_OFF_SUITE] != ctx->suite ||
+	    key[DMD_BLOB_OFF_AGG] > DMD_AGG_HASH ||
+	    key[DMD_BLOB_OFF_RSVD])
+		return -EINVAL;
+	b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
+	if (b < 1 || b > DMD_MAX_B ||
+	    get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH) > DMD_EPOCH_LAST + 1)
+		return -EINVAL;
+	*g = 0;
+	*key_off = v2 ? DMD_BLOB2_OFF_KEY : DMD_BLOB_OFF_KEY;
+	return v2 ? blob2_parse(key, DMD_BLOB2_SIZE(ctx->k), b, g) : 0;
+}
+
+/*
+ * Key the group state: g (0: none), the cursor closed, and the AD limit
+ * that follows from it (a grouped AD holds a unit table). Lock held; the
+ * lock-free early check in diamond_request.c reads aad_max, hence
+ * WRITE_ONCE.
+ */
+static void key_groups(struct diamond_tfm_ctx *ctx, u32 g)
+{
+	diamond_group_close(ctx);
+	ctx->grp.g = g;
+	WRITE_ONCE(ctx->grp.aad_max, diamond_units_ad_max(ctx->b, g));
+}
+
+/*
+ * Open the cursor a gateway stored (its state file's, userspace.rst section
+ * 3) after the blob (e + 1, E_{e+1}) it keyed: epoch e open at group c, with
+ * R_{e,c*g}. It must belong to the epoch before the blob's and name a
+ * non-final group after the first. Lock held, blob keyed.
+ */
+static int group_restore(struct diamond_tfm_ctx *ctx, const u8 *cur)
+{
+	u64 e = get_unaligned_le64(cur);
+	u32 c = get_unaligned_le32(cur + 8);
+
+	if (!ctx->grp.g || !ctx->epoch || e + 1 != ctx->epoch || !c ||
+	    c > (ctx->b - 1) / ctx->grp.g)
+		return -EINVAL;
+	diamond_pre_erase(&ctx->pre);
+	ctx->epoch = e;
+	ctx->grp.open = true;
+	ctx->grp.c = c;
+	memcpy(ctx->grp.r, cur + 12, ctx->k);
+	return 0;
+}
+
+/* Every request erased what it used, so there is nothing left to wipe. */
+static void ebuf_free(struct diamond_tfm_ctx *ctx)
+{
+	vfree(ctx->ebuf);
+	ctx->ebuf = NULL;
+	ctx->ebuf_size = 0;
+	ctx->max_body = 0;
+}
+
+/*
+ * The bounce buffer for the key just set: its largest AD, the largest body
+ * it allows (b records of DMD_MAX_RECORD, at most max_epoch_bytes, read
+ * here) and the tag. Allocated here, in setkey's sleeping and
+ * memcg-charged context, and kept: a request copies into it and allocates
+ * nothing. vmalloc, page granular (kvmalloc could round 1 MiB + 1 KiB up
+ * to 2 MiB). Lock held.
+ */
+static int ebuf_alloc(struct diamond_tfm_ctx *ctx)
+{
+	size_t body = min3(DMD_BODY_MAX(ctx->b),
+			   (size_t)READ_ONCE(diamond_max_epoch_bytes),
+			   (size_t)DMD_EPOCH_LIMIT);
+	size_t size = ctx->grp.aad_max + body + DMD_TAG_SIZE;
+
+	if (!ctx->ebuf || ctx->ebuf_size != size) {
+		ebuf_free(ctx);
+		ctx->ebuf = __vmalloc(size, DMD_GFP);
+		if (!ctx->ebuf)
+			return -ENOMEM;
+		ctx->ebuf_size = size;
+	}
+	ctx->max_body = body;
+	return 0;
+}
+
+/* Forget the key: the tfm is keyless, with an ungrouped AD limit. */
+static void key_erase(struct diamond_tfm_ctx *ctx)
+{
+	diamond_pre_erase(&ctx->pre);
+	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
+	ctx->keyed = false;
+	ctx->b = 0;
+	key_groups(ctx, 0);
+}
+
+int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
+{
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	unsigned int key_off;
+	u32 g;
+	int err;
+
+	/* Make a running precompute for the old state give up the lock. */
+	atomic_inc(&ctx->setkey_pending);
+	diamond_lock(ctx);
+	atomic_dec(&ctx->setkey_pending);
+
+	/* Even a refused key ends the old state: the tfm is keyless now. */
+	key_erase(ctx);
+	err = blob_parse(ctx, key, keylen, &g, &key_off);
+	if (err)
+		goto out_unlock;
+	ctx->agg = key[DMD_BLOB_OFF_AGG];
+	ctx->b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
+	ctx->device_id = get_unaligned_le32(key + DMD_BLOB_OFF_DEVICE);
+	ctx->epoch = get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH);
+	memcpy(ctx->ekey, key + key_off, ctx->k);
+	/* The group size first: a grouped AD holds a unit table. */
+	key_groups(ctx, g);
+	/* All a request will need, allocated here where we may sleep. */
+	err = diamond_pre_alloc(ctx) ?: ebuf_alloc(ctx);
+	if (!err && keylen > DMD_BLOB2_SIZE(ctx->k))
+		err = group_restore(ctx, key + key_off + ctx->k +
+				    DMD_BLOB2_CRC_SIZE);
+	if (err)
+		key_erase(ctx);
+	else
+		ctx->keyed = true;
+out_unlock:
+	diamond_unlock(ctx);
+
+	if (!err)
+		diamond_schedule_precompute(ctx, 0);
+	return err;
+}
+
+/*
+ * The current state as a key blob (the selftest checks it against the
+ * vectors' "next" blobs). Not reachable from userspace.
+ */
+int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len)
+{
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	int err = 0;
+
+	diamond_lock(ctx);
+	if (!ctx->keyed) {
+		err = -ENOKEY;
+	} else if (len != DMD_BLOB_SIZE(ctx->k)) {
+		err = -EINVAL;
+	} else {
+		memcpy(blob, DMD_BLOB_MAGIC, 4);
+		blob[DMD_BLOB_OFF_VERSION] = DMD_BLOB_VERSION;
+		blob[DMD_BLOB_OFF_SUITE] = ctx->suite;
+		blob[DMD_BLOB_OFF_AGG] = ctx->agg;
+		blob[DMD_BLOB_OFF_RSVD] = 0;
+		put_unaligned_le32(ctx->b, blob + DMD_BLOB_OFF_B);
+		put_unaligned_le32(ctx->device_id, blob + DMD_BLOB_OFF_DEVICE);
+		/* An open group cursor holds E_{e+1}: state (e + 1, E_{e+1}). */
+		put_unaligned_le64(ctx->epoch + ctx->grp.open,
+				   blob + DMD_BLOB_OFF_EPOCH);
+		memcpy(blob + DMD_BLOB_OFF_KEY, ctx->ekey, ctx->k);
+	}
+	diamond_unlock(ctx);
+	return err;
+}
+
+/* A new tfm: unlocked, keyless, its precompute work ready to queue. */
+void diamond_key_init(struct diamond_tfm_ctx *ctx)
+{
+	ctx->busy = 0;
+	diamond_precompute_init(ctx);
+	key_erase(ctx);
+}
+
+/* The tfm goes: no precompute left running, every key and buffer gone. */
+void diamond_key_exit(struct diamond_tfm_ctx *ctx)
+{
+	diamond_precompute_cancel(ctx);
+	diamond_pre_free(&ctx->pre);
+	ebuf_free(ctx);
+	key_erase(ctx);
+	memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
+	memzero_explicit(&ctx->aes, sizeof(ctx->aes));
+}

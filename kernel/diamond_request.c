@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One AEAD request is one Diamond epoch (Documentation/spec.rst sections 7
+ * and 9, Documentation/kernel-api.rst):
+ *
+ *	IV	le64(e), the epoch
+ *	AD	assoclen bytes, the epoch's associated data (<= 1024; a grouped
+ *		key's starts with its unit table)
+ *	encrypt	src = AD || le16(len_0) || M_0 || ... , dst = AD || body || T
+ *	decrypt	src = AD || le16(len_0) || C_0 || ... || T, dst = AD || body
+ *
+ * The request is copied into the tfm's bounce buffer (so the body is
+ * parsed, hashed and decrypted from memory nobody else can change in
+ * between), processed there in place under the tfm lock by the epoch or
+ * the group verification (diamond_epoch.c, diamond_group.c), and the result
+ * copied to dst only when the request succeeded. The buffer belongs to the
+ * key: setkey (diamond_key.c) sizes it for the largest AD and body that key
+ * allows, so a request never allocates (no CRYPTO_ALG_ALLOCATES_MEMORY:
+ * AF_ALG from 7.x requires it), and every limit that depends on the key is
+ * checked here with the lock held, against the key the request will run
+ * under: a setkey may land between the caller's call and the lock.
+ * Decrypted records stay in the buffer until the epoch tag matched; on any
+ * error the buffer is erased, dst is untouched and the key state is what it
+ * was.
+ */
+#include <crypto/internal/aead.h>
+#include <crypto/scatterwalk.h>
+#include <linux/kernel.h>
+#include <linux/scatterlist.h>
+#include <linux/string.h>
+
+#include "diamond.h"
+
+static int lock_ctx(struct diamond_tfm_ctx *ctx, bool may_sleep)
+{
+	if (may_sleep) {
+		diamond_lock(ctx);
+		return 0;
+	}
+	return diamond_trylock(ctx) ? 0 : -EAGAIN;
+}
+
+static int diamond_crypt(struct aead_request *req, bool enc)
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	bool may_sleep = req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP;
+	unsigned int cryptlen = req->cryptlen, in_len, out_len, body_len;
+	struct diamond_epoch ep = { .enc = enc, .adlen = req->assoclen };
+	int err;
+
+	/* Async children may need to sleep; an atomic caller cannot wait. */
+	if (!may_sleep && ctx->async_children)
+		return -EAGAIN;
+	/*
+	 * Early refusal only: the key may change until the lock is ours, so
+	 * the limits that bound the copy are checked again under it.
+	 */
+	if (ep.adlen > diamond_assoc_max(ctx))
+		return -EMSGSIZE;
+	if (!enc && cryptlen < DMD_TAG_SIZE)
+		return -EINVAL;
+	/* An empty body is the parser's -EINVAL, after the epoch (spec 9.2). */
+	body_len = enc ? cryptlen : cryptlen - DMD_TAG_SIZE;
+	if (body_len > DMD_EPOCH_LIMIT)
+		return -EMSGSIZE;
+
+	in_len = ep.adlen + cryptlen;
+	out_len = ep.adlen + body_len + (enc ? DMD_TAG_SIZE : 0);
+	if (sg_nents_for_len(req->src, in_len) < 0 ||
+	    sg_nents_for_len(req->dst, out_len) < 0)
+		return -EINVAL;
+
+	err = lock_ctx(ctx, may_sleep);
+	if (err)
+		return err;
+	/* The children may sleep and backlog when the caller may. */
+	ctx->req_flags = req->base.flags & (CRYPTO_TFM_REQ_MAY_SLEEP |
+					    CRYPTO_TFM_REQ_MAY_BACKLOG);
+
+	if (unlikely(!ctx->keyed)) {
+		err = -ENOKEY;
+		goto out_unlock;
+	}
+	/*
+	 * Larger than the key allows: setkey sized the buffer for this key's
+	 * AD (a grouped key's holds its unit table) and body, and a setkey
+	 * between the check above and the lock may have made both smaller.
+	 */
+	if (ep.adlen > ctx->grp.aad_max || body_len > ctx->max_body) {
+		err = -EMSGSIZE;
+		goto out_unlock;
+	}
+
+	/* AD || body || tag, in place: the input, then the output. */
+	scatterwalk_map_and_copy(ctx->ebuf, req->src, 0, in_len, 0);
+	ep.ad = ctx->ebuf;
+	ep.body = ctx->ebuf + ep.adlen;
+	ep.body_len = body_len;
+	ep.epoch = get_unaligned_le64(req->iv);
+
+	if (!ctx->grp.g)
+		err = diamond_epoch_run(ctx, &ep);
+	else if (enc)
+		err = -EOPNOTSUPP;
+	else
+		err = diamond_group_run(ctx, ep.epoch, ep.ad, ep.adlen,
+					ep.body, body_len);
+	if (!err) {
+		/* A grouped request's verdicts are in its unit table. */
+		if (req->src != req->dst || ctx->grp.g)
+			scatterwalk_map_and_copy(ep.ad, req->dst, 0, ep.adlen,
+						 1);
+		scatterwalk_map_and_copy(ep.body, req->dst, ep.adlen,
+					 out_len - ep.adlen, 1);
+	}
+	/* Plaintext, whichever the direction: erase all that was used. */
+	memzero_explicit(ctx->ebuf, (size_t)ep.adlen + body_len + DMD_TAG_SIZE);
+out_unlock:
+	diamond_unlock(ctx);
+	/* The next epoch's offline phase, once the caller has its result. */
+	if (!err)
+		diamond_schedule_precompute(ctx, 1);
+	return err;
+}
+
+int diamond_encrypt(struct aead_request *req)
+{
+	return diamond_crypt(req, true);
+}
+
+int diamond_decrypt(struct aead_request *req)
+{
+	return diamond_crypt(req, false);
+}
