@@ -12,12 +12,6 @@
 #include <diamond/tag.h>
 #include <diamond/util.h>
 
-static void copy(uint8_t *dst, const uint8_t *src, size_t n)
-{
-	while (n--)
-		*dst++ = *src++;
-}
-
 size_t dmd_slot_size(unsigned int suite, size_t pre_len)
 {
 	return dmd_key_size(suite) + 32 + pre_len;
@@ -100,24 +94,38 @@ static void window_advance(struct dmd_sender *s)
 	s->win_count--;
 }
 
+/* Exchange a[0:n) and b[0:n). */
+static void swap_bytes(uint8_t *a, uint8_t *b, size_t n)
+{
+	uint8_t t;
+
+	while (n--) {
+		t = *a;
+		*a++ = *b;
+		*b++ = t;
+	}
+}
+
 size_t dmd_sender_precompute(struct dmd_sender *s, size_t max_slots)
 {
 	size_t k, added = 0;
-	struct dmd_stream st;
 	uint8_t *slot;
 
 	if (!s || !s->open)
 		return 0;
 	k = dmd_key_size(s->st.suite);
-	/* Slots 0 .. b: slot n closes an epoch of n records. */
+	/*
+	 * Slots 0 .. b: slot n closes an epoch of n records. The stream of R
+	 * (the frontier) is R' || H || P || keystream (spec section 3):
+	 * written straight into the slot, then R' and R trade places, so
+	 * the slot holds R || H || P || keystream and the frontier R'.
+	 */
 	while (added < max_slots && s->win_count < s->win_slots &&
 	       s->frontier_index <= s->st.b) {
 		slot = window_slot(s, s->win_head + s->win_count);
-		copy(slot, s->frontier, k);
-		dmd_slot_open(&st, s->st.suite, s->frontier, s->frontier,
-			      slot + k);
-		dmd_stream_read(&st, slot + k + 32, s->pre_len);
-		dmd_stream_wipe(&st);
+		dmd_stream_prefix(s->st.suite, s->frontier, DMD_DOMAIN_RECORD,
+				  slot, s->slot_size);
+		swap_bytes(slot, s->frontier, k);
 		s->frontier_index++;
 		s->win_count++;
 		added++;
