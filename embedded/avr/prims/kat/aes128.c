@@ -258,21 +258,17 @@ static uint16_t timed_run(const uint8_t k[16], const uint8_t d[16])
 static void test_timing(void)
 {
 	uint8_t k[16], d[16];
-	uint16_t ref, t;
-	unsigned int r, i;
+	uint16_t ref = 0, t;
+	unsigned int r;
 	int ok = 1;
 
 	TCCR1A = 0;
 	TCCR1B = 1 << CS10;
-	memset(k, 0, 16);
-	memset(d, 0, 16);
-	ref = timed_run(k, d);
-	for (r = 1; r < 8; r++) {
-		for (i = 0; i < 16; i++) {
-			k[i] = r == 1 ? 0xff : (uint8_t)(r * 73 + i * 151);
-			d[i] = r == 1 ? 0xff : (uint8_t)(r * 29 + i * 97 + k[i]);
-		}
+	for (r = 0; r < 8; r++) {
+		kat_ct_fill(k, sizeof(k), d, sizeof(d), r);
 		t = timed_run(k, d);
+		if (!r)
+			ref = t;
 		ok &= t == ref;
 	}
 	TCCR1B = 0;

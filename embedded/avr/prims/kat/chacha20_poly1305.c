@@ -369,19 +369,15 @@ static __attribute__((noinline)) uint16_t timed_mac(const uint8_t k[32],
 static int timing_same(size_t n, int xor)
 {
 	uint8_t k[32];
-	uint16_t ref, t;
-	unsigned int r, i;
+	uint16_t ref = 0, t;
+	unsigned int r;
 	int ok = 1;
 
-	memset(k, 0, 32);
-	memset(msg, 0, n);
-	ref = timed_mac(k, msg, n, xor);
-	for (r = 1; r < 8; r++) {
-		for (i = 0; i < 32; i++)
-			k[i] = r == 1 ? 0xff : (uint8_t)(r * 73 + i * 151);
-		for (i = 0; i < n; i++)
-			msg[i] = r == 1 ? 0xff : (uint8_t)(r * 29 + i * 97 + k[i & 31]);
+	for (r = 0; r < 8; r++) {
+		kat_ct_fill(k, sizeof(k), msg, n, r);
 		t = timed_mac(k, msg, n, xor);
+		if (!r)
+			ref = t;
 		ok &= t == ref;
 	}
 	board_puts(xor ? "# dmd_poly1305_xor of " : "# dmd_poly1305 of ");

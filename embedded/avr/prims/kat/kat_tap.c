@@ -39,6 +39,18 @@ void kat_report(int ok, const char *name_P)
 	board_puts("\n");
 }
 
+void kat_ct_fill(uint8_t *k, size_t kn, uint8_t *d, size_t dn,
+		 unsigned int r)
+{
+	size_t i;
+
+	for (i = 0; i < kn; i++)
+		k[i] = r == 0 ? 0 : r == 1 ? 0xff : (uint8_t)(r * 73 + i * 151);
+	for (i = 0; i < dn; i++)
+		d[i] = r == 0 ? 0 : r == 1 ? 0xff :
+			(uint8_t)(r * 29 + i * 97 + k[i % kn]);
+}
+
 size_t kat_unhex_P(uint8_t *out, const char *hex_P)
 {
 	size_t n = 0;
