@@ -174,7 +174,7 @@ static __attribute__((noinline)) void tail_xor(unsigned int suite,
 
 /*
  * The slot's tag into @tag; or, with @fold (a record), folded into the
- * aggregate: straight in where the suite and mode allow (tag.c), else
+ * aggregate: straight in where the suite and mode allow (tag.h), else
  * through @tag, which is wiped after.
  */
 static inline __attribute__((always_inline)) void
