@@ -16,6 +16,7 @@ void dmd_ghash_init(struct dmd_ghash *ctx, const uint8_t h[16])
 		ctx->h[i] = dmd_load32_be(h + 4 * i);
 		ctx->y[i] = 0;
 	}
+	dmd_ghash_mul_setup(ctx->h);
 }
 
 void dmd_ghash_update_padded(struct dmd_ghash *ctx, const uint8_t *data,

@@ -442,3 +442,15 @@ void dmd_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
 	dmd_poly1305_update(&ctx, m, len);
 	dmd_poly1305_final(&ctx, tag);
 }
+
+void dmd_poly1305_xor(const uint8_t key[32], const uint8_t *m, size_t len,
+		      uint8_t acc[16])
+{
+	uint8_t tag[16];
+	size_t i;
+
+	dmd_poly1305(key, m, len, tag);
+	for (i = 0; i < 16; i++)
+		acc[i] ^= tag[i];
+	dmd_wipe(tag, sizeof(tag));
+}

@@ -12,12 +12,6 @@
 #include <diamond/tag.h>
 #include <diamond/util.h>
 
-static void copy(uint8_t *dst, const uint8_t *src, size_t n)
-{
-	while (n--)
-		*dst++ = *src++;
-}
-
 size_t dmd_slot_size(unsigned int suite, size_t pre_len)
 {
 	return dmd_key_size(suite) + 32 + pre_len;
@@ -100,24 +94,42 @@ static void window_advance(struct dmd_sender *s)
 	s->win_count--;
 }
 
+/*
+ * Exchange a[0:n) and b[0:n). Out of line, like xor_bytes(): inlined, GCC
+ * kept a pointer on the frame (18 AVR cycles a byte against 12).
+ */
+static __attribute__((noinline)) void swap_bytes(uint8_t *a, uint8_t *b,
+						 size_t n)
+{
+	uint8_t t;
+
+	while (n--) {
+		t = *a;
+		*a++ = *b;
+		*b++ = t;
+	}
+}
+
 size_t dmd_sender_precompute(struct dmd_sender *s, size_t max_slots)
 {
 	size_t k, added = 0;
-	struct dmd_stream st;
 	uint8_t *slot;
 
 	if (!s || !s->open)
 		return 0;
 	k = dmd_key_size(s->st.suite);
-	/* Slots 0 .. b: slot n closes an epoch of n records. */
+	/*
+	 * Slots 0 .. b: slot n closes an epoch of n records. The stream of R
+	 * (the frontier) is R' || H || P || keystream (spec section 3):
+	 * written straight into the slot, then R' and R trade places, so
+	 * the slot holds R || H || P || keystream and the frontier R'.
+	 */
 	while (added < max_slots && s->win_count < s->win_slots &&
 	       s->frontier_index <= s->st.b) {
 		slot = window_slot(s, s->win_head + s->win_count);
-		copy(slot, s->frontier, k);
-		dmd_slot_open(&st, s->st.suite, s->frontier, s->frontier,
-			      slot + k);
-		dmd_stream_read(&st, slot + k + 32, s->pre_len);
-		dmd_stream_wipe(&st);
+		dmd_stream_prefix(s->st.suite, s->frontier, DMD_DOMAIN_RECORD,
+				  slot, s->slot_size);
+		swap_bytes(slot, s->frontier, k);
 		s->frontier_index++;
 		s->win_count++;
 		added++;
@@ -161,6 +173,25 @@ static __attribute__((noinline)) void tail_xor(unsigned int suite,
 }
 
 /*
+ * The slot's tag into @tag; or, with @fold (a record), folded into the
+ * aggregate: straight in where the suite and mode allow (tag.h), else
+ * through @tag, which is wiped after.
+ */
+static inline __attribute__((always_inline)) void
+slot_tag(const struct dmd_sender *s, const uint8_t hp[32], const uint8_t *data,
+	 size_t len, uint32_t index_field, uint8_t tag[16],
+	 struct dmd_agg *fold)
+{
+	if (fold && dmd_record_tag_fold(s->st.suite, hp, data, len, fold))
+		return;
+	dmd_uh_tag(s->st.suite, hp, data, len, s->epoch, index_field, tag);
+	if (fold) {
+		dmd_agg_add(fold, tag);
+		dmd_wipe(tag, DMD_TAG_SIZE);
+	}
+}
+
+/*
  * Slot from the window: XOR its precomputed keystream (and any tail beyond
  * it) over @in, tag straight from the slot's H || P, then wipe the slot.
  * Inlined into the seal with use_slot(): what it keeps in the seal's frame
@@ -170,7 +201,7 @@ static __attribute__((noinline)) void tail_xor(unsigned int suite,
 static inline __attribute__((always_inline)) void
 window_slot_use(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
 		size_t len, const uint8_t *tag_data, size_t tag_len,
-		uint32_t index_field, uint8_t tag[16])
+		uint32_t index_field, uint8_t tag[16], struct dmd_agg *fold)
 {
 	uint8_t *slot = window_slot(s, s->win_head);
 	/* Slot layout: R (key size) || H || P (32) || keystream (pre_len). */
@@ -181,8 +212,7 @@ window_slot_use(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
 	if (len > pre)
 		tail_xor(s->st.suite, slot, (size_t)(hp + 32 + pre - slot),
 			 out + pre, in + pre, len - pre);
-	dmd_uh_tag(s->st.suite, hp, tag_data, tag_len, s->epoch, index_field,
-		   tag);
+	slot_tag(s, hp, tag_data, tag_len, index_field, tag, fold);
 	dmd_wipe(slot, s->slot_size);
 	window_advance(s);
 }
@@ -194,7 +224,7 @@ window_slot_use(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
 static __attribute__((noinline)) void
 fresh_slot_use(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
 	       size_t len, const uint8_t *tag_data, size_t tag_len,
-	       uint32_t index_field, uint8_t tag[16])
+	       uint32_t index_field, uint8_t tag[16], struct dmd_agg *fold)
 {
 	struct dmd_stream st;
 	uint8_t hp[32];
@@ -203,14 +233,14 @@ fresh_slot_use(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
 	dmd_stream_xor(&st, out, in, len);
 	dmd_stream_wipe(&st);
 	s->frontier_index++;
-	dmd_uh_tag(s->st.suite, hp, tag_data, tag_len, s->epoch, index_field,
-		   tag);
+	slot_tag(s, hp, tag_data, tag_len, index_field, tag, fold);
 	dmd_wipe(hp, sizeof(hp));
 }
 
 /*
  * Use the next slot: XOR its keystream over @in (len bytes, may be 0) into
- * @out and compute its tag over @tag_data with @index_field. The slot's keys
+ * @out and compute its tag over @tag_data with @index_field, into @tag or
+ * (a record) folded into @fold (slot_tag()). The slot's keys
  * are wiped before returning. Returns how many bytes of stack the caller
  * must wipe: a window slot runs no key schedule and no stream, so its path
  * is shallow (DMD_STACK_WIPE_WINDOW*, util.h); a fresh slot or a tail
@@ -220,14 +250,15 @@ fresh_slot_use(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
 static inline __attribute__((always_inline)) size_t
 use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in, size_t len,
 	 const uint8_t *tag_data, size_t tag_len, uint32_t index_field,
-	 uint8_t tag[16])
+	 uint8_t tag[16], struct dmd_agg *fold)
 {
 	if (!s->win_count) {
 		fresh_slot_use(s, out, in, len, tag_data, tag_len,
-			       index_field, tag);
+			       index_field, tag, fold);
 		return DMD_STACK_WIPE;
 	}
-	window_slot_use(s, out, in, len, tag_data, tag_len, index_field, tag);
+	window_slot_use(s, out, in, len, tag_data, tag_len, index_field, tag,
+			fold);
 	if (len > s->pre_len)
 		return DMD_STACK_WIPE;
 	if (s->st.agg == DMD_AGG_HASH)
@@ -268,9 +299,7 @@ int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
 		return DMD_EFULL;
 	if (s->grouped)
 		group_before(s);
-	wipe = use_slot(s, c, m, len, c, len, s->index, sigma);
-	dmd_agg_add(&s->agg, sigma);
-	dmd_wipe(sigma, sizeof(sigma));
+	wipe = use_slot(s, c, m, len, c, len, s->index, sigma, &s->agg);
 	if (index)
 		*index = s->index;
 	s->index++;
@@ -323,7 +352,7 @@ int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 	if (adlen > DMD_MAX_AD)
 		return DMD_ESIZE;
 	use_slot(s, NULL, NULL, 0, ad, adlen, DMD_TRAILER_FLAG | s->index,
-		 tau);
+		 tau, NULL);
 	dmd_agg_final(&s->agg, tau, tag);
 	dmd_wipe(tau, sizeof(tau));
 	if (count)

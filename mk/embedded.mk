@@ -65,9 +65,10 @@ FW_AVR_SENDER := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/sender-d$(s).elf)
 FW_M4_SENDER  := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/sender-d$(s).elf)
 FW_AVR_KAT    := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/kat-d$(s).elf)
 # RFC 8439 answers for the AVR ChaCha20 / Poly1305, FIPS-197 and SP 800-38A
-# answers for the AVR AES-128 (embedded/avr/prims/kat/)
+# answers for the AVR AES-128, GCM-spec answers for the AVR GHASH
+# (embedded/avr/prims/kat/)
 FW_AVR_KAT_PRIMS := $(EMB_BUILD)/avr/kat-chacha20-poly1305.elf \
-		    $(EMB_BUILD)/avr/kat-aes128.elf
+		    $(EMB_BUILD)/avr/kat-aes128.elf $(EMB_BUILD)/avr/kat-ghash.elf
 FW_M4_KAT     := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/kat-d$(s).elf)
 FW_BENCH_LENS := 16 128
 FW_AVR_BENCH  := $(foreach s,$(FW_SUITES),$(foreach l,$(FW_BENCH_LENS),$(EMB_BUILD)/avr/bench-d$(s)-$(l).elf))
@@ -121,6 +122,8 @@ AVR_KAT_TAP := $(EMB)/avr/prims/kat/kat_tap.c $(EMB)/avr/prims/kat/kat_tap.h
 $(EMB_BUILD)/avr/kat-chacha20-poly1305.elf: $(EMB)/avr/prims/kat/chacha20_poly1305.c \
 		$(AVR_KAT_TAP) $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
 $(EMB_BUILD)/avr/kat-aes128.elf: $(EMB)/avr/prims/kat/aes128.c \
+		$(AVR_KAT_TAP) $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
+$(EMB_BUILD)/avr/kat-ghash.elf: $(EMB)/avr/prims/kat/ghash.c \
 		$(AVR_KAT_TAP) $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
 $(FW_AVR_KAT_PRIMS):
 	@mkdir -p $(@D)

@@ -10,7 +10,8 @@
 #                    have their own checks: vectors-check, vectors-kat)
 
 GEN_AVR := embedded/avr/prims/chacha20.py:embedded/avr/prims/chacha20.S \
-	   embedded/avr/prims/poly1305.py:embedded/avr/prims/poly1305.S
+	   embedded/avr/prims/poly1305.py:embedded/avr/prims/poly1305.S \
+	   embedded/avr/prims/ghash_mul.py:embedded/avr/prims/ghash_mul.S
 
 CHECK_SUITES += gen
 .PHONY: gen gen-avr check-gen

@@ -46,7 +46,7 @@ field() {		# field <file> <regex with one group>
 }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..15"
 
 # --- avr-run -----------------------------------------------------------
 rc=0
@@ -83,6 +83,12 @@ ok $([ "$rc" = 124 ] && cmp -s "$tmp/ee" "$tmp/ee0"; echo $?) \
 rc=0
 "$AVR_RUN" --eeprom "$tmp/ee" --reset-at 5000 "$AVR_FW" >/dev/null 2>&1 || rc=$?
 ok $([ "$rc" = 125 ]; echo $?) "avr-run: --reset-at exits 125" "rc=$rc"
+
+# --profile: the per-address cycles of region 1 add up to the region's
+"$AVR_RUN" --profile "$tmp/prof" --profile-region 1 "$AVR_FW" >/dev/null 2>&1 || true
+ps=$(awk '{ s += $2 } END { print s + 0 }' "$tmp/prof" 2>/dev/null)
+ok $([ "$ps" = "$AVR_REGION1" ]; echo $?) \
+	"avr-run: --profile of region 1 adds up to its $AVR_REGION1 cycles" "got $ps"
 
 # --- m4-run + insn-count ---------------------------------------------
 rc=0

@@ -36,25 +36,30 @@ struct dmd_agg {
  * holds R_j || H_j || P_j || KS_j[0:pre_len], i.e. dmd_slot_size() bytes.
  */
 struct dmd_sender {
-	struct dmd_state st;	/* what must be persisted: (e + 1, E_{e+1}) once begun */
-	uint64_t epoch;		/* epoch being sealed */
-	uint8_t frontier[DMD_KEY_MAX];	/* R_{e,f}: next slot to expand */
-	uint32_t frontier_index;
-	uint32_t index;		/* next record index j */
-	struct dmd_agg agg;
+	/*
+	 * What every seal reads comes first: on the AVR, ldd/std reach 63
+	 * bytes past a pointer, and a field beyond costs address arithmetic
+	 * (and spilled pointers) at each use (Documentation/performance.md).
+	 */
 	uint8_t *win;
 	size_t win_slots;
 	size_t pre_len;
 	size_t slot_size;	/* dmd_slot_size(st.suite, pre_len) */
 	size_t win_head;	/* window slot holding slot @index */
 	size_t win_count;	/* slots ready: index .. index + win_count - 1 */
+	uint32_t index;		/* next record index j */
+	uint8_t open;		/* an epoch is begun and not closed */
+	uint8_t group_due;	/* a full group awaits dmd_sender_close_group() */
+	uint8_t grouped;	/* g < b: group tags are sent */
+	struct dmd_agg agg;
+	uint64_t epoch;		/* epoch being sealed */
+	struct dmd_state st;	/* what must be persisted: (e + 1, E_{e+1}) once begun */
+	uint8_t frontier[DMD_KEY_MAX];	/* R_{e,f}: next slot to expand */
+	uint32_t frontier_index;
 	uint32_t g;		/* group size (spec section 5.1); b: no groups */
 	uint32_t group_left;	/* records the current group still takes */
 	uint32_t group;		/* index of the current group */
 	uint8_t gkey[32];	/* H'_i || P'_i of the current non-final group */
-	uint8_t grouped;	/* g < b: group tags are sent */
-	uint8_t group_due;	/* a full group awaits dmd_sender_close_group() */
-	uint8_t open;		/* an epoch is begun and not closed */
 };
 
 /*

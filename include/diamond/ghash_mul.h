@@ -13,6 +13,12 @@
 
 #include <diamond/ghash.h>
 
+/*
+ * Prepare for the hash key @h (the context's words), once per context: a
+ * port that multiplies by tables of H builds them here (the AVR); the
+ * portable multipliers need nothing. Called by dmd_ghash_init().
+ */
+void dmd_ghash_mul_setup(const uint32_t h[4]);
 /* Y = (Y xor B_i) * H for @n whole 16-byte blocks at @b. */
 void dmd_ghash_blocks(struct dmd_ghash *ctx, const uint8_t *b, size_t n);
 /* Erase any scratch the multiplier keeps outside @ctx (none, portably). */

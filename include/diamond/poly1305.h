@@ -74,5 +74,8 @@ void dmd_poly1305_final(struct dmd_poly1305 *ctx, uint8_t tag[16]);
  */
 void dmd_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
 		  uint8_t tag[16]);
+/* acc ^= the tag of @m: dmd_poly1305() folded into an XOR aggregate. */
+void dmd_poly1305_xor(const uint8_t key[32], const uint8_t *m, size_t len,
+		      uint8_t acc[16]);
 
 #endif

@@ -34,5 +34,12 @@ void dmd_stream_read(struct dmd_stream *s, uint8_t *out, size_t len);
 void dmd_stream_xor(struct dmd_stream *s, uint8_t *out, const uint8_t *in,
 		    size_t len);
 void dmd_stream_wipe(struct dmd_stream *s);
+/*
+ * The first @len bytes of the stream of @key in @domain, in one call:
+ * what init, read and wipe give, without a context. @out must not
+ * overlap @key.
+ */
+void dmd_stream_prefix(unsigned int suite, const uint8_t *key, int domain,
+		       uint8_t *out, size_t len);
 
 #endif

@@ -760,6 +760,21 @@ static void test_poly1305(void)
 		}
 	}
 	tap_result(ok, "poly1305: 3-way splits with empty updates = one-shot");
+
+	/* The one-call MAC, and its XOR form into an accumulator. */
+	ok = 1;
+	for (s = 0; s <= 200; s++) {
+		poly_oneshot(ref, key, msg, s);
+		dmd_poly1305(key, msg, s, tag);
+		ok &= memcmp(tag, ref, 16) == 0;
+		for (i = 0; i < 16; i++) {
+			tag[i] = (uint8_t)(s * 7 + i * 29);
+			ref[i] ^= tag[i];
+		}
+		dmd_poly1305_xor(key, msg, s, tag);
+		ok &= memcmp(tag, ref, 16) == 0;
+	}
+	tap_result(ok, "poly1305: one-call MAC and its XOR form at every length 0..200");
 }
 
 /* ---- SHA-256 ---- */

@@ -22,6 +22,7 @@
 #include "avr-run.h"
 
 #define MAX_DEPTH 16
+#define PROF_WORDS (256u * 1024 / 2)	/* ATmega2560 flash */
 
 static struct {
 	FILE *uart;
@@ -31,13 +32,18 @@ static struct {
 	uint8_t region_id[MAX_DEPTH];
 	avr_cycle_count_t region_start[MAX_DEPTH];
 	int region_overflow;
+	/* --profile: cycles per flash word while region prof_region is open */
+	uint8_t prof_region;
+	unsigned int prof_open;
+	uint64_t *prof;
 } st;
 
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: avr-run [--cycles-limit N] [--reset-at N] [--uart-out FILE]\n"
-		"               [--eeprom FILE] [--mcu NAME] [--freq HZ] elf\n");
+		"               [--eeprom FILE] [--mcu NAME] [--freq HZ]\n"
+		"               [--profile FILE --profile-region ID] elf\n");
 	exit(2);
 }
 
@@ -89,6 +95,8 @@ static void region_write(avr_t *avr, avr_io_addr_t addr, uint8_t v,
 		st.region_id[st.depth] = v;
 		st.region_start[st.depth] = avr->cycle;
 		st.depth++;
+		if (v == st.prof_region)
+			st.prof_open++;
 		return;
 	}
 	if (!st.depth) {
@@ -97,9 +105,46 @@ static void region_write(avr_t *avr, avr_io_addr_t addr, uint8_t v,
 		return;
 	}
 	st.depth--;
+	if (st.region_id[st.depth] == st.prof_region)
+		st.prof_open--;
 	fprintf(stderr, "avr-run: region %u cycles=%" PRIu64 "\n",
 		st.region_id[st.depth],
 		(uint64_t)(avr->cycle - st.region_start[st.depth]));
+}
+
+/*
+ * One instruction (avr_run() steps one at a time outside gdb mode); with
+ * --profile, its cycles go to the flash word it started at while the
+ * profiled region is open. Interrupt entry counts against the instruction
+ * it interrupted.
+ */
+static int profiled_step(avr_t *avr)
+{
+	avr_cycle_count_t before = avr->cycle;
+	uint32_t word = avr->pc / 2;
+	unsigned int open = st.prof_open;
+	int state = avr_run(avr);
+
+	if (st.prof && open && word < PROF_WORDS)
+		st.prof[word] += avr->cycle - before;
+	return state;
+}
+
+/* "0x<byte address> <cycles>" for every word that spent any. */
+static int profile_save(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	for (uint32_t w = 0; w < PROF_WORDS; w++)
+		if (st.prof[w])
+			fprintf(f, "0x%05" PRIx32 " %" PRIu64 "\n", w * 2,
+				st.prof[w]);
+	ok = !ferror(f);
+	ok &= fclose(f) == 0;
+	return ok ? 0 : -1;
 }
 
 static uint64_t parse_u64(const char *opt, const char *s)
@@ -193,6 +238,7 @@ int main(int argc, char **argv)
 {
 	uint64_t limit = 0, reset_at = 0;
 	const char *uart_path = NULL, *ee_path = NULL, *elf = NULL;
+	const char *prof_path = NULL;
 	const char *mcu = "atmega2560";
 	uint32_t freq = 16000000;
 	elf_firmware_t fw;
@@ -228,11 +274,22 @@ int main(int argc, char **argv)
 			mcu = argv[++i];
 		else if (!strcmp(a, "--freq"))
 			freq = (uint32_t)parse_u64(a, argv[++i]);
+		else if (!strcmp(a, "--profile"))
+			prof_path = argv[++i];
+		else if (!strcmp(a, "--profile-region"))
+			st.prof_region = (uint8_t)parse_u64(a, argv[++i]);
 		else
 			usage();
 	}
-	if (!elf)
+	if (!elf || !prof_path != !st.prof_region)
 		usage();
+	if (prof_path) {
+		st.prof = calloc(PROF_WORDS, sizeof(*st.prof));
+		if (!st.prof) {
+			fprintf(stderr, "avr-run: out of memory\n");
+			return AVR_RUN_EXIT_ERROR;
+		}
+	}
 
 	st.uart = stdout;
 	if (uart_path) {
@@ -299,7 +356,7 @@ int main(int argc, char **argv)
 			rc = avr->data[24];
 			break;
 		}
-		state = avr_run(avr);
+		state = profiled_step(avr);
 		if (st.exit_req) {
 			rc = st.exit_code;
 			break;
@@ -329,6 +386,11 @@ int main(int argc, char **argv)
 			st.region_id[d],
 			(uint64_t)(avr->cycle - st.region_start[d]));
 	fprintf(stderr, "avr-run: cycles total=%" PRIu64 "\n", (uint64_t)avr->cycle);
+	if (prof_path && profile_save(prof_path) != 0) {
+		fprintf(stderr, "avr-run: cannot write profile %s\n", prof_path);
+		if (!rc)
+			rc = AVR_RUN_EXIT_ERROR;
+	}
 	if (ee_path && eeprom_save(avr, ee_path, ee_size) != 0) {
 		fprintf(stderr, "avr-run: cannot save EEPROM to %s\n", ee_path);
 		if (!rc)

@@ -22,6 +22,12 @@
  * An empty region (start immediately followed by stop) measures
  * AVR_RUN_REGION_OVERHEAD cycles: one `out` instruction.
  *
+ * Profile: with --profile FILE --profile-region ID the runner writes, for
+ * every flash address whose instruction started while a region ID was
+ * open, "0x<byte address> <cycles>"; the lines of one run add up to the
+ * cycles of its ID regions. tools/bench/avr-profile.sh sums them per
+ * function.
+ *
  * Runner exit status: firmware code (0..255) as above, else
  *   124 --cycles-limit reached, 125 --reset-at reached (power loss),
  *   126 simulated CPU crashed, 127 runner error (cannot load ELF...),

@@ -114,12 +114,16 @@ dmd_poly1305_init:
 /*
  * void dmd_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
  *                   uint8_t tag[16]);
+ * void dmd_poly1305_xor(const uint8_t key[32], const uint8_t *m, size_t len,
+ *                       uint8_t acc[16]);
  * void dmd_avr_poly1305_blocks(struct dmd_poly1305 *ctx, const uint8_t *m,
  *                              size_t nblocks, uint8_t hibit);
  *
  * One block body serves both. dmd_poly1305 (T flag set) reads r (clamping
  * it) and s from the key, runs the full blocks, then the last partial block
- * padded with 0x01 and zeros on the frame, and writes the tag.
+ * padded with 0x01 and zeros on the frame, and writes the tag;
+ * dmd_poly1305_xor the same, but XORs the tag into acc (a frame byte
+ * says which: the mode is public, the store loops are straight-line).
  * dmd_avr_poly1305_blocks (T clear) runs nblocks >= 1 blocks on ctx: h is
  * copied to the frame and back, r read from ctx (already clamped; clamping
  * again changes nothing).
@@ -156,12 +160,48 @@ dmd_poly1305:
 	push r29
 	in r28, 0x3d
 	in r29, 0x3e
-	sbiw r28, 51
+	sbiw r28, 52
 	in r0, 0x3f
 	cli
 	out 0x3e, r29
 	out 0x3f, r0
 	out 0x3d, r28
+	std Y+52, r1		; mode: store the tag
+	rjmp .Lp_onecall
+	.size dmd_poly1305, .-dmd_poly1305
+
+	.global dmd_poly1305_xor
+	.type dmd_poly1305_xor, @function
+dmd_poly1305_xor:
+	push r2
+	push r3
+	push r4
+	push r5
+	push r6
+	push r7
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	push r16
+	push r17
+	push r28
+	push r29
+	in r28, 0x3d
+	in r29, 0x3e
+	sbiw r28, 52
+	in r0, 0x3f
+	cli
+	out 0x3e, r29
+	out 0x3f, r0
+	out 0x3d, r28
+	ldi r16, 1
+	std Y+52, r16		; mode: XOR the tag in
+.Lp_onecall:
 	set			; T: one-call MAC
 	std Y+49, r18		; tag
 	std Y+50, r19
@@ -285,7 +325,7 @@ dmd_poly1305:
 	std Y+19, r13
 	std Y+20, r19
 	rjmp .Lp_body
-	.size dmd_poly1305, .-dmd_poly1305
+	.size dmd_poly1305_xor, .-dmd_poly1305_xor
 
 	.global dmd_avr_poly1305_blocks
 	.type dmd_avr_poly1305_blocks, @function
@@ -310,7 +350,7 @@ dmd_avr_poly1305_blocks:
 	push r29
 	in r28, 0x3d
 	in r29, 0x3e
-	sbiw r28, 51
+	sbiw r28, 52
 	in r0, 0x3f
 	cli
 	out 0x3e, r29
@@ -2116,6 +2156,59 @@ dmd_avr_poly1305_blocks:
 	adc r16, r19
 	ldd r19, Z+31
 	adc r17, r19
+	ldd r19, Y+52		; mode
+	tst r19
+	breq .Lp_store
+	ld r19, X
+	eor r2, r19
+	st X+, r2
+	ld r19, X
+	eor r3, r19
+	st X+, r3
+	ld r19, X
+	eor r4, r19
+	st X+, r4
+	ld r19, X
+	eor r5, r19
+	st X+, r5
+	ld r19, X
+	eor r6, r19
+	st X+, r6
+	ld r19, X
+	eor r7, r19
+	st X+, r7
+	ld r19, X
+	eor r8, r19
+	st X+, r8
+	ld r19, X
+	eor r9, r19
+	st X+, r9
+	ld r19, X
+	eor r10, r19
+	st X+, r10
+	ld r19, X
+	eor r11, r19
+	st X+, r11
+	ld r19, X
+	eor r12, r19
+	st X+, r12
+	ld r19, X
+	eor r13, r19
+	st X+, r13
+	ld r19, X
+	eor r14, r19
+	st X+, r14
+	ld r19, X
+	eor r15, r19
+	st X+, r15
+	ld r19, X
+	eor r16, r19
+	st X+, r16
+	ld r19, X
+	eor r17, r19
+	st X+, r17
+	rjmp .Lp_exit
+.Lp_store:
 	st X+, r2
 	st X+, r3
 	st X+, r4
@@ -2182,7 +2275,7 @@ dmd_avr_poly1305_blocks:
 	std Y+46, r1
 	std Y+47, r1
 	std Y+48, r1
-	adiw r28, 51
+	adiw r28, 52
 	in r0, 0x3f
 	cli
 	out 0x3e, r29

@@ -82,7 +82,8 @@ F_AHI = 13     # A2 A3 (8 bytes); before that the padded last block (16)
 F_W = 29       # h (17 bytes) between blocks, pass-1 columns (20) in one
 F_TAG = 49     # tag pointer (dmd_poly1305)
 F_REST = 51    # len % 16 not yet hashed (dmd_poly1305)
-FRAME = 51
+F_XOR = 52     # 1: XOR the tag into its destination (dmd_poly1305_xor)
+FRAME = 52
 WIPE = F_TAG - 1   # bytes 1..48 held key- or message-derived values
 
 CLAMP = {3: 15, 7: 15, 11: 15, 15: 15, 4: 252, 8: 252, 12: 252}
@@ -254,10 +255,12 @@ def gen_body():
     emit('std Y+%d, r16' % (F_W + 16))
 
 
-def gen_finish_math(hsrc):
+def gen_finish_math(hsrc, xor_flag=None):
     """h (deferred form) from @hsrc to registers, tag = (h mod p + s) to X.
 
-    Needs r1 = 0, Z = key or context (s at Z+16), X = tag.
+    Needs r1 = 0, Z = key or context (s at Z+16), X = tag. With @xor_flag
+    (a frame offset), the tag is XORed into X instead when that byte is
+    non-zero (a public mode, so a branch).
     """
     H = ['r%d' % i for i in range(2, 18)] + ['r18']
     for i in range(17):
@@ -297,6 +300,16 @@ def gen_finish_math(hsrc):
     for i in range(16):
         emit('ldd r19, Z+%d' % (S_OFF + i))
         emit('%s %s, r19' % ('add' if i == 0 else 'adc', H[i]))
+    if xor_flag is not None:
+        emit('ldd r19, Y+%d\t\t; mode' % xor_flag)
+        emit('tst r19')
+        emit('breq .Lp_store')
+        for i in range(16):
+            emit('ld r19, X')
+            emit('eor %s, r19' % H[i])
+            emit('st X+, %s' % H[i])
+        emit('rjmp .Lp_exit')
+        label('.Lp_store')
     for i in range(16):
         emit('st X+, %s' % H[i])
 
@@ -312,12 +325,16 @@ def gen_mac():
 /*
  * void dmd_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
  *                   uint8_t tag[16]);
+ * void dmd_poly1305_xor(const uint8_t key[32], const uint8_t *m, size_t len,
+ *                       uint8_t acc[16]);
  * void dmd_avr_poly1305_blocks(struct dmd_poly1305 *ctx, const uint8_t *m,
  *                              size_t nblocks, uint8_t hibit);
  *
  * One block body serves both. dmd_poly1305 (T flag set) reads r (clamping
  * it) and s from the key, runs the full blocks, then the last partial block
- * padded with 0x01 and zeros on the frame, and writes the tag.
+ * padded with 0x01 and zeros on the frame, and writes the tag;
+ * dmd_poly1305_xor the same, but XORs the tag into acc (a frame byte
+ * says which: the mode is public, the store loops are straight-line).
  * dmd_avr_poly1305_blocks (T clear) runs nblocks >= 1 blocks on ctx: h is
  * copied to the frame and back, r read from ctx (already clamped; clamping
  * again changes nothing).
@@ -335,6 +352,17 @@ def gen_mac():
 	.type dmd_poly1305, @function
 dmd_poly1305:''')
     gen_prologue()
+    emit('std Y+%d, r1\t\t; mode: store the tag' % F_XOR)
+    emit('rjmp .Lp_onecall')
+    flush('dmd_poly1305')
+    print('''
+	.global dmd_poly1305_xor
+	.type dmd_poly1305_xor, @function
+dmd_poly1305_xor:''')
+    gen_prologue()
+    emit('ldi r16, 1')
+    emit('std Y+%d, r16\t\t; mode: XOR the tag in' % F_XOR)
+    label('.Lp_onecall')
     emit('set\t\t\t; T: one-call MAC')
     emit('std Y+%d, r18\t\t; tag' % F_TAG)
     emit('std Y+%d, r19' % (F_TAG + 1))
@@ -357,7 +385,7 @@ dmd_poly1305:''')
     label('1')
     gen_a_first()
     emit('rjmp .Lp_body')
-    flush('dmd_poly1305')
+    flush('dmd_poly1305_xor')
 
     print('''
 	.global dmd_avr_poly1305_blocks
@@ -432,7 +460,7 @@ dmd_avr_poly1305_blocks:''')
     emit('clr r1')
     emit('ldd r26, Y+%d\t\t; X = tag' % F_TAG)
     emit('ldd r27, Y+%d' % (F_TAG + 1))
-    gen_finish_math(('Y', F_W))
+    gen_finish_math(('Y', F_W), F_XOR)
 
     label('.Lp_exit')
     emit('clr r1')

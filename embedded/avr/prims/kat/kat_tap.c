@@ -2,6 +2,8 @@
 /* TAP 13 for the AVR primitives' known-answer firmwares (kat_tap.h). */
 #include "kat_tap.h"
 
+#include <avr/io.h>
+
 #include "board.h"
 
 static unsigned int tests, failed;
@@ -37,6 +39,39 @@ void kat_report(int ok, const char *name_P)
 	while ((c = (char)pgm_read_byte(name_P++)))
 		board_puts((char[]){ c, 0 });
 	board_puts("\n");
+}
+
+void kat_ct_fill(uint8_t *k, size_t kn, uint8_t *d, size_t dn,
+		 unsigned int r)
+{
+	size_t i;
+
+	for (i = 0; i < kn; i++)
+		k[i] = r == 0 ? 0 : r == 1 ? 0xff : (uint8_t)(r * 73 + i * 151);
+	for (i = 0; i < dn; i++)
+		d[i] = r == 0 ? 0 : r == 1 ? 0xff :
+			(uint8_t)(r * 29 + i * 97 + k[i % kn]);
+}
+
+int kat_same_cycles(uint16_t (*run)(const uint8_t *k, const uint8_t *d),
+		    uint8_t *k, size_t kn, uint8_t *d, size_t dn,
+		    uint16_t *cycles)
+{
+	uint16_t t;
+	unsigned int r;
+	int ok = 1;
+
+	TCCR1A = 0;
+	TCCR1B = 1 << CS10;
+	for (r = 0; r < 8; r++) {
+		kat_ct_fill(k, kn, d, dn, r);
+		t = run(k, d);
+		if (!r)
+			*cycles = t;
+		ok &= t == *cycles;
+	}
+	TCCR1B = 0;
+	return ok;
 }
 
 size_t kat_unhex_P(uint8_t *out, const char *hex_P)
