@@ -94,6 +94,29 @@ $(BENCH_OUT)/m4/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/m4/libbe
 endef
 $(foreach s,$(BENCH_FW_SCHEMES),$(foreach r,$(BENCH_FW_RECS),$(eval $(call bench_fw_rules,$(s),$(r)))))
 
+# The plain AEADs' and the re-keying PRF's known answers on each board
+# (bench/fw/kat_fw.c, bench/baselines/kat_vectors.h), in make check.
+$(BENCH_OUT)/avr/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr) $(BENCH_HDRS)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -I$(BENCH_BL) $(EMB_AVR_LD) -o $@ \
+		$< $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
+
+$(BENCH_OUT)/m4/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) $(BENCH_HDRS)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(BENCH_BL) $(EMB_M4_LD) -o $@ \
+		$< $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
+
+CHECK_SUITES += bench-fw-kat-avr bench-fw-kat-m4
+
+.PHONY: check-bench-fw-kat-avr check-bench-fw-kat-m4
+check-bench-fw-kat-avr: $(BENCH_OUT)/avr/kat-fw.elf $(AVR_RUN)
+	@mkdir -p $(TAPDIR)
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh avr $< >$(TAPDIR)/bench-fw-kat-avr.tap; \
+		rc=$$?; cat $(TAPDIR)/bench-fw-kat-avr.tap; exit $$rc
+
+check-bench-fw-kat-m4: $(BENCH_OUT)/m4/kat-fw.elf
+	@mkdir -p $(TAPDIR)
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh m4 $< >$(TAPDIR)/bench-fw-kat-m4.tap; \
+		rc=$$?; cat $(TAPDIR)/bench-fw-kat-m4.tap; exit $$rc
+
 BENCH_FW := $(foreach b,avr m4,$(foreach s,$(BENCH_FW_SCHEMES),$(foreach r,$(BENCH_FW_RECS),$(BENCH_OUT)/$(b)/$(s)-$(r).elf)))
 
 .PHONY: bench-firmware
