@@ -11,7 +11,11 @@
  *      OpenSSL's aes-128-ccm;
  *  'g' GCM (gcm.h: 96-bit IV, no A): test cases 1 and 2 of the GCM
  *      specification (McGrew-Viega);
- * and F(K, X) = E(E(K, X), X) from bench/rekey-vectors.sh (openssl enc).
+ * F(K, X) = E(E(K, X), X) from bench/rekey-vectors.sh (openssl enc), and
+ * UMAC-64 / UMAC-128 under K = "abcdefghijklmnop", nonce "bcdefghi": the
+ * RFC 4418 section 5 messages (the 2^25-byte one needs the 128-bit L2
+ * stage, not implemented) plus two record-sized ones, all as computed by
+ * nettle 3.8's umac64/umac128, which reproduce the RFC's table.
  * ct is ciphertext || tag (tlen bytes), all hex.
  */
 #ifndef DIAMOND_BENCH_KAT_VECTORS_H
@@ -175,6 +179,34 @@ static const struct rekey_vec rekey_vecs[] KAT_FLASH = {
 	{ "ffffffffffffffffffffffffffffffff",
 	  "80000000000000000000000000000001",
 	  "306cba41b9247909194dcc12366f33c6" },
+};
+
+/* A message of len bytes repeating pat. */
+struct umac_vec {
+	char name[24], pat[4];
+	unsigned long len;
+	char tag64[17], tag128[33];
+};
+
+static const struct umac_vec umac_vecs[] KAT_FLASH = {
+	{ "RFC 4418 empty", "a", 0ul,
+	  "6e155fad26900be1", "32fedb100c79ad58f07ff7643cc60465" },
+	{ "RFC 4418 'a' x 3", "a", 3ul,
+	  "44b5cb542f220104", "185e4fe905cba7bd85e4c2dc3d117d8d" },
+	{ "RFC 4418 'a' x 2^10", "a", 1024ul,
+	  "26bf2f5d60118bd9", "7a54abe04af82d60fb298c3cbd195bcb" },
+	{ "RFC 4418 'a' x 2^15", "a", 32768ul,
+	  "27f8ef643b0d118d", "7b136bd911e4b734286ef2be501f2c3c" },
+	{ "RFC 4418 'a' x 2^20", "a", 1048576ul,
+	  "a4477e87e9f55853", "f8acfa3ac31cfeea047f7b115b03bef5" },
+	{ "RFC 4418 'abc'", "abc", 3ul,
+	  "d4d7b9f6bd4fbfcf", "883c3d4b97a61976ffcf232308cba5a5" },
+	{ "RFC 4418 'abc' x 500", "abc", 1500ul,
+	  "d4cf26ddefd5c01a", "8824a260c53c66a36c9260a62cb83aa1" },
+	{ "'abc' x 31 (nettle)", "abc", 93ul,
+	  "f6ffe2ac3a62cadd", "aa146611108b6c648032f51220a748eb" },
+	{ "'a' x 128 (nettle)", "a", 128ul,
+	  "c47a5c7b49115547", "9891d8c663f8f3fe6fe88a2522b2f1f1" },
 };
 
 #endif

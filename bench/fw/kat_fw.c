@@ -3,6 +3,8 @@
  * bench-fw-kat: the plain AEADs' and the re-keying PRF's known answers
  * (bench/baselines/kat_vectors.h: RFC 7253 Appendix A, SP 800-38C
  * Appendix C, RFC 3610, the GCM specification, bench/rekey-vectors.sh) on
+ * UMAC-64/128 (RFC 4418 section 5, the rows that fit the board's longest
+ * record; longer ones are reported as SKIP) on
  * the board that measures them, with the board's own AES (the AVR's is
  * assembly, not the host's). A row is copied out of flash, decoded and run;
  * CCM also decrypts and refuses a flipped tag bit. TAP 13 on the console,
@@ -15,6 +17,7 @@
 #include "gcm.h"
 #include "kat_vectors.h"
 #include "rekey.h"
+#include "umac.h"
 
 #include <diamond/util.h>
 
@@ -128,14 +131,46 @@ static void rekey_row(const struct rekey_vec *v)
 	report(same(f, e, 16), "re-keying PRF", v->k);
 }
 
+static void umac_row(const struct umac_vec *v)
+{
+	static const uint8_t key[16] = "abcdefghijklmnop";
+	static const uint8_t nonce[8] = "bcdefghi";
+	static struct umac_key k;
+	uint8_t m[UMAC_MAX_LEN], tag[16], e[16];
+	size_t i, pl = 0;
+	unsigned int t;
+
+	for (t = 8; t <= 16; t += 8) {
+		if (v->len > UMAC_MAX_LEN) {
+			tests++;
+			board_puts("ok ");
+			put_uint(tests);
+			board_puts(" - UMAC: ");
+			board_puts(v->name);
+			board_puts(" # SKIP longer than this board's records\n");
+			continue;
+		}
+		while (v->pat[pl])
+			pl++;
+		for (i = 0; i < v->len; i++)
+			m[i] = (uint8_t)v->pat[i % pl];
+		umac_init(&k, key, t);
+		umac_tag(&k, nonce, sizeof(nonce), m, v->len, tag);
+		umac_wipe(&k);
+		unhex(e, t == 8 ? v->tag64 : v->tag128);
+		report(same(tag, e, t), t == 8 ? "UMAC-64" : "UMAC-128", v->name);
+	}
+}
+
 int main(void)
 {
 	struct aead_vec v;
 	struct rekey_vec r;
+	struct umac_vec u;
 	size_t i;
 
 	board_init();
-	board_puts("TAP version 13\n# plain AEADs and re-keying PRF on "
+	board_puts("TAP version 13\n# plain AEADs, re-keying PRF, UMAC on "
 		   BOARD_NAME "\n");
 	for (i = 0; i < NELEM(aead_vecs); i++) {
 		board_flash_read(&v, &aead_vecs[i], sizeof(v));
@@ -144,6 +179,10 @@ int main(void)
 	for (i = 0; i < NELEM(rekey_vecs); i++) {
 		board_flash_read(&r, &rekey_vecs[i], sizeof(r));
 		rekey_row(&r);
+	}
+	for (i = 0; i < NELEM(umac_vecs); i++) {
+		board_flash_read(&u, &umac_vecs[i], sizeof(u));
+		umac_row(&u);
 	}
 	board_puts("1..");
 	put_uint(tests);

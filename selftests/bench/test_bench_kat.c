@@ -14,6 +14,8 @@
  *    kat_vectors.h (RFC 7253 Appendix A, SP 800-38C Appendix C, RFC 3610),
  *    RFC 7253's iterated test, and OpenSSL's OCB, CCM and AES on random
  *    inputs;
+ *  - UMAC-64 / UMAC-128: RFC 4418 section 5 (the same table), and nettle's
+ *    umac64/umac128 on random keys, nonces and lengths;
  *  - every scheme: epochs round-trip through its receiver, a flipped
  *    ciphertext or tag bit is refused with no plaintext and no state change;
  *    portable and OpenSSL variants agree byte for byte; the Diamond wrapper
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <nettle/umac.h>
 #include <openssl/evp.h>
 
 #include <diamond/core.h>
@@ -35,6 +38,7 @@
 #include "gcm.h"
 #include "kat_vectors.h"
 #include "rekey.h"
+#include "umac.h"
 #include "scheme.h"
 
 static size_t unhex(uint8_t *out, const char *h)
@@ -387,6 +391,70 @@ static void test_rekey(void)
 	tap_result(ok, "re-keying PRF equals OpenSSL E(E(K, X), X) on 100 random inputs");
 }
 
+/* ---- UMAC ------------------------------------------------------------------ */
+
+static void test_umac_vecs(void)
+{
+	static uint8_t msg[1 << 20];
+	uint8_t tag[16], e[16];
+	struct umac_key k;
+	size_t i, j, pl;
+	unsigned int t;
+
+	for (i = 0; i < sizeof(umac_vecs) / sizeof(umac_vecs[0]); i++) {
+		const struct umac_vec *v = &umac_vecs[i];
+
+		pl = strlen(v->pat);
+		for (j = 0; j < v->len; j++)
+			msg[j] = (uint8_t)v->pat[j % pl];
+		for (t = 8; t <= 16; t += 8) {
+			umac_init(&k, (const uint8_t *)"abcdefghijklmnop", t);
+			umac_tag(&k, (const uint8_t *)"bcdefghi", 8, msg, v->len, tag);
+			unhex(e, t == 8 ? v->tag64 : v->tag128);
+			tap_result(!memcmp(tag, e, t), "UMAC-%u: %s",
+				   t * 8, v->name);
+		}
+	}
+	umac_wipe(&k);
+}
+
+static void test_umac_random(void)
+{
+	static uint8_t msg[5000];
+	uint8_t key[16], n[16], tag[16], ref[16];
+	struct umac64_ctx c64;
+	struct umac128_ctx c128;
+	struct umac_key k;
+	unsigned int seed = 31337, i, j, len, nl, ok = 1;
+
+	for (i = 0; i < 200; i++) {
+		len = (unsigned int)rand_r(&seed) % (i < 100 ? 200 : 5000);
+		nl = 1 + (unsigned int)rand_r(&seed) % 16;
+		for (j = 0; j < 16; j++) {
+			key[j] = (uint8_t)rand_r(&seed);
+			n[j] = (uint8_t)rand_r(&seed);
+		}
+		for (j = 0; j < len; j++)
+			msg[j] = (uint8_t)rand_r(&seed);
+		if (i & 1) {
+			umac128_set_key(&c128, key);
+			umac128_set_nonce(&c128, nl, n);
+			umac128_update(&c128, len, msg);
+			umac128_digest(&c128, 16, ref);
+		} else {
+			umac64_set_key(&c64, key);
+			umac64_set_nonce(&c64, nl, n);
+			umac64_update(&c64, len, msg);
+			umac64_digest(&c64, 8, ref);
+		}
+		umac_init(&k, key, i & 1 ? 16 : 8);
+		umac_tag(&k, n, nl, msg, len, tag);
+		ok &= !memcmp(tag, ref, i & 1 ? 16 : 8);
+	}
+	umac_wipe(&k);
+	tap_result(ok, "UMAC-64/128 equal nettle on 200 random keys, nonces, lengths");
+}
+
 /* ---- schemes ------------------------------------------------------------ */
 
 struct run {
@@ -566,7 +634,8 @@ int main(void)
 		&scheme_graphene2, &scheme_faae1, &scheme_faae2,
 		&scheme_faae2_128a, &scheme_faae1_ossl, &scheme_graphene1_ossl,
 		&scheme_graphene2_ossl, &scheme_gcm_ossl, &scheme_chapoly_ossl,
-		&scheme_ocb_ossl, &scheme_gcm, &scheme_ccm,
+		&scheme_ocb_ossl, &scheme_gcm, &scheme_ccm, &scheme_umac64,
+		&scheme_umac128,
 	};
 	static const size_t recs[] = { 16, 64, 128, 5 };
 	static const uint32_t bs[] = { 1, 7 };
@@ -584,6 +653,8 @@ int main(void)
 	test_ocb3_iterated();
 	test_aead_random();
 	test_rekey();
+	test_umac_vecs();
+	test_umac_random();
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		int ok = 1;
 
