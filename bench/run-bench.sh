@@ -3,7 +3,7 @@
 #
 # run-bench.sh (called by make bench): every comparison figure in one run,
 # written to $BENCH_DOC (Documentation/performance/):
-#   host-callgrind.csv  instructions per message, 13 schemes x 3 sizes x 3 b
+#   host-callgrind.csv  instructions per message, 18 schemes x 4 sizes x 3 b
 #   host-tsc.csv        TSC ticks per message, same run order (ratios only)
 #   embedded.csv        AVR cycles / M4 instructions per message, sender
 #   rekey.csv           the re-keying PRF and Diamond1's key-chain AES calls
@@ -16,6 +16,7 @@ BUILD=${BUILD:-$TOP/build}
 OUT=${BENCH_OUT:-$BUILD/bench}
 DOC=${BENCH_DOC:-$TOP/Documentation/performance}
 SCHEMES=${BENCH_FW_SCHEMES:-diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 gcm ccm ocb3}
+M4ONLY=${BENCH_FW_M4_ONLY:-umac64 umac128}
 RECS=${BENCH_FW_RECS:-16 64 95 128}
 MSGS=${BENCH_FW_MSGS:-1024}
 MAKE=${MAKE:-make}
@@ -23,7 +24,7 @@ mkdir -p "$DOC"
 t0=$SECONDS
 step() { printf '[bench %3ds] %s\n' $((SECONDS - t0)) "$*"; }
 
-step "1/6 host: callgrind instruction counts (about 15 s)"
+step "1/6 host: callgrind instruction counts (about 40 s)"
 "$TOP/bench/host/callgrind-csv.sh" "$OUT/bench-compare" "$DOC/host-callgrind.csv"
 step "2/6 host: TSC ratios, 9 interleaved repetitions"
 "$OUT/bench-compare" tsc > "$DOC/host-tsc.csv"
@@ -34,6 +35,7 @@ name() {
 	faae1) echo FAAE1 ;; faae2) echo FAAE2 ;; faae2_128a) echo FAAE2-128a ;;
 	graphene1) echo Graphene1 ;; graphene2) echo Graphene2 ;;
 	gcm) echo GCM ;; ccm) echo CCM ;; ocb3) echo OCB3 ;;
+	umac64) echo UMAC-64 ;; umac128) echo UMAC-128 ;;
 	esac
 }
 
@@ -59,6 +61,7 @@ for s in $SCHEMES; do
 	done
 done
 
+total=$(( $(wc -w <<<"$SCHEMES $M4ONLY") * $(wc -w <<<"$RECS") ))
 step "4/6 Cortex-M4: $total images x 4 regions under qemu + insn-count"
 m4_sum() {	# ELF ID: instructions in all regions of that id
 	local f
@@ -71,7 +74,7 @@ m4_sum() {	# ELF ID: instructions in all regions of that id
 	rm -f "$f"
 }
 n=0
-for s in $SCHEMES; do
+for s in $SCHEMES $M4ONLY; do
 	for r in $RECS; do
 		n=$((n + 1))
 		elf=$OUT/m4/$s-$r.elf
