@@ -14,7 +14,7 @@ BENCH_DIR    := $(TOP)/bench
 BENCH_BL     := $(BENCH_DIR)/baselines
 BENCH_OUT    := $(BUILD)/bench
 BENCH_PORT   := $(addprefix $(BENCH_BL)/,ascon.c faae.c faae1.c faae2.c graphene.c diamond.c \
-		plain.c ocb3.c ccm.c rekey.c umac.c umac_etm.c)
+		perrec.c plain.c ocb3.c ccm.c rekey.c umac.c umac_etm.c)
 BENCH_HOSTSRC := $(BENCH_PORT) $(BENCH_BL)/ossl.c
 BENCH_HDRS   := $(wildcard $(BENCH_BL)/*.h) $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h
 BENCH_KAT_SRC := $(TOP)/selftests/bench/test_bench_kat.c

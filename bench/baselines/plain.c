@@ -25,10 +25,8 @@ struct plain_ops {
 };
 
 struct plain_ctx {
+	struct perrec pr;	/* first: perrec_* */
 	const struct plain_ops *ops;
-	size_t rec;
-	uint64_t epoch, repoch;
-	uint32_t index;
 	union {
 		uint8_t raw[16];	/* GCM keys per call, as gcm.h does */
 		struct dmd_aes128 aes;
@@ -36,11 +34,6 @@ struct plain_ctx {
 	} k;
 };
 
-static size_t plain_slot(size_t rec)
-{
-	(void)rec;
-	return 0;
-}
 
 static int plain_init(struct plain_ctx *p, const struct plain_ops *ops,
 		      const uint8_t key[32], size_t rec)
@@ -49,52 +42,30 @@ static int plain_init(struct plain_ctx *p, const struct plain_ops *ops,
 		return -1;
 	dmd_wipe(p, sizeof(*p));
 	p->ops = ops;
-	p->rec = rec;
+	p->pr.rec = rec;
 	ops->setkey(p, key);
 	return 0;
 }
 
-static void plain_begin(void *ctx)
-{
-	((struct plain_ctx *)ctx)->index = 0;
-}
 
-static size_t plain_offline(void *ctx, size_t k)
-{
-	(void)ctx;
-	(void)k;
-	return 0;
-}
 
 static void plain_seal(void *ctx, const uint8_t *m, uint8_t *c)
 {
 	struct plain_ctx *p = ctx;
 	uint8_t iv[12];
 
-	gcm_iv(iv, p->epoch, p->index++);
-	p->ops->enc(p, iv, m, p->rec, c, c + p->rec);
+	gcm_iv(iv, p->pr.epoch, p->pr.index++);
+	p->ops->enc(p, iv, m, p->pr.rec, c, c + p->pr.rec);
 }
 
-static void plain_close(void *ctx, uint8_t tag[16])
-{
-	struct plain_ctx *p = ctx;
 
-	dmd_wipe(tag, 16);	/* every record carries its own tag */
-	p->epoch++;
-}
-
-static void plain_rx_offline(void *ctx, uint32_t n)
-{
-	(void)ctx;
-	(void)n;
-}
 
 /* Every record's tag checked before any plaintext is released. */
 static int plain_rx_open(void *ctx, const uint8_t *c, uint32_t n,
 			 const uint8_t tag[16], uint8_t *m)
 {
 	struct plain_ctx *p = ctx;
-	size_t stride = p->rec + 16;
+	size_t stride = p->pr.rec + 16;
 	uint8_t iv[12], t[16];
 	uint32_t j;
 	int ok = 1;
@@ -103,16 +74,16 @@ static int plain_rx_open(void *ctx, const uint8_t *c, uint32_t n,
 	for (j = 0; j < n; j++) {
 		const uint8_t *cj = c + stride * j;
 
-		gcm_iv(iv, p->repoch, j);
-		p->ops->dec_tag(p, iv, cj, p->rec, m + p->rec * j, t);
-		ok &= dmd_ct_equal(t, cj + p->rec, 16);
+		gcm_iv(iv, p->pr.repoch, j);
+		p->ops->dec_tag(p, iv, cj, p->pr.rec, m + p->pr.rec * j, t);
+		ok &= dmd_ct_equal(t, cj + p->pr.rec, 16);
 	}
 	dmd_wipe(t, sizeof(t));
 	if (!ok) {
-		dmd_wipe(m, p->rec * n);
+		dmd_wipe(m, p->pr.rec * n);
 		return -1;
 	}
-	p->repoch++;
+	p->pr.repoch++;
 	return 0;
 }
 
@@ -182,9 +153,9 @@ static int VAR##_init(void *ctx, const uint8_t key[32], size_t rec,		\
 	return plain_init(ctx, &VAR##_ops, key, rec);				\
 }										\
 const struct scheme VAR = {							\
-	NAME, sizeof(struct plain_ctx), 16, plain_slot, VAR##_init,		\
-	plain_begin, plain_offline, plain_seal, plain_close,			\
-	plain_rx_offline, RXOPEN, plain_wipe,					\
+	NAME, sizeof(struct plain_ctx), 16, perrec_slot, VAR##_init,		\
+	perrec_begin, perrec_offline, plain_seal, perrec_close,		\
+	perrec_rx_offline, RXOPEN, plain_wipe,					\
 };
 
 PLAIN(scheme_gcm, "GCM", gcm_setkey, gcm_enc, gcm_dec, plain_rx_open)

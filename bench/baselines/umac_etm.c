@@ -14,18 +14,12 @@
 #include <diamond/util.h>
 
 struct etm_ctx {
+	struct perrec pr;	/* first: perrec_* */
 	struct dmd_aes128 enc;
 	struct umac_key mac;
-	size_t rec, taglen;
-	uint64_t epoch, repoch;
-	uint32_t index;
+	size_t taglen;
 };
 
-static size_t etm_slot(size_t rec)
-{
-	(void)rec;
-	return 0;
-}
 
 static int etm_init(struct etm_ctx *x, const uint8_t key[32], size_t rec,
 		    unsigned int taglen)
@@ -35,7 +29,7 @@ static int etm_init(struct etm_ctx *x, const uint8_t key[32], size_t rec,
 	dmd_wipe(x, sizeof(*x));
 	dmd_aes128_init(&x->enc, key);
 	umac_init(&x->mac, key + 16, taglen);
-	x->rec = rec;
+	x->pr.rec = rec;
 	x->taglen = taglen;
 	return 0;
 }
@@ -57,8 +51,8 @@ static void etm_ctr(const struct etm_ctx *x, uint64_t e, uint32_t j,
 
 	nonce_of(ctr, e, 0);
 	dmd_store32_be(ctr + 8, j);
-	for (off = 0; off < x->rec; off += n) {
-		n = x->rec - off < 32 ? x->rec - off : 32;
+	for (off = 0; off < x->pr.rec; off += n) {
+		n = x->pr.rec - off < 32 ? x->pr.rec - off : 32;
 		dmd_aes128_ctr(&x->enc, ctr, ks, (n + 15) & ~(size_t)15);
 		for (i = 0; i < n; i++)
 			out[off + i] = in[off + i] ^ ks[i];
@@ -66,66 +60,44 @@ static void etm_ctr(const struct etm_ctx *x, uint64_t e, uint32_t j,
 	dmd_wipe(ks, sizeof(ks));
 }
 
-static void etm_begin(void *ctx)
-{
-	((struct etm_ctx *)ctx)->index = 0;
-}
 
-static size_t etm_offline(void *ctx, size_t k)
-{
-	(void)ctx;
-	(void)k;
-	return 0;
-}
 
 static void etm_seal(void *ctx, const uint8_t *m, uint8_t *c)
 {
 	struct etm_ctx *x = ctx;
 	uint8_t n[16];
-	uint32_t j = x->index++;
+	uint32_t j = x->pr.index++;
 
-	etm_ctr(x, x->epoch, j, m, c);
-	nonce_of(n, x->epoch, j);
-	umac_tag(&x->mac, n, 16, c, x->rec, c + x->rec);
+	etm_ctr(x, x->pr.epoch, j, m, c);
+	nonce_of(n, x->pr.epoch, j);
+	umac_tag(&x->mac, n, 16, c, x->pr.rec, c + x->pr.rec);
 }
 
-static void etm_close(void *ctx, uint8_t tag[16])
-{
-	struct etm_ctx *x = ctx;
 
-	dmd_wipe(tag, 16);	/* every record carries its own tag */
-	x->epoch++;
-}
-
-static void etm_rx_offline(void *ctx, uint32_t n)
-{
-	(void)ctx;
-	(void)n;
-}
 
 static int etm_rx_open(void *ctx, const uint8_t *c, uint32_t n,
 		       const uint8_t tag[16], uint8_t *m)
 {
 	struct etm_ctx *x = ctx;
-	size_t stride = x->rec + x->taglen;
+	size_t stride = x->pr.rec + x->taglen;
 	uint8_t nn[16], t[16];
 	uint32_t j;
 	int ok = 1;
 
 	(void)tag;
 	for (j = 0; j < n; j++) {
-		nonce_of(nn, x->repoch, j);
-		umac_tag(&x->mac, nn, 16, c + stride * j, x->rec, t);
-		ok &= dmd_ct_equal(t, c + stride * j + x->rec, x->taglen);
+		nonce_of(nn, x->pr.repoch, j);
+		umac_tag(&x->mac, nn, 16, c + stride * j, x->pr.rec, t);
+		ok &= dmd_ct_equal(t, c + stride * j + x->pr.rec, x->taglen);
 	}
 	dmd_wipe(t, sizeof(t));
 	if (!ok) {
-		dmd_wipe(m, x->rec * n);
+		dmd_wipe(m, x->pr.rec * n);
 		return -1;
 	}
 	for (j = 0; j < n; j++)
-		etm_ctr(x, x->repoch, j, c + stride * j, m + x->rec * j);
-	x->repoch++;
+		etm_ctr(x, x->pr.repoch, j, c + stride * j, m + x->pr.rec * j);
+	x->pr.repoch++;
 	return 0;
 }
 
@@ -147,9 +119,9 @@ static int VAR##_init(void *ctx, const uint8_t key[32], size_t rec,		\
 	return etm_init(ctx, key, rec, TAGLEN);					\
 }										\
 const struct scheme VAR = {							\
-	NAME, sizeof(struct etm_ctx), TAGLEN, etm_slot, VAR##_init,		\
-	etm_begin, etm_offline, etm_seal, etm_close, etm_rx_offline,		\
-	etm_rx_open, etm_wipe,							\
+	NAME, sizeof(struct etm_ctx), TAGLEN, perrec_slot, VAR##_init,		\
+	perrec_begin, perrec_offline, etm_seal, perrec_close,			\
+	perrec_rx_offline, etm_rx_open, etm_wipe,				\
 };
 
 ETM(scheme_umac64, "UMAC-64", 8)
