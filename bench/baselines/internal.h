@@ -115,6 +115,11 @@ size_t perrec_offline(void *ctx, size_t k);
 /* The aggregate tag is all zero: every record carries its own. */
 void perrec_close(void *ctx, uint8_t tag[16]);
 void perrec_rx_offline(void *ctx, uint32_t n);
+/*
+ * End of a receiver's epoch of n records of plaintext m: on a failed check
+ * wipe m and return -1 (the epoch is not consumed), else move on, 0.
+ */
+int perrec_rx_done(struct perrec *p, int ok, uint8_t *m, uint32_t n);
 
 void bench_copy(uint8_t *d, const uint8_t *s, size_t n);
 

@@ -279,12 +279,7 @@ static int plain_rx_open(void *ctx, const uint8_t *c, uint32_t n,
 		EVP_DecryptUpdate(p->r.c, m + p->pr.rec * j, &len, cj, (int)p->pr.rec);
 		ok &= EVP_DecryptFinal_ex(p->r.c, m + p->pr.rec * j + len, &len) > 0;
 	}
-	if (!ok) {
-		dmd_wipe(m, p->pr.rec * n);
-		return -1;
-	}
-	p->pr.repoch++;
-	return 0;
+	return perrec_rx_done(&p->pr, ok, m, n);
 }
 
 static void plain_wipe(void *ctx)

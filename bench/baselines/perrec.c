@@ -36,3 +36,13 @@ void perrec_rx_offline(void *ctx, uint32_t n)
 	(void)ctx;
 	(void)n;
 }
+
+int perrec_rx_done(struct perrec *p, int ok, uint8_t *m, uint32_t n)
+{
+	if (!ok) {
+		dmd_wipe(m, p->rec * n);
+		return -1;
+	}
+	p->repoch++;
+	return 0;
+}

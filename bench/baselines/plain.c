@@ -79,12 +79,7 @@ static int plain_rx_open(void *ctx, const uint8_t *c, uint32_t n,
 		ok &= dmd_ct_equal(t, cj + p->pr.rec, 16);
 	}
 	dmd_wipe(t, sizeof(t));
-	if (!ok) {
-		dmd_wipe(m, p->pr.rec * n);
-		return -1;
-	}
-	p->pr.repoch++;
-	return 0;
+	return perrec_rx_done(&p->pr, ok, m, n);
 }
 
 static void plain_wipe(void *ctx)
