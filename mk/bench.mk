@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # Comparison benchmarks (bench/, Documentation/performance.md "Comparison"):
-# Diamond against FAAE1, FAAE2, Graphene and plain AEADs behind one
-# interface (bench/baselines/scheme.h).
+# Diamond against FAAE1, FAAE2, Graphene, plain AEADs (OpenSSL's, and our
+# GCM, CCM, OCB3), UMAC and the re-keying PRF behind one interface
+# (bench/baselines/scheme.h).
 #
 #   make check-bench-kat   known answers of the baselines (part of make check)
+#   make check-bench-fw-kat-avr, check-bench-fw-kat-m4
+#                          the same answers on the boards (part of make check)
 #   make bench             every comparison figure: host (callgrind + rdtsc
 #                          ratios), AVR (simavr cycles), Cortex-M4 (qemu
-#                          instruction counts), kernel (VM, -icount); writes
-#                          CSV, Markdown and PNG to Documentation/performance/
+#                          instruction counts), kernel (VM, -icount; skipped
+#                          with BENCH_KERNEL=0); writes CSV, Markdown and PNG
+#                          to Documentation/performance/
 
 BENCH_DIR    := $(TOP)/bench
 BENCH_BL     := $(BENCH_DIR)/baselines
