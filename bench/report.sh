@@ -37,6 +37,11 @@ for b in 1024 256 1; do
 		for (r = 0; r < nr; r++) for (i = 0; i < ns; i++) {
 			k = sch[i] "," rec[r]; e = on[k] + rxn[k]
 			d1 = "Diamond1," rec[r]; d2 = "Diamond2," rec[r]
+			if (rxn[k] < 1) {	# sender only (OCB3): no receiver
+				printf "| %s | %d | %.0f | %.0f | n/a | n/a | n/a | n/a | n/a | %.2f |\n",
+					sch[i], rec[r], off[k], on[k], on[d2] / on[k]
+				continue
+			}
 			printf "| %s | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f |\n",
 				sch[i], rec[r], off[k], on[k], rxo[k], rxn[k], e,
 				(on[d1] + rxn[d1]) / e, (on[d2] + rxn[d2]) / e, on[d2] / on[k]
@@ -60,6 +65,8 @@ awk -F, 'NR > 1 && $3 == 1024 {
 END {
 	for (r = 0; r < nr; r++) for (i = 2; i < ns; i++) {
 		k = sch[i] "," rec[r]; d1 = "Diamond1," rec[r]; d2 = "Diamond2," rec[r]
+		if (rxn[k] < 1)	# sender only (OCB3)
+			continue
 		printf "| %s | %d | %.2f | %.2f | %.2f | %.2f | %s |\n", sch[i], rec[r],
 			on[d1] / on[k], (on[d1] + rxn[d1]) / (on[k] + rxn[k]),
 			on[d2] / on[k], (on[d2] + rxn[d2]) / (on[k] + rxn[k]),
@@ -177,6 +184,8 @@ END {
 	row("Diamond2 128 B online", 1500 * 16000 / 1024, on["Diamond2", 128])
 }' "$EM"
 echo
+# ---- related systems (issue 22) ----------------------------------------------
+"$(dirname "$0")/report-related.sh" "$D"
 if [ -s "$D/kernel.txt" ]; then
 	echo "## Kernel (make bench-kernel, VM with -icount shift=0)"
 	echo
@@ -190,41 +199,42 @@ fi
 # ---- plots -------------------------------------------------------------------
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for r in 16 64 128; do
+RECS="16 64 95 128"
+for r in $RECS; do
 	awk -F, -v r=$r 'NR > 1 && $3 == 1024 && $2 == r { printf "%s %s %s %s\n", $1, $5, $7, $4 }' "$HC" > "$tmp/host-$r.dat"
 done
 gnuplot <<GP
-set terminal png size 1100,900 font ",9"
+set terminal png size 1300,1200 font ",9"
 set output "$D/host-callgrind.png"
-set multiplot layout 3,1 title "Host x86-64, callgrind instructions per message, b = 1024"
+set multiplot layout 4,1 title "Host x86-64, callgrind instructions per message, b = 1024"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set xtics rotate by -30 scale 0
 set ylabel "instructions"
 set key top left
-do for [r in "16 64 128"] {
+do for [r in "$RECS"] {
 	set title sprintf("%s-byte records", r)
 	plot "$tmp/host-".r.".dat" using 2:xtic(1) title "sender online", "" using 3 title "receiver online", "" using 4 title "sender offline"
 }
 unset multiplot
 GP
 for p in avr m4; do
-	for r in 16 64 128; do
+	for r in $RECS; do
 		awk -F, -v p=$p -v r=$r 'NR > 1 && $1 == p && $3 == r { printf "%s %s %s\n", $2, $5, $4 }' "$EM" > "$tmp/$p-$r.dat"
 	done
 	if [ $p = avr ]; then t="ATmega2560 (simavr), cycles per message, b = 1024"; y=cycles; else t="Cortex-M4 (qemu), instructions per message, b = 1024"; y=instructions; fi
 	gnuplot <<GP
-set terminal png size 1100,900 font ",9"
+set terminal png size 1300,1200 font ",9"
 set output "$D/$p.png"
-set multiplot layout 3,1 title "$t"
+set multiplot layout 4,1 title "$t"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set xtics scale 0
 set ylabel "$y"
 set key top left
-do for [r in "16 64 128"] {
+do for [r in "$RECS"] {
 	set title sprintf("%s-byte records", r)
 	plot "$tmp/$p-".r.".dat" using 2:xtic(1) title "online", "" using 3 title "offline"
 }

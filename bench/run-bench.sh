@@ -3,27 +3,30 @@
 #
 # run-bench.sh (called by make bench): every comparison figure in one run,
 # written to $BENCH_DOC (Documentation/performance/):
-#   host-callgrind.csv  instructions per message, 13 schemes x 3 sizes x 3 b
+#   host-callgrind.csv  instructions per message, 18 schemes x 4 sizes x 3 b
 #   host-tsc.csv        TSC ticks per message, same run order (ratios only)
 #   embedded.csv        AVR cycles / M4 instructions per message, sender
+#   rekey.csv           the re-keying PRF and Diamond1's key-chain AES calls
 #   kernel.txt          make bench-kernel output, when the kernel bench exists
 #   comparison.md       the tables (bench/report.sh), *.png the plots
+# BENCH_KERNEL=0 skips the kernel VM step (its kernel.txt is kept).
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 OUT=${BENCH_OUT:-$BUILD/bench}
 DOC=${BENCH_DOC:-$TOP/Documentation/performance}
-SCHEMES=${BENCH_FW_SCHEMES:-diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2}
-RECS=${BENCH_FW_RECS:-16 64 128}
+SCHEMES=${BENCH_FW_SCHEMES:-diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 gcm ccm ocb3}
+M4ONLY=${BENCH_FW_M4_ONLY:-umac64 umac128}
+RECS=${BENCH_FW_RECS:-16 64 95 128}
 MSGS=${BENCH_FW_MSGS:-1024}
 MAKE=${MAKE:-make}
 mkdir -p "$DOC"
 t0=$SECONDS
 step() { printf '[bench %3ds] %s\n' $((SECONDS - t0)) "$*"; }
 
-step "1/5 host: callgrind instruction counts (about 15 s)"
+step "1/6 host: callgrind instruction counts (about 40 s)"
 "$TOP/bench/host/callgrind-csv.sh" "$OUT/bench-compare" "$DOC/host-callgrind.csv"
-step "2/5 host: TSC ratios, 9 interleaved repetitions"
+step "2/6 host: TSC ratios, 9 interleaved repetitions"
 "$OUT/bench-compare" tsc > "$DOC/host-tsc.csv"
 
 name() {
@@ -31,6 +34,8 @@ name() {
 	diamond1) echo Diamond1 ;; diamond2) echo Diamond2 ;;
 	faae1) echo FAAE1 ;; faae2) echo FAAE2 ;; faae2_128a) echo FAAE2-128a ;;
 	graphene1) echo Graphene1 ;; graphene2) echo Graphene2 ;;
+	gcm) echo GCM ;; ccm) echo CCM ;; ocb3) echo OCB3 ;;
+	umac64) echo UMAC-64 ;; umac128) echo UMAC-128 ;;
 	esac
 }
 
@@ -39,7 +44,7 @@ name() {
 emb="$DOC/embedded.csv.tmp"
 echo "platform,scheme,rec,offline,online,close,total" > "$emb"
 n=0 total=$(( $(wc -w <<<"$SCHEMES") * $(wc -w <<<"$RECS") ))
-step "3/5 AVR: $total images under avr-run (exact cycles)"
+step "3/6 AVR: $total images under avr-run (exact cycles)"
 for s in $SCHEMES; do
 	for r in $RECS; do
 		n=$((n + 1))
@@ -56,7 +61,8 @@ for s in $SCHEMES; do
 	done
 done
 
-step "4/5 Cortex-M4: $total images x 4 regions under qemu + insn-count"
+total=$(( $(wc -w <<<"$SCHEMES $M4ONLY") * $(wc -w <<<"$RECS") ))
+step "4/6 Cortex-M4: $total images x 4 regions under qemu + insn-count"
 m4_sum() {	# ELF ID: instructions in all regions of that id
 	local f
 	f=$(mktemp)
@@ -68,7 +74,7 @@ m4_sum() {	# ELF ID: instructions in all regions of that id
 	rm -f "$f"
 }
 n=0
-for s in $SCHEMES; do
+for s in $SCHEMES $M4ONLY; do
 	for r in $RECS; do
 		n=$((n + 1))
 		elf=$OUT/m4/$s-$r.elf
@@ -81,8 +87,27 @@ for s in $SCHEMES; do
 done
 mv "$emb" "$DOC/embedded.csv"
 
-step "5/5 kernel: the kernel engineer's make bench-kernel (VM, -icount)"
-if $MAKE -s -n -C "$TOP" bench-kernel >/dev/null 2>&1; then
+# bench/fw/rekey_fw.c: 64 calls per region, ids as listed there.
+step "5/6 re-keying PRF against Diamond1's key-chain AES calls, both boards"
+rk="$DOC/rekey.csv.tmp"
+echo "platform,rekey_prf,aes_schedule,aes_block,d1_chain_step,d1_slot_48B,d1_chain_step_rekeyed" > "$rk"
+f=$(mktemp)
+"$BUILD/tools/avr-run" "$OUT/avr/rekey.elf" >/dev/null 2>"$f" ||
+	{ echo "avr-run failed: rekey" >&2; cat "$f" >&2; exit 1; }
+awk '/^avr-run: region/ { split($4, a, "="); c[$3] += a[2] }
+	END { printf "avr"; for (i = 1; i <= 6; i++) printf ",%.0f", c[i] / 64; printf "\n" }' "$f" >> "$rk"
+rm -f "$f"
+line=m4
+for id in 1 2 3 4 5 6; do
+	line=$line,$(( $(m4_sum "$OUT/m4/rekey.elf" $id) / 64 ))
+done
+echo "$line" >> "$rk"
+mv "$rk" "$DOC/rekey.csv"
+
+step "6/6 kernel: the kernel engineer's make bench-kernel (VM, -icount)"
+if [ "${BENCH_KERNEL:-1}" = 0 ]; then
+	echo "bench: BENCH_KERNEL=0, kernel.txt kept as it is" >&2
+elif $MAKE -s -n -C "$TOP" bench-kernel >/dev/null 2>&1; then
 	if $MAKE -s -C "$TOP" bench-kernel > "$DOC/kernel.txt.tmp" 2>&1; then
 		mv "$DOC/kernel.txt.tmp" "$DOC/kernel.txt"
 	else

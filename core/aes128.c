@@ -419,6 +419,18 @@ void dmd_aes128_encrypt(const struct dmd_aes128 *ctx, uint8_t out[16],
 	dmd_wipe(q, sizeof(q));
 }
 
+void dmd_aes128_encrypt2(const struct dmd_aes128 *ctx, uint8_t out0[16],
+			 uint8_t out1[16], const uint8_t in0[16],
+			 const uint8_t in1[16])
+{
+	uint32_t q[8];
+
+	pack(q, in0, in1);
+	encrypt_sliced(ctx, q);
+	unpack(out0, out1, q);
+	dmd_wipe(q, sizeof(q));
+}
+
 /* Big-endian 128-bit increment; the carry runs through all 16 bytes. */
 static void ctr_inc(uint8_t ctr[16])
 {

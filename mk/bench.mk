@@ -1,19 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # Comparison benchmarks (bench/, Documentation/performance.md "Comparison"):
-# Diamond against FAAE1, FAAE2, Graphene and plain AEADs behind one
-# interface (bench/baselines/scheme.h).
+# Diamond against FAAE1, FAAE2, Graphene, plain AEADs (OpenSSL's, and our
+# GCM, CCM, OCB3), UMAC and the re-keying PRF behind one interface
+# (bench/baselines/scheme.h).
 #
 #   make check-bench-kat   known answers of the baselines (part of make check)
+#   make check-bench-fw-kat-avr, check-bench-fw-kat-m4
+#                          the same answers on the boards (part of make check)
 #   make bench             every comparison figure: host (callgrind + rdtsc
 #                          ratios), AVR (simavr cycles), Cortex-M4 (qemu
-#                          instruction counts), kernel (VM, -icount); writes
-#                          CSV, Markdown and PNG to Documentation/performance/
+#                          instruction counts), kernel (VM, -icount; skipped
+#                          with BENCH_KERNEL=0); writes CSV, Markdown and PNG
+#                          to Documentation/performance/
 
 BENCH_DIR    := $(TOP)/bench
 BENCH_BL     := $(BENCH_DIR)/baselines
 BENCH_OUT    := $(BUILD)/bench
-BENCH_PORT   := $(addprefix $(BENCH_BL)/,ascon.c faae.c faae1.c faae2.c graphene.c diamond.c)
+BENCH_PORT   := $(addprefix $(BENCH_BL)/,ascon.c faae.c faae1.c faae2.c graphene.c diamond.c \
+		perrec.c plain.c ocb3.c ccm.c rekey.c umac.c umac_etm.c)
 BENCH_HOSTSRC := $(BENCH_PORT) $(BENCH_BL)/ossl.c
 BENCH_HDRS   := $(wildcard $(BENCH_BL)/*.h) $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h
 BENCH_KAT_SRC := $(TOP)/selftests/bench/test_bench_kat.c
@@ -24,17 +29,17 @@ all: $(BENCH_KATS)
 
 $(BENCH_OUT)/test_bench_kat: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(CORE_LIB_host) $(BENCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(CORE_LIB_host) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -o $@ $< $(BENCH_HOSTSRC) $(CORE_LIB_host) -lcrypto -lnettle
 
 # The AVR's byte-sliced Ascon, checked on the host against the same KATs.
 $(BENCH_OUT)/test_bench_kat_bytes: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(CORE_LIB_host) $(BENCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -DASCON_BYTES=1 -o $@ $< $(BENCH_HOSTSRC) $(CORE_LIB_host) -lcrypto
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE -DASCON_BYTES=1 -o $@ $< $(BENCH_HOSTSRC) $(CORE_LIB_host) -lcrypto -lnettle
 
 $(BENCH_OUT)/asan/test_bench_kat: $(BENCH_KAT_SRC) $(BENCH_HOSTSRC) $(CORE_LIB_asan) $(BENCH_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -D_DEFAULT_SOURCE $(CORE_SANITIZE) \
-		-o $@ $< $(BENCH_HOSTSRC) $(CORE_LIB_asan) -lcrypto
+		-o $@ $< $(BENCH_HOSTSRC) $(CORE_LIB_asan) -lcrypto -lnettle
 
 CHECK_SUITES += bench-kat
 
@@ -55,8 +60,11 @@ $(BENCH_COMPARE): $(BENCH_DIR)/host/bench-compare.c $(BENCH_HOSTSRC) $(CORE_LIB_
 # --- firmware: one per scheme and record length, both boards ----------------
 # Built on the embedded boards' support code and compiler settings
 # (mk/embedded.mk, read after this file: hence the second expansion).
-BENCH_FW_SCHEMES := diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2
-BENCH_FW_RECS    := 16 64 128
+BENCH_FW_SCHEMES := diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 \
+		    gcm ccm ocb3
+# UMAC's subkeys (about 1.2 KB of context) are measured on the M4 only.
+BENCH_FW_M4_ONLY := umac64 umac128
+BENCH_FW_RECS    := 16 64 95 128
 BENCH_FW_MSGS    := 1024
 BENCH_AVR_WINDOW := 2048
 BENCH_M4_WINDOW  := 16384
@@ -88,12 +96,46 @@ $(BENCH_OUT)/avr/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/avr/lib
 $(BENCH_OUT)/m4/$(1)-$(2).elf: $(BENCH_DIR)/fw/scheme_fw.c $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4)
 	arm-none-eabi-gcc $$(EMB_M4_CFLAGS) $$(EMB_M4_OPT) -I$(BENCH_BL) \
 		-DSCHEME_VAR=scheme_$(1) -DREC_LEN=$(2) -DBENCH_MSGS=$(BENCH_FW_MSGS) \
-		-DWINDOW_BYTES=$(BENCH_M4_WINDOW) $$(EMB_M4_LD) -o $$@ \
+		-DWINDOW_BYTES=$(BENCH_M4_WINDOW) -DCTX_BYTES=2048 $$(EMB_M4_LD) -o $$@ \
 		$$< $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
 endef
-$(foreach s,$(BENCH_FW_SCHEMES),$(foreach r,$(BENCH_FW_RECS),$(eval $(call bench_fw_rules,$(s),$(r)))))
+$(foreach s,$(BENCH_FW_SCHEMES) $(BENCH_FW_M4_ONLY),$(foreach r,$(BENCH_FW_RECS),$(eval $(call bench_fw_rules,$(s),$(r)))))
 
-BENCH_FW := $(foreach b,avr m4,$(foreach s,$(BENCH_FW_SCHEMES),$(foreach r,$(BENCH_FW_RECS),$(BENCH_OUT)/$(b)/$(s)-$(r).elf)))
+# The plain AEADs' and the re-keying PRF's known answers on each board
+# (bench/fw/kat_fw.c, bench/baselines/kat_vectors.h), in make check.
+$(BENCH_OUT)/avr/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr) $(BENCH_HDRS)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -I$(BENCH_BL) $(EMB_AVR_LD) -o $@ \
+		$< $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
+
+$(BENCH_OUT)/m4/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) $(BENCH_HDRS)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(BENCH_BL) $(EMB_M4_LD) -o $@ \
+		$< $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
+
+CHECK_SUITES += bench-fw-kat-avr bench-fw-kat-m4
+
+.PHONY: check-bench-fw-kat-avr check-bench-fw-kat-m4
+check-bench-fw-kat-avr: $(BENCH_OUT)/avr/kat-fw.elf $(AVR_RUN)
+	@mkdir -p $(TAPDIR)
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh avr $< >$(TAPDIR)/bench-fw-kat-avr.tap; \
+		rc=$$?; cat $(TAPDIR)/bench-fw-kat-avr.tap; exit $$rc
+
+check-bench-fw-kat-m4: $(BENCH_OUT)/m4/kat-fw.elf
+	@mkdir -p $(TAPDIR)
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh m4 $< >$(TAPDIR)/bench-fw-kat-m4.tap; \
+		rc=$$?; cat $(TAPDIR)/bench-fw-kat-m4.tap; exit $$rc
+
+# The re-keying PRF beside Diamond1's key-chain AES calls (not a test).
+$(BENCH_OUT)/avr/rekey.elf: $(BENCH_DIR)/fw/rekey_fw.c $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -I$(BENCH_BL) $(EMB_AVR_LD) -o $@ \
+		$< $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
+
+$(BENCH_OUT)/m4/rekey.elf: $(BENCH_DIR)/fw/rekey_fw.c $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(BENCH_BL) $(EMB_M4_LD) -o $@ \
+		$< $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
+
+BENCH_FW := $(foreach b,avr m4,$(foreach s,$(BENCH_FW_SCHEMES),$(foreach r,$(BENCH_FW_RECS),$(BENCH_OUT)/$(b)/$(s)-$(r).elf))) \
+	    $(foreach s,$(BENCH_FW_M4_ONLY),$(foreach r,$(BENCH_FW_RECS),$(BENCH_OUT)/m4/$(s)-$(r).elf)) \
+	    $(BENCH_OUT)/avr/rekey.elf $(BENCH_OUT)/m4/rekey.elf
 
 .PHONY: bench-firmware
 bench-firmware: $(BENCH_FW)
@@ -101,11 +143,13 @@ bench-firmware: $(BENCH_FW)
 # --- make bench -------------------------------------------------------------
 BENCH_TARGETS += bench
 BENCH_DOC := $(TOP)/Documentation/performance
+# make bench BENCH_KERNEL=0: everything but the kernel VM (kernel.txt kept)
+BENCH_KERNEL ?= 1
 
 bench.after-deps: $(BENCH_COMPARE) $(BENCH_KATS) avr-run qemu-plugin
 	@echo "bench: building $(words $(BENCH_FW)) benchmark firmware images"
 	@$(MAKE) --no-print-directory -j2 bench-firmware >/dev/null
 	@BUILD=$(BUILD) BENCH_OUT=$(BENCH_OUT) BENCH_DOC=$(BENCH_DOC) \
-		BENCH_FW_SCHEMES="$(BENCH_FW_SCHEMES)" BENCH_FW_RECS="$(BENCH_FW_RECS)" \
-		BENCH_FW_MSGS=$(BENCH_FW_MSGS) MAKE="$(MAKE)" \
+		BENCH_FW_SCHEMES="$(BENCH_FW_SCHEMES)" BENCH_FW_M4_ONLY="$(BENCH_FW_M4_ONLY)" BENCH_FW_RECS="$(BENCH_FW_RECS)" \
+		BENCH_FW_MSGS=$(BENCH_FW_MSGS) BENCH_KERNEL=$(BENCH_KERNEL) MAKE="$(MAKE)" \
 		$(BENCH_DIR)/run-bench.sh

@@ -13,6 +13,7 @@ mode=install
 
 PKGS=(
 	build-essential pkg-config libssl-dev zlib1g-dev valgrind cpio xxd
+	nettle-dev
 	libkcapi-dev kcapi-tools
 	linux-image-amd64 linux-headers-amd64 busybox-static qemu-system-x86
 	sparse linux-source-6.1

@@ -12,39 +12,49 @@
 #include <diamond/sha256.h>
 #include <diamond/util.h>
 
+void gcm_setkey(struct gcm_key *g, const uint8_t key[16])
+{
+	static const uint8_t zero[16];
+
+	dmd_aes128_init(&g->aes, key);
+	dmd_aes128_encrypt(&g->aes, g->h, zero);
+}
+
+void gcm_wipe(struct gcm_key *g)
+{
+	dmd_aes128_wipe(&g->aes);
+	dmd_wipe(g->h, sizeof(g->h));
+}
+
 /*
  * One pass: keystream from counter J0 (whose block is the tag mask) in
  * chunks of two blocks, as the bitsliced AES encrypts two at once. GCM
  * increments only the low 32 bits of the counter; the core's CTR carries
  * across all 128, which is the same for any message under 2^32 blocks.
  */
-static void gcm_crypt(const uint8_t key[16], const uint8_t iv[12],
+static void gcm_crypt(const struct gcm_key *k, const uint8_t iv[12],
 		      const uint8_t *in, size_t len, uint8_t *out,
 		      uint8_t tag[16], int decrypt)
 {
-	static const uint8_t zero[16];
-	struct dmd_aes128 aes;
 	struct dmd_ghash g;
-	uint8_t h[16], ctr[16], ks[32], mask[16], lens[16];
+	uint8_t ctr[16], ks[32], mask[16], lens[16];
 	size_t off = 0, n, i;
 
-	dmd_aes128_init(&aes, key);
-	dmd_aes128_encrypt(&aes, h, zero);
-	dmd_ghash_init(&g, h);
+	dmd_ghash_init(&g, k->h);
 	bench_copy(ctr, iv, 12);
 	dmd_store32_be(ctr + 12, 1);
 	if (decrypt)
 		dmd_ghash_update_padded(&g, in, len);
 	/* First chunk: the mask and up to one keystream block. */
 	n = len < 16 ? len : 16;
-	dmd_aes128_ctr(&aes, ctr, ks, 16 + (len ? 16 : 0));
+	dmd_aes128_ctr(&k->aes, ctr, ks, 16 + (len ? 16 : 0));
 	bench_copy(mask, ks, 16);
 	for (i = 0; i < n; i++)
 		out[i] = in[i] ^ ks[16 + i];
 	off = n;
 	while (off < len) {
 		n = len - off < 32 ? len - off : 32;
-		dmd_aes128_ctr(&aes, ctr, ks, (n + 15) & ~(size_t)15);
+		dmd_aes128_ctr(&k->aes, ctr, ks, (n + 15) & ~(size_t)15);
 		for (i = 0; i < n; i++)
 			out[off + i] = in[off + i] ^ ks[i];
 		off += n;
@@ -58,22 +68,42 @@ static void gcm_crypt(const uint8_t key[16], const uint8_t iv[12],
 	dmd_ghash_final(&g, tag);
 	for (i = 0; i < 16; i++)
 		tag[i] ^= mask[i];
-	dmd_aes128_wipe(&aes);
-	dmd_wipe(h, sizeof(h));
 	dmd_wipe(ks, sizeof(ks));
 	dmd_wipe(mask, sizeof(mask));
 }
 
+void gcm_encrypt_k(const struct gcm_key *k, const uint8_t iv[12],
+		   const uint8_t *m, size_t len, uint8_t *c, uint8_t tag[16])
+{
+	gcm_crypt(k, iv, m, len, c, tag, 0);
+}
+
+void gcm_decrypt_tag_k(const struct gcm_key *k, const uint8_t iv[12],
+		       const uint8_t *c, size_t len, uint8_t *m,
+		       uint8_t tag[16])
+{
+	gcm_crypt(k, iv, c, len, m, tag, 1);
+}
+
+/* FAAE1 keys every record afresh: schedule and H inside the call. */
 void gcm_encrypt(const uint8_t key[16], const uint8_t iv[12],
 		 const uint8_t *m, size_t len, uint8_t *c, uint8_t tag[16])
 {
-	gcm_crypt(key, iv, m, len, c, tag, 0);
+	struct gcm_key k;
+
+	gcm_setkey(&k, key);
+	gcm_crypt(&k, iv, m, len, c, tag, 0);
+	gcm_wipe(&k);
 }
 
 void gcm_decrypt_tag(const uint8_t key[16], const uint8_t iv[12],
 		     const uint8_t *c, size_t len, uint8_t *m, uint8_t tag[16])
 {
-	gcm_crypt(key, iv, c, len, m, tag, 1);
+	struct gcm_key k;
+
+	gcm_setkey(&k, key);
+	gcm_crypt(&k, iv, c, len, m, tag, 1);
+	gcm_wipe(&k);
 }
 
 void gcm_iv(uint8_t iv[12], uint64_t e, uint32_t j)

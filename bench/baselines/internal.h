@@ -98,6 +98,29 @@ int graphene_rx_open(void *ctx, const uint8_t *c, uint32_t n,
 		     const uint8_t tag[16], uint8_t *m);
 void graphene_wipe(void *ctx);
 
+/*
+ * ---- plain per-record AEADs (ossl.c, plain.c, umac_etm.c): one key, a tag
+ * per record, nothing offline. struct perrec is the first member of each
+ * such context, so these scheme callbacks serve them all.
+ */
+struct perrec {
+	size_t rec;
+	uint64_t epoch, repoch;
+	uint32_t index;
+};
+
+size_t perrec_slot(size_t rec);
+void perrec_begin(void *ctx);
+size_t perrec_offline(void *ctx, size_t k);
+/* The aggregate tag is all zero: every record carries its own. */
+void perrec_close(void *ctx, uint8_t tag[16]);
+void perrec_rx_offline(void *ctx, uint32_t n);
+/*
+ * End of a receiver's epoch of n records of plaintext m: on a failed check
+ * wipe m and return -1 (the epoch is not consumed), else move on, 0.
+ */
+int perrec_rx_done(struct perrec *p, int ok, uint8_t *m, uint32_t n);
+
 void bench_copy(uint8_t *d, const uint8_t *s, size_t n);
 
 #endif

@@ -206,18 +206,10 @@ const struct scheme scheme_graphene2_ossl = {
 /* ---- plain AEADs ------------------------------------------------------ */
 
 struct plain_ctx {
+	struct perrec pr;	/* first: perrec_* */
 	struct ossl o, r;	/* sender and receiver cipher contexts */
-	size_t rec;
-	uint64_t epoch, repoch;
-	uint32_t index;
-	uint8_t acc[16];
 };
 
-static size_t plain_slot(size_t rec)
-{
-	(void)rec;
-	return 0;
-}
 
 static int plain_init(void *ctx, const char *alg, const uint8_t key[32],
 		      size_t rec)
@@ -234,7 +226,7 @@ static int plain_init(void *ctx, const char *alg, const uint8_t key[32],
 	if (!EVP_EncryptInit_ex(p->o.c, NULL, NULL, key, NULL) ||
 	    !EVP_DecryptInit_ex(p->r.c, p->r.alg, NULL, key, NULL))
 		return -1;
-	p->rec = rec;
+	p->pr.rec = rec;
 	return 0;
 }
 
@@ -250,17 +242,7 @@ PLAIN_INIT(gcm, "AES-128-GCM")
 PLAIN_INIT(cp, "ChaCha20-Poly1305")
 PLAIN_INIT(ocb, "AES-128-OCB")
 
-static void plain_begin(void *ctx)
-{
-	((struct plain_ctx *)ctx)->index = 0;
-}
 
-static size_t plain_offline(void *ctx, size_t k)
-{
-	(void)ctx;
-	(void)k;
-	return 0;
-}
 
 static void plain_seal(void *ctx, const uint8_t *m, uint8_t *c)
 {
@@ -268,32 +250,20 @@ static void plain_seal(void *ctx, const uint8_t *m, uint8_t *c)
 	uint8_t iv[12];
 	int n;
 
-	gcm_iv(iv, p->epoch, p->index++);
+	gcm_iv(iv, p->pr.epoch, p->pr.index++);
 	EVP_EncryptInit_ex(p->o.c, NULL, NULL, NULL, iv);
-	EVP_EncryptUpdate(p->o.c, c, &n, m, (int)p->rec);
+	EVP_EncryptUpdate(p->o.c, c, &n, m, (int)p->pr.rec);
 	EVP_EncryptFinal_ex(p->o.c, c + n, &n);
-	EVP_CIPHER_CTX_ctrl(p->o.c, EVP_CTRL_AEAD_GET_TAG, 16, c + p->rec);
+	EVP_CIPHER_CTX_ctrl(p->o.c, EVP_CTRL_AEAD_GET_TAG, 16, c + p->pr.rec);
 }
 
-static void plain_close(void *ctx, uint8_t tag[16])
-{
-	struct plain_ctx *p = ctx;
 
-	memset(tag, 0, 16);	/* every record carries its own tag */
-	p->epoch++;
-}
-
-static void plain_rx_offline(void *ctx, uint32_t n)
-{
-	(void)ctx;
-	(void)n;
-}
 
 static int plain_rx_open(void *ctx, const uint8_t *c, uint32_t n,
 			 const uint8_t tag[16], uint8_t *m)
 {
 	struct plain_ctx *p = ctx;
-	size_t stride = p->rec + 16;
+	size_t stride = p->pr.rec + 16;
 	uint8_t iv[12];
 	uint32_t j;
 	int ok = 1, len;
@@ -302,19 +272,14 @@ static int plain_rx_open(void *ctx, const uint8_t *c, uint32_t n,
 	for (j = 0; j < n; j++) {
 		const uint8_t *cj = c + stride * j;
 
-		gcm_iv(iv, p->repoch, j);
+		gcm_iv(iv, p->pr.repoch, j);
 		EVP_DecryptInit_ex(p->r.c, NULL, NULL, NULL, iv);
 		EVP_CIPHER_CTX_ctrl(p->r.c, EVP_CTRL_AEAD_SET_TAG, 16,
-				    (void *)(cj + p->rec));
-		EVP_DecryptUpdate(p->r.c, m + p->rec * j, &len, cj, (int)p->rec);
-		ok &= EVP_DecryptFinal_ex(p->r.c, m + p->rec * j + len, &len) > 0;
+				    (void *)(cj + p->pr.rec));
+		EVP_DecryptUpdate(p->r.c, m + p->pr.rec * j, &len, cj, (int)p->pr.rec);
+		ok &= EVP_DecryptFinal_ex(p->r.c, m + p->pr.rec * j + len, &len) > 0;
 	}
-	if (!ok) {
-		dmd_wipe(m, p->rec * n);
-		return -1;
-	}
-	p->repoch++;
-	return 0;
+	return perrec_rx_done(&p->pr, ok, m, n);
 }
 
 static void plain_wipe(void *ctx)
@@ -327,8 +292,8 @@ static void plain_wipe(void *ctx)
 
 #define PLAIN_SCHEME(VAR, NAME, INIT)						\
 const struct scheme VAR = {							\
-	NAME, sizeof(struct plain_ctx), 16, plain_slot, INIT, plain_begin,	\
-	plain_offline, plain_seal, plain_close, plain_rx_offline,		\
+	NAME, sizeof(struct plain_ctx), 16, perrec_slot, INIT, perrec_begin,	\
+	perrec_offline, plain_seal, perrec_close, perrec_rx_offline,		\
 	plain_rx_open, plain_wipe,						\
 };
 PLAIN_SCHEME(scheme_gcm_ossl, "AES-128-GCM", gcm_init)

@@ -65,6 +65,13 @@ extern const struct scheme scheme_graphene1, scheme_graphene2;
 extern const struct scheme scheme_faae1;		/* AES-128-GCM + SHA-256 */
 extern const struct scheme scheme_faae2;		/* Ascon-AEAD128 + Ascon-Hash256 */
 extern const struct scheme scheme_faae2_128a;	/* Ascon-128a v1.2 + Ascon-Hash256 */
+/*
+ * Plain AES-128 AEADs (plain.c), one key, a tag per record. OCB3 is the
+ * sender's half only: its rx_open is NULL (see aead.h).
+ */
+extern const struct scheme scheme_gcm, scheme_ccm, scheme_ocb3;
+/* AES-128-CTR then UMAC (RFC 4418) per record, umac_etm.c; not for AVR. */
+extern const struct scheme scheme_umac64, scheme_umac128;
 
 #ifdef SCHEME_OPENSSL
 /* Host: the same constructions on OpenSSL primitives, and plain AEADs. */

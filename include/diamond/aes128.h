@@ -26,6 +26,14 @@ void dmd_aes128_init(struct dmd_aes128 *ctx, const uint8_t key[16]);
 void dmd_aes128_encrypt(const struct dmd_aes128 *ctx, uint8_t out[16],
 			const uint8_t in[16]);
 /*
+ * Two independent blocks in one call (ECB of two): the bitsliced AES fills
+ * both of its lanes, so a parallel mode (OCB) pays one block's time for
+ * two. out0/out1 may alias in0/in1. On the AVR it is two block calls.
+ */
+void dmd_aes128_encrypt2(const struct dmd_aes128 *ctx, uint8_t out0[16],
+			 uint8_t out1[16], const uint8_t in0[16],
+			 const uint8_t in1[16]);
+/*
  * Write len bytes of CTR keystream (not XORed with anything) to out,
  * starting at counter block ctr: a 128-bit big-endian counter incremented
  * with full carry once per block (SP 800-38A, Linux ctr(aes)). On return ctr

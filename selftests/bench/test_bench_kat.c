@@ -10,6 +10,12 @@
  *    LWC_AEAD_KAT_128_128.txt;
  *  - AES-128-GCM: test cases 1-3 of the GCM specification (McGrew-Viega),
  *    and the portable GCM against OpenSSL's on random lengths;
+ *  - OCB3, CCM, the re-keying PRF: the table of bench/baselines/
+ *    kat_vectors.h (RFC 7253 Appendix A, SP 800-38C Appendix C, RFC 3610),
+ *    RFC 7253's iterated test, and OpenSSL's OCB, CCM and AES on random
+ *    inputs;
+ *  - UMAC-64 / UMAC-128: RFC 4418 section 5 (the same table), and nettle's
+ *    umac64/umac128 on random keys, nonces and lengths;
  *  - every scheme: epochs round-trip through its receiver, a flipped
  *    ciphertext or tag bit is refused with no plaintext and no state change;
  *    portable and OpenSSL variants agree byte for byte; the Diamond wrapper
@@ -21,12 +27,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <nettle/umac.h>
 #include <openssl/evp.h>
 
 #include <diamond/core.h>
+#include <diamond/util.h>
 #include "tap.h"
+#include "aead.h"
 #include "ascon.h"
 #include "gcm.h"
+#include "kat_vectors.h"
+#include "rekey.h"
+#include "umac.h"
 #include "scheme.h"
 
 static size_t unhex(uint8_t *out, const char *h)
@@ -215,6 +227,234 @@ static void test_gcm(void)
 	EVP_CIPHER_CTX_free(x);
 }
 
+/* ---- OCB3, CCM, GCM table; re-keying PRF -------------------------------- */
+
+static void test_aead_vecs(void)
+{
+	uint8_t key[16], n[16], a[40], p[40], e[56], c[56], t[16], back[40];
+	size_t i, nl, al, pl, el;
+
+	for (i = 0; i < sizeof(aead_vecs) / sizeof(aead_vecs[0]); i++) {
+		const struct aead_vec *v = &aead_vecs[i];
+		struct ocb3_key ok3;
+		struct dmd_aes128 aes;
+		int ok = 1;
+
+		unhex(key, v->key);
+		nl = unhex(n, v->nonce);
+		al = unhex(a, v->ad);
+		pl = unhex(p, v->pt);
+		el = unhex(e, v->ct);
+		memset(c, 0, sizeof(c));
+		switch (v->mode) {
+		case 'o':
+			ocb3_init(&ok3, key);
+			ocb3_encrypt(&ok3, n, nl, a, al, p, pl, c, c + pl);
+			ocb3_wipe(&ok3);
+			break;
+		case 'c':
+			dmd_aes128_init(&aes, key);
+			ccm_encrypt(&aes, n, nl, a, al, p, pl, c, c + pl, v->tlen);
+			ccm_decrypt_tag(&aes, n, nl, a, al, e, pl, back, t, v->tlen);
+			ok = !memcmp(back, p, pl) && !memcmp(t, e + pl, v->tlen);
+			e[el - 1] ^= 1;
+			ccm_decrypt_tag(&aes, n, nl, a, al, e, pl, back, t, v->tlen);
+			ok &= !!memcmp(t, e + pl, v->tlen);
+			e[el - 1] ^= 1;
+			dmd_aes128_wipe(&aes);
+			break;
+		default:
+			gcm_encrypt(key, n, p, pl, c, c + pl);
+		}
+		tap_result(ok && el == pl + v->tlen && !memcmp(c, e, el),
+			   "%s: %s", v->mode == 'o' ? "OCB3" : v->mode == 'c' ?
+			   "CCM" : "GCM", v->name);
+	}
+}
+
+/* RFC 7253 Appendix A, the iterated test for TAGLEN = 128. */
+static void test_ocb3_iterated(void)
+{
+	static uint8_t cc[128 * (3 * 128 + 48)];
+	uint8_t key[16] = { 0 }, s[128] = { 0 }, n[12] = { 0 }, e[16];
+	struct ocb3_key k;
+	size_t off = 0, i;
+
+	key[15] = 128;
+	ocb3_init(&k, key);
+	for (i = 0; i < 128; i++) {
+		dmd_store32_be(n + 8, (uint32_t)(3 * i + 1));
+		ocb3_encrypt(&k, n, 12, s, i, s, i, cc + off, cc + off + i);
+		off += i + 16;
+		dmd_store32_be(n + 8, (uint32_t)(3 * i + 2));
+		ocb3_encrypt(&k, n, 12, NULL, 0, s, i, cc + off, cc + off + i);
+		off += i + 16;
+		dmd_store32_be(n + 8, (uint32_t)(3 * i + 3));
+		ocb3_encrypt(&k, n, 12, s, i, NULL, 0, cc + off, cc + off);
+		off += 16;
+	}
+	dmd_store32_be(n + 8, 385);
+	ocb3_encrypt(&k, n, 12, cc, off, NULL, 0, NULL, e);
+	ocb3_wipe(&k);
+	unhex(s, "67e944d23256c5e0b6c61fa22fdf1ea2");
+	tap_result(!memcmp(e, s, 16), "OCB3: RFC 7253 A iterated test, TAGLEN 128");
+}
+
+/* Our OCB3 and CCM against OpenSSL's, random keys, nonces, lengths. */
+static void test_aead_random(void)
+{
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+	uint8_t key[16], n[12], a[48], p[160], c[160], t[16], oc[160], ot[16];
+	struct ocb3_key k;
+	struct dmd_aes128 aes;
+	unsigned int seed = 777, i, j, pl, al;
+	int len, okc = 1, oko = 1, mode;
+
+	for (i = 0; i < 400; i++) {
+		mode = i & 1;
+		pl = (unsigned int)rand_r(&seed) % 161;
+		al = (unsigned int)rand_r(&seed) % 49;
+		for (j = 0; j < 16; j++)
+			key[j] = (uint8_t)rand_r(&seed);
+		for (j = 0; j < 12; j++)
+			n[j] = (uint8_t)rand_r(&seed);
+		for (j = 0; j < al; j++)
+			a[j] = (uint8_t)rand_r(&seed);
+		for (j = 0; j < pl; j++)
+			p[j] = (uint8_t)rand_r(&seed);
+		EVP_EncryptInit_ex(x, mode ? EVP_aes_128_ocb() : EVP_aes_128_ccm(),
+				   NULL, NULL, NULL);
+		EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL);
+		EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16, NULL);
+		EVP_EncryptInit_ex(x, NULL, NULL, key, n);
+		if (!mode)
+			EVP_EncryptUpdate(x, NULL, &len, NULL, (int)pl);
+		if (al)
+			EVP_EncryptUpdate(x, NULL, &len, a, (int)al);
+		EVP_EncryptUpdate(x, oc, &len, p, (int)pl);
+		EVP_EncryptFinal_ex(x, oc + len, &len);
+		EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, ot);
+		if (mode) {
+			ocb3_init(&k, key);
+			ocb3_encrypt(&k, n, 12, a, al, p, pl, c, t);
+			oko &= !memcmp(c, oc, pl) && !memcmp(t, ot, 16);
+		} else {
+			dmd_aes128_init(&aes, key);
+			ccm_encrypt(&aes, n, 12, a, al, p, pl, c, t, 16);
+			okc &= !memcmp(c, oc, pl) && !memcmp(t, ot, 16);
+		}
+	}
+	EVP_CIPHER_CTX_free(x);
+	tap_result(oko, "OCB3 equals OpenSSL's aes-128-ocb on 200 random inputs");
+	tap_result(okc, "CCM equals OpenSSL's aes-128-ccm on 200 random inputs");
+}
+
+static void aes_ecb(const uint8_t key[16], const uint8_t in[16], uint8_t out[16])
+{
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+	int n;
+
+	EVP_EncryptInit_ex(x, EVP_aes_128_ecb(), NULL, key, NULL);
+	EVP_CIPHER_CTX_set_padding(x, 0);
+	EVP_EncryptUpdate(x, out, &n, in, 16);
+	EVP_CIPHER_CTX_free(x);
+}
+
+static void test_rekey(void)
+{
+	uint8_t k[16], x[16], f[16], e[16], kx[16];
+	struct dmd_aes128 aes;
+	unsigned int seed = 4242, i, j;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(rekey_vecs) / sizeof(rekey_vecs[0]); i++) {
+		unhex(k, rekey_vecs[i].k);
+		unhex(x, rekey_vecs[i].x);
+		unhex(e, rekey_vecs[i].f);
+		dmd_aes128_init(&aes, k);
+		rekey_prf(&aes, x, f);
+		tap_result(!memcmp(f, e, 16), "re-keying PRF: rekey-vectors.sh line %u",
+			   i + 1);
+	}
+	for (i = 0; i < 100; i++) {
+		for (j = 0; j < 16; j++) {
+			k[j] = (uint8_t)rand_r(&seed);
+			x[j] = (uint8_t)rand_r(&seed);
+		}
+		aes_ecb(k, x, kx);
+		aes_ecb(kx, x, e);
+		dmd_aes128_init(&aes, k);
+		rekey_prf(&aes, x, f);
+		ok &= !memcmp(f, e, 16);
+	}
+	dmd_aes128_wipe(&aes);
+	tap_result(ok, "re-keying PRF equals OpenSSL E(E(K, X), X) on 100 random inputs");
+}
+
+/* ---- UMAC ------------------------------------------------------------------ */
+
+static void test_umac_vecs(void)
+{
+	static uint8_t msg[1 << 20];
+	uint8_t tag[16], e[16];
+	struct umac_key k;
+	size_t i, j, pl;
+	unsigned int t;
+
+	for (i = 0; i < sizeof(umac_vecs) / sizeof(umac_vecs[0]); i++) {
+		const struct umac_vec *v = &umac_vecs[i];
+
+		pl = strlen(v->pat);
+		for (j = 0; j < v->len; j++)
+			msg[j] = (uint8_t)v->pat[j % pl];
+		for (t = 8; t <= 16; t += 8) {
+			umac_init(&k, (const uint8_t *)"abcdefghijklmnop", t);
+			umac_tag(&k, (const uint8_t *)"bcdefghi", 8, msg, v->len, tag);
+			unhex(e, t == 8 ? v->tag64 : v->tag128);
+			tap_result(!memcmp(tag, e, t), "UMAC-%u: %s",
+				   t * 8, v->name);
+		}
+	}
+	umac_wipe(&k);
+}
+
+static void test_umac_random(void)
+{
+	static uint8_t msg[5000];
+	uint8_t key[16], n[16], tag[16], ref[16];
+	struct umac64_ctx c64;
+	struct umac128_ctx c128;
+	struct umac_key k;
+	unsigned int seed = 31337, i, j, len, nl, ok = 1;
+
+	for (i = 0; i < 200; i++) {
+		len = (unsigned int)rand_r(&seed) % (i < 100 ? 200 : 5000);
+		nl = 1 + (unsigned int)rand_r(&seed) % 16;
+		for (j = 0; j < 16; j++) {
+			key[j] = (uint8_t)rand_r(&seed);
+			n[j] = (uint8_t)rand_r(&seed);
+		}
+		for (j = 0; j < len; j++)
+			msg[j] = (uint8_t)rand_r(&seed);
+		if (i & 1) {
+			umac128_set_key(&c128, key);
+			umac128_set_nonce(&c128, nl, n);
+			umac128_update(&c128, len, msg);
+			umac128_digest(&c128, 16, ref);
+		} else {
+			umac64_set_key(&c64, key);
+			umac64_set_nonce(&c64, nl, n);
+			umac64_update(&c64, len, msg);
+			umac64_digest(&c64, 8, ref);
+		}
+		umac_init(&k, key, i & 1 ? 16 : 8);
+		umac_tag(&k, n, nl, msg, len, tag);
+		ok &= !memcmp(tag, ref, i & 1 ? 16 : 8);
+	}
+	umac_wipe(&k);
+	tap_result(ok, "UMAC-64/128 equal nettle on 200 random keys, nonces, lengths");
+}
+
 /* ---- schemes ------------------------------------------------------------ */
 
 struct run {
@@ -304,6 +544,7 @@ static int schemes_agree(const struct scheme *a, const struct scheme *b,
 	uint8_t key[32], tag[2][16];
 	uint8_t *c[2], *m = malloc(rec * n + 1), *w[2];
 	const struct scheme *s[2] = { a, b };
+	size_t stride = rec + a->rec_overhead;
 	unsigned int seed;
 	int ok, i;
 	uint32_t j;
@@ -314,7 +555,7 @@ static int schemes_agree(const struct scheme *a, const struct scheme *b,
 		size_t ws = s[i]->slot_size(rec) * 4;
 
 		w[i] = malloc(ws);
-		c[i] = malloc(rec * n + 1);
+		c[i] = malloc(stride * n + 1);
 		s[i]->init(ctx, key, rec, n, w[i], ws, NULL, 0);
 		seed = 99;
 		s[i]->begin(ctx);
@@ -324,13 +565,14 @@ static int schemes_agree(const struct scheme *a, const struct scheme *b,
 
 			for (k = 0; k < rec; k++)
 				m[j * rec + k] = (uint8_t)rand_r(&seed);
-			s[i]->seal(ctx, m + j * rec, c[i] + j * rec);
+			s[i]->seal(ctx, m + j * rec, c[i] + j * stride);
 		}
 		s[i]->close(ctx, tag[i]);
 		s[i]->wipe(ctx);
 		free(ctx);
 	}
-	ok = !memcmp(c[0], c[1], rec * n) && !memcmp(tag[0], tag[1], 16);
+	ok = a->rec_overhead == b->rec_overhead &&
+	     !memcmp(c[0], c[1], stride * n) && !memcmp(tag[0], tag[1], 16);
 	for (i = 0; i < 2; i++) {
 		free(c[i]);
 		free(w[i]);
@@ -392,7 +634,8 @@ int main(void)
 		&scheme_graphene2, &scheme_faae1, &scheme_faae2,
 		&scheme_faae2_128a, &scheme_faae1_ossl, &scheme_graphene1_ossl,
 		&scheme_graphene2_ossl, &scheme_gcm_ossl, &scheme_chapoly_ossl,
-		&scheme_ocb_ossl,
+		&scheme_ocb_ossl, &scheme_gcm, &scheme_ccm, &scheme_umac64,
+		&scheme_umac128,
 	};
 	static const size_t recs[] = { 16, 64, 128, 5 };
 	static const uint32_t bs[] = { 1, 7 };
@@ -406,6 +649,12 @@ int main(void)
 		  sizeof(kat_128a) / sizeof(kat_128a[0]), 0x00, 0x00, 0x00);
 	test_hash();
 	test_gcm();
+	test_aead_vecs();
+	test_ocb3_iterated();
+	test_aead_random();
+	test_rekey();
+	test_umac_vecs();
+	test_umac_random();
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		int ok = 1;
 
@@ -425,6 +674,14 @@ int main(void)
 		   "Graphene1 portable and OpenSSL SHA-256 agree");
 	tap_result(schemes_agree(&scheme_graphene2, &scheme_graphene2_ossl, 16, 9),
 		   "Graphene2 portable and OpenSSL SHA-256 agree");
+	tap_result(schemes_agree(&scheme_gcm, &scheme_gcm_ossl, 64, 9) &&
+		   schemes_agree(&scheme_gcm, &scheme_gcm_ossl, 95, 3),
+		   "GCM portable and OpenSSL plain AES-128-GCM agree byte for byte");
+	tap_result(schemes_agree(&scheme_ocb3, &scheme_ocb_ossl, 16, 9) &&
+		   schemes_agree(&scheme_ocb3, &scheme_ocb_ossl, 95, 5) &&
+		   schemes_agree(&scheme_ocb3, &scheme_ocb_ossl, 128, 3),
+		   "OCB3 portable and OpenSSL AES-128-OCB agree byte for byte "
+		   "(so OpenSSL's receiver opens it)");
 	tap_result(diamond_matches_core(&scheme_diamond1, 1, 16, 5) &&
 		   diamond_matches_core(&scheme_diamond1, 1, 128, 3),
 		   "Diamond1 wrapper epochs open with the core's dmd_open");

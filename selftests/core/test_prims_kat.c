@@ -148,7 +148,7 @@ static void aes_ecb_kat(const char *key, const char *pt, const char *ct,
 			const char *name)
 {
 	struct dmd_aes128 ctx;
-	uint8_t k[16], p[16], c[16];
+	uint8_t k[16], p[16], c[16], q[16], r[16];
 
 	unhex(k, key);
 	unhex(p, pt);
@@ -158,6 +158,16 @@ static void aes_ecb_kat(const char *key, const char *pt, const char *ct,
 	/* In place must give the same answer. */
 	dmd_aes128_encrypt(&ctx, p, p);
 	tap_result(memcmp(p, c, 16) == 0, "%s (in place)", name);
+	/* Both lanes of encrypt2, in place, beside an unrelated block. */
+	unhex(p, pt);
+	memcpy(q, c, 16);
+	dmd_aes128_encrypt(&ctx, r, q);
+	dmd_aes128_encrypt2(&ctx, q, p, q, p);
+	tap_result(!memcmp(p, c, 16) && !memcmp(q, r, 16), "%s (encrypt2, lane 1)", name);
+	unhex(p, pt);
+	memcpy(q, c, 16);
+	dmd_aes128_encrypt2(&ctx, p, q, p, q);
+	tap_result(!memcmp(p, c, 16) && !memcmp(q, r, 16), "%s (encrypt2, lane 0)", name);
 	dmd_aes128_wipe(&ctx);
 }
 

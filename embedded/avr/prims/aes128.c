@@ -46,6 +46,20 @@ void dmd_aes128_encrypt(const struct dmd_aes128 *ctx, uint8_t out[16],
 	dmd_avr_aes128_encrypt(schedule_c(ctx), out, in);
 }
 
+/* No lanes to share here: two blocks are two calls. */
+void dmd_aes128_encrypt2(const struct dmd_aes128 *ctx, uint8_t out0[16],
+			 uint8_t out1[16], const uint8_t in0[16],
+			 const uint8_t in1[16])
+{
+	uint8_t t[DMD_AES128_BLOCK_SIZE];
+
+	dmd_avr_aes128_encrypt(schedule_c(ctx), t, in1);
+	dmd_avr_aes128_encrypt(schedule_c(ctx), out0, in0);
+	for (unsigned int i = 0; i < DMD_AES128_BLOCK_SIZE; i++)
+		out1[i] = t[i];
+	dmd_wipe(t, sizeof(t));
+}
+
 void dmd_aes128_ctr(const struct dmd_aes128 *ctx, uint8_t ctr[16],
 		    uint8_t *out, size_t len)
 {

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# report-related.sh DOCDIR: the related-systems part of comparison.md
+# (issue 22), printed to stdout for bench/report.sh: Diamond against the
+# plain AEADs of the CCM / GCM / OCB study, UMAC and the host's OpenSSL
+# AEADs, per platform and record size; the study's ordering on each
+# platform; the re-keying PRF against Diamond1's key-chain AES calls.
+# Reads host-callgrind.csv (b = 1024), embedded.csv and rekey.csv.
+set -euo pipefail
+D=$1
+HC=$D/host-callgrind.csv EM=$D/embedded.csv RK=$D/rekey.csv
+RELATED="Diamond1 Diamond2 GCM CCM OCB3 UMAC-64 UMAC-128 AES-128-GCM AES-128-OCB ChaCha20-Poly1305"
+
+# platform,scheme,rec,online,total per record, sender side, b = 1024.
+rows() {
+	awk -F, 'NR > 1 && $3 == 1024 { printf "host,%s,%s,%s,%s\n", $1, $2, $5, $4 + $5 }' "$HC"
+	awk -F, 'NR > 1 { printf "%s,%s,%s,%s,%s\n", $1, $2, $3, $5, $7 }' "$EM"
+}
+
+echo "## Related systems: per record, online / total (issue 22)"
+echo
+echo "Sender, b = 1024 records per epoch, per record: *online* = seal plus the"
+echo "epoch's close shared out, *total* = online + offline (begin, precompute)."
+echo "Host: callgrind instructions (\`bench-compare callgrind\`); Cortex-M4: qemu"
+echo "instructions; ATmega2560: simavr cycles. The last column is Diamond2's"
+echo "total over the scheme's at 16 and 95 B (below 1: Diamond2 is cheaper)."
+echo "GCM, CCM, OCB3 and UMAC are our C on the core's AES; AES-128-GCM/OCB and"
+echo "ChaCha20-Poly1305 are OpenSSL (host only, AES-NI). UMAC runs on the host"
+echo "and the M4 only; OCB3 here is the sender's half (no inverse AES)."
+echo
+rows | awk -F, -v list="$RELATED" '
+BEGIN { n = split(list, S, " "); split("host m4 avr", P, " ")
+	T["host"] = "Host x86-64 (instructions)"; T["m4"] = "Cortex-M4 (instructions)"
+	T["avr"] = "ATmega2560 (cycles)" }
+{ on[$1, $2, $3] = $4; tot[$1, $2, $3] = $5 }
+function cell(p, s, r) {
+	if (!((p, s, r) in on)) return "-"
+	return sprintf("%.0f / %.0f", on[p, s, r], tot[p, s, r])
+}
+function ratio(p, s, r) {
+	if (!((p, s, r) in tot) || !((p, "Diamond2", r) in tot)) return "-"
+	return sprintf("%.2f", tot[p, "Diamond2", r] / tot[p, s, r])
+}
+END {
+	for (i = 1; i <= 3; i++) {
+		p = P[i]
+		printf "### %s\n\n", T[p]
+		print "| scheme | 16 B | 64 B | 95 B | 128 B | D2/X total 16, 95 B |"
+		print "|---|---|---|---|---|---|"
+		for (j = 1; j <= n; j++) {
+			s = S[j]
+			if (!((p, s, 16) in on)) continue
+			printf "| %s | %s | %s | %s | %s | %s, %s |\n", s, cell(p, s, 16),
+				cell(p, s, 64), cell(p, s, 95), cell(p, s, 128),
+				ratio(p, s, 16), ratio(p, s, 95)
+		}
+		print ""
+	}
+}'
+
+echo "### What each gives and lacks"
+echo
+echo "| scheme | forward security | aggregation | tag per record | precomputation | nonce |"
+echo "|---|---|---|---|---|---|"
+echo "| Diamond1/2 | yes: a new key per record, erased once used | yes: one 16-byte tag per epoch (or group) | no | yes: keystream, hash key and pad of every slot | none: the position in the epoch |"
+echo "| FAAE1/2, Graphene1/2 | yes (hash chain) | yes (XOR of tags) | no | key chain only (Graphene: the slots too) | derived from the position |"
+echo "| GCM, CCM, OCB3 | no: one key | no | yes, 16 B | none per record (key schedule, H or L table once) | 96 bits, never repeated |"
+echo "| UMAC-64/128 (CTR then UMAC) | no: one key | no | yes, 8 or 16 B | subkeys once; the pad per nonce could be | 128 bits, never repeated |"
+echo
+
+echo "## The CCM / GCM / OCB study's ordering on our platforms"
+echo
+echo "Total per record, cheapest first, from the tables above. The host row"
+echo "uses our portable code (GCM, CCM, OCB3), not OpenSSL's."
+echo
+echo "| platform | rec | ordering (total per record) |"
+echo "|---|---|---|"
+rows | awk -F, '
+$2 == "GCM" || $2 == "CCM" || $2 == "OCB3" { v[$1, $3, $2] = $5; seen[$1, $3] = 1 }
+END {
+	split("host m4 avr", P, " "); split("16 64 95 128", R, " ")
+	for (i = 1; i <= 3; i++) for (j = 1; j <= 4; j++) {
+		p = P[i]; r = R[j]
+		if (!((p, r) in seen)) continue
+		a[1] = "GCM"; a[2] = "CCM"; a[3] = "OCB3"
+		for (x = 1; x <= 3; x++) for (y = x + 1; y <= 3; y++)
+			if (v[p, r, a[y]] < v[p, r, a[x]]) { t = a[x]; a[x] = a[y]; a[y] = t }
+		printf "| %s | %d | %s %.0f < %s %.0f < %s %.0f |\n", p, r,
+			a[1], v[p, r, a[1]], a[2], v[p, r, a[2]], a[3], v[p, r, a[3]]
+	}
+}'
+echo
+
+if [ -s "$RK" ]; then
+	echo "## Data-dependent re-keying: F(K, X) = E(E(K, X), X) against Diamond1's key chain"
+	echo
+	echo "Per call, mean of 64 (\`bench/fw/rekey_fw.c\`; AVR cycles, M4 instructions)."
+	echo "Diamond1's chain step is R_{j+1} = E(R_j, 0^16) after the key schedule of"
+	echo "R_j; its slot without keystream adds H and P (3 CTR blocks in all)."
+	echo
+	echo "| platform | F(K, X) | key schedule | one block | D1 chain step | D1 slot, 48 B | chain step with F | F step / D1 step |"
+	echo "|---|---|---|---|---|---|---|---|"
+	awk -F, 'NR > 1 { printf "| %s | %d | %d | %d | %d | %d | %d | %.2f |\n",
+		$1, $2, $3, $4, $5, $6, $7, $7 / $5 }' "$RK"
+	echo
+fi
