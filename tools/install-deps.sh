@@ -21,6 +21,7 @@ PKGS=(
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev
 	gnuplot-nox
 	debootstrap gcc-aarch64-linux-gnu dwarves
+	clang libclang-rt-14-dev
 )
 
 missing=()

@@ -85,6 +85,22 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+/*
+ * The bytes of record @j. An assembler that holds only empty records has
+ * no buffer at all: then NULL, never NULL + 0 (undefined in C).
+ */
+static uint8_t *payload(const struct diamond_asm *a, uint32_t j)
+{
+	return a->data ? a->data + a->slot[j].off : NULL;
+}
+
+/* Copy @len bytes; with none, touch neither pointer (either may be NULL). */
+static void copy(void *dst, const void *src, size_t len)
+{
+	if (len)
+		memcpy(dst, src, len);
+}
+
 /* Body size so far, as if the records up to top were all present. */
 static size_t body_size(const struct diamond_asm *a, size_t extra)
 {
@@ -123,7 +139,7 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 	a->nslots = (uint32_t)nslots;
 	if (a->slot[f->index].have && a->slot[f->index].len == f->len) {
 		/* A duplicate: overwrite in place, so repeats cost nothing. */
-		memcpy(a->data + a->slot[f->index].off, f->payload, f->len);
+		copy(payload(a, f->index), f->payload, f->len);
 		return ret;
 	}
 	/* Another length: the latest copy wins; the old bytes stay unused. */
@@ -134,13 +150,12 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 		nd = malloc(cap);
 		if (!nd)
 			return -ENOMEM;
-		if (a->used)
-			memcpy(nd, a->data, a->used);
+		copy(nd, a->data, a->used);
 		dlib_free_secret(a->data, a->cap);
 		a->data = nd;
 		a->cap = cap;
 	}
-	if (f->len)
+	if (f->len)	/* a->data may still be NULL */
 		memcpy(a->data + a->used, f->payload, f->len);
 	if (!a->slot[f->index].have)
 		a->nhave++;
@@ -179,7 +194,7 @@ int dlib_asm_frames(const struct diamond_asm *a, uint32_t device_id,
 			continue;
 		f.index = (uint16_t)j;
 		f.len = a->slot[j].len;
-		f.payload = a->data + a->slot[j].off;
+		f.payload = payload(a, j);
 		rc = emit(arg, &f);
 		if (rc)
 			return rc;
@@ -246,8 +261,7 @@ int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
 	for (j = first; j < first + count; j++) {
 		out[pos] = (uint8_t)a->slot[j].len;
 		out[pos + 1] = (uint8_t)(a->slot[j].len >> 8);
-		memcpy(out + pos + 2, a->data + a->slot[j].off,
-		       a->slot[j].len);
+		copy(out + pos + 2, payload(a, j), a->slot[j].len);
 		pos += DMD_BODY_LEN_SIZE + a->slot[j].len;
 	}
 	memcpy(out + pos, tag + adlen, DIAMOND_TAG_SIZE);
