@@ -636,6 +636,10 @@ struct diamond_gw_cbs {
  * @buffered: bytes they hold (at most max_buffer)
  * @groups_verified: groups of grouped devices released (final groups too)
  * @groups_rejected: groups rejected (bad tag) or given up (incomplete)
+ * @chain_steps: record chain steps (and epoch updates) walked to reach the
+ *               first slot of the units of grouped devices, their own
+ *               records not counted: at most one walk of each open epoch
+ *               plus 255 per unit (software backend, issue 23)
  */
 struct diamond_gw_stats {
 	uint64_t devices;
@@ -652,6 +656,7 @@ struct diamond_gw_stats {
 	uint64_t buffered;
 	uint64_t groups_verified;
 	uint64_t groups_rejected;
+	uint64_t chain_steps;
 };
 
 /**

@@ -88,7 +88,9 @@ void dlib_ep_tags_free(struct dlib_ep *ep)
 	for (i = 0; i < ep->ngtag; i++)
 		free(ep->gtag[i].p);	/* ciphertext tags: nothing to wipe */
 	free(ep->gtag);
+	free(ep->ready);
 	ep->gtag = NULL;
+	ep->ready = NULL;
 	ep->ngtag = 0;
 	ep->gtag_bytes = 0;
 }
@@ -157,12 +159,18 @@ int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 	struct dlib_gtag *t;
 	uint8_t *p;
 
+	size_t words = (max_units(ep->dev) - 1 + 63) / 64;
+
 	if (!ep->gtag) {
 		ep->gtag = calloc(max_units(ep->dev) - 1, sizeof(*ep->gtag));
-		if (!ep->gtag)
+		ep->ready = calloc(words, sizeof(*ep->ready));
+		if (!ep->gtag || !ep->ready) {
+			dlib_ep_tags_free(ep);
 			return -ENOMEM;
+		}
 		ep->ngtag = max_units(ep->dev) - 1;
-		ep->gtag_bytes = ep->ngtag * sizeof(*ep->gtag);
+		ep->gtag_bytes = ep->ngtag * sizeof(*ep->gtag) +
+				 words * sizeof(*ep->ready);
 	}
 	t = &ep->gtag[f->index];
 	if (t->p && t->len == f->len && !memcmp(t->p, f->payload, f->len)) {
@@ -180,32 +188,80 @@ int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 	return 0;
 }
 
-/* Is the unit of @ep at group @c complete? Then 1 and *@u. */
-static int unit_at(const struct dlib_ep *ep, uint32_t c, struct unit *u)
+/* Non-final unit @c of @ep as it is held (complete or not). */
+static void nonfinal_unit(const struct dlib_ep *ep, uint32_t c, struct unit *u)
+{
+	*u = (struct unit){ .group = c, .first = c * ep->dev->g,
+			    .count = ep->dev->g, .tag = ep->gtag[c].p,
+			    .taglen = ep->gtag[c].len };
+}
+
+/* Is the final unit of @ep (its tag held) complete and untried? */
+static int final_unit(const struct dlib_ep *ep, struct unit *u)
 {
 	const struct dlib_dev *d = ep->dev;
-	uint32_t q;
+	uint32_t q = nonfinal(ep->tag_n, d->st.b, d->g);
+
+	*u = (struct unit){ .group = q, .first = q * d->g,
+			    .count = ep->tag_n - q * d->g, .n = ep->tag_n,
+			    .final = 1, .tag = ep->tag, .taglen = ep->tag_len };
+	return !ep->tag_failed && dlib_asm_top(ep->asm_) <= ep->tag_n &&
+	       dlib_asm_has(ep->asm_, u->first, u->count);
+}
+
+/*
+ * Keep @ep->ready right for non-final unit @c: its tag held and untried,
+ * its records all there. Called for every frame a unit may depend on, so
+ * that finding the next unit never scans every group (issue 23).
+ */
+static void update_ready(struct dlib_ep *ep, uint32_t c)
+{
+	uint64_t bit = (uint64_t)1 << (c % 64);
+	int ready;
+
+	if (c >= ep->ngtag)
+		return;
+	ready = ep->gtag[c].p && !ep->gtag[c].failed &&
+		dlib_asm_has(ep->asm_, c * ep->dev->g, ep->dev->g);
+	if (ready)
+		ep->ready[c / 64] |= bit;
+	else
+		ep->ready[c / 64] &= ~bit;
+}
+
+/* The first ready non-final unit at or past @c, or UINT32_MAX. */
+static uint32_t next_ready(const struct dlib_ep *ep, uint32_t c)
+{
+	uint64_t w;
+
+	while (c < ep->ngtag) {
+		w = ep->ready[c / 64] >> (c % 64);
+		if (w)
+			return c + (uint32_t)__builtin_ctzll(w);
+		c = (c / 64 + 1) * 64;
+	}
+	return UINT32_MAX;
+}
+
+/* The first complete untried unit of @ep at or past group @c0. */
+static int first_unit(const struct dlib_ep *ep, uint32_t c0, struct unit *u)
+{
+	uint32_t c = ep->ready ? next_ready(ep, c0) : UINT32_MAX;
+	struct unit f;
 
 	if (ep->tag_len) {
-		q = nonfinal(ep->tag_n, d->st.b, d->g);
-		if (c > q)
-			return 0;
-		if (c == q) {
-			*u = (struct unit){ .group = q, .first = q * d->g,
-					    .count = ep->tag_n - q * d->g,
-					    .n = ep->tag_n, .final = 1,
-					    .tag = ep->tag,
-					    .taglen = ep->tag_len };
-			return !ep->tag_failed &&
-			       dlib_asm_top(ep->asm_) <= ep->tag_n &&
-			       dlib_asm_has(ep->asm_, u->first, u->count);
+		/* Past the final group, no unit of this epoch exists. */
+		if (final_unit(ep, &f) && f.group >= c0 && f.group <= c) {
+			*u = f;
+			return 1;
 		}
+		if (c >= f.group)
+			return 0;
 	}
-	if (c >= ep->ngtag || !ep->gtag[c].p || ep->gtag[c].failed)
+	if (c == UINT32_MAX)
 		return 0;
-	*u = (struct unit){ .group = c, .first = c * d->g, .count = d->g,
-			    .tag = ep->gtag[c].p, .taglen = ep->gtag[c].len };
-	return dlib_asm_has(ep->asm_, u->first, u->count);
+	nonfinal_unit(ep, c, u);
+	return 1;
 }
 
 /* The device's open epochs in epoch order (at most the window). */
@@ -237,19 +293,17 @@ static struct dlib_ep *find_unit(struct dlib_dev *d, struct unit *u,
 {
 	struct dlib_ep *eps[DIAMOND_WINDOW_EPOCHS];
 	unsigned int i, n = sorted_eps(d, eps);
-	uint32_t c, c0;
+	uint32_t c0;
 
 	for (i = 0; i < n; i++) {
 		if (eps[i]->epoch < d->rx->st.epoch)
 			continue;
 		c0 = d->rx->open && eps[i]->epoch == d->rx->st.epoch ?
 		     d->rx->group : 0;
-		for (c = c0; c < max_units(d); c++) {
-			if (!unit_at(eps[i], c, u))
-				continue;
-			*next = eps[i]->epoch == d->rx->st.epoch && c == c0;
-			return eps[i];
-		}
+		if (!first_unit(eps[i], c0, u))
+			continue;
+		*next = eps[i]->epoch == d->rx->st.epoch && u->group == c0;
+		return eps[i];
 	}
 	return NULL;
 }
@@ -375,10 +429,12 @@ static void moved_to(struct diamond_gw *gw, struct dlib_dev *d,
 static void unit_failed(struct dlib_dev *d, struct dlib_ep *ep,
 			const struct unit *u, int err)
 {
-	if (u->final)
+	if (u->final) {
 		ep->tag_failed = 1;
-	else
+	} else {
 		ep->gtag[u->group].failed = 1;
+		update_ready(ep, u->group);
+	}
 	if (ep->epoch == d->rx->st.epoch || !d->gerr_live) {
 		track(d, ep->epoch);	/* nothing moved: no summary due */
 		if (u->group < d->ngerr && d->gerr[u->group] > 0)
@@ -401,6 +457,10 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 
 	rc = dlib_asm_range(ep->asm_, u->first, u->count, u->tag,
 				u->taglen, &gw->body, &gw->body_cap, &body);
+	/* The cursor moved to the unit from the epoch's nearest checkpoint. */
+	if (!rc)
+		rc = dlib_ckpt_seek(&ep->ckpt, d->rx, ep->epoch, u->group,
+				    &next, &gw->stats.chain_steps);
 	if (!rc)
 		rc = dlib_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE + 1);
 	body.epoch = ep->epoch;
@@ -436,6 +496,7 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 	track(d, ep->epoch);
 	give_up(gw, d, from, u->group);
 	*d->rx = next;
+	dlib_ckpt_forget(ep->ckpt, d->rx);
 	dmd_receiver_state(&next, &d->st);
 	dmd_wipe(&next, sizeof(next));
 	body.device_id = d->id;
@@ -492,8 +553,10 @@ void dlib_grp_touch(struct dlib_ep *ep, const struct diamond_frame *f)
 
 	if (f->type != DIAMOND_FRAME_GROUP)
 		ep->tag_failed = 0;	/* the final group's record or tag */
-	if (c < ep->ngtag)
+	if (c < ep->ngtag) {
 		ep->gtag[c].failed = 0;
+		update_ready(ep, c);
+	}
 }
 
 /* End of input: open every complete unit, sum up every open epoch. */

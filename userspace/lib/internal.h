@@ -52,6 +52,7 @@ int dlib_fsync_parent(const char *path);
 void dlib_state_advance(struct dmd_state *st, uint64_t epoch);
 
 struct dlib_dev;
+struct dlib_ckpt;
 
 /* A held group tag frame (type 3): AD || G_i. */
 struct dlib_gtag {
@@ -74,9 +75,11 @@ struct dlib_ep {
 	uint16_t tag_n, tag_len;
 	uint32_t frames;		/* frames taken */
 	struct dlib_gtag *gtag;	/* held group tag frames, by group */
+	uint64_t *ready;		/* bit c: non-final unit c complete, untried */
 	uint32_t ngtag;			/* entries in @gtag */
 	size_t gtag_bytes;		/* what @gtag holds, for the charge */
 	uint8_t tag_failed;		/* the final group failed as it is */
+	struct dlib_ckpt *ckpt;		/* its group-start keys walked so far */
 	size_t charge;			/* bytes charged to the buffer */
 	struct dlib_ep *prev, *next;
 };
@@ -183,6 +186,23 @@ void dlib_grp_finish(struct diamond_gw *gw);
 void dlib_grp_touch(struct dlib_ep *ep, const struct diamond_frame *f);
 void dlib_grp_free(struct dlib_dev *d);
 void dlib_ep_tags_free(struct dlib_ep *ep);
+
+/*
+ * checkpoint.c: keys of an open epoch's group starts, so that no unit
+ * walks the chain from the cursor again (issue 23, item 1).
+ *
+ * dlib_ckpt_seek() - @out: a copy of the cursor @rx moved to @group of
+ * @epoch, from the nearest checkpoint of *@cpp (made on first use),
+ * leaving new checkpoints on the way; adds the chain steps it walked to
+ * *@steps. 0, -EKEYEXPIRED (behind the cursor), -ERANGE, -EINVAL, -ENOMEM.
+ */
+int dlib_ckpt_seek(struct dlib_ckpt **cpp, const struct dmd_receiver *rx,
+		   uint64_t epoch, uint32_t group, struct dmd_receiver *out,
+		   uint64_t *steps);
+/* Erase the checkpoints the cursor @rx has passed. */
+void dlib_ckpt_forget(struct dlib_ckpt *cp, const struct dmd_receiver *rx);
+size_t dlib_ckpt_bytes(const struct dlib_ckpt *cp);
+void dlib_ckpt_free(struct dlib_ckpt *cp);
 
 /* spool.c */
 int dlib_spool_open(struct diamond_gw *gw, const char *state_dir);

@@ -53,7 +53,7 @@ static void lru_touch(struct diamond_gw *gw, struct dlib_ep *ep)
 static void charge(struct diamond_gw *gw, struct dlib_ep *ep)
 {
 	size_t now = sizeof(*ep) + dlib_asm_footprint(ep->asm_) +
-		     ep->tag_len + ep->gtag_bytes;
+		     ep->tag_len + ep->gtag_bytes + dlib_ckpt_bytes(ep->ckpt);
 
 	gw->stats.buffered = gw->stats.buffered - ep->charge + now;
 	ep->charge = now;
@@ -72,6 +72,7 @@ void dlib_ep_free(struct diamond_gw *gw, struct dlib_ep *ep)
 	diamond_asm_free(ep->asm_);
 	free(ep->tag);		/* ciphertext: nothing to wipe */
 	dlib_ep_tags_free(ep);
+	dlib_ckpt_free(ep->ckpt);
 	free(ep);
 }
 
