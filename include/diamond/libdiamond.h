@@ -558,12 +558,19 @@ enum diamond_event_kind {
  * @group_err: DIAMOND_EV_EPOCH_GROUPS: per group 0 released, or the
  *	negative errno it was rejected with (-ENOMSG: incomplete or lost,
  *	-EBADMSG: bad tag and no genuine copy came)
- * @ngroups: entries in @group_err
+ * @ngroups: DIAMOND_EV_EPOCH_GROUPS: entries in @group_err;
+ *	DIAMOND_EV_GROUP_REJECTED: the groups @group .. @group + @ngroups - 1,
+ *	all rejected for @err (records @first .. @first + @count - 1); 0
+ *	means one group
  *
  * For a grouped device each unit gives a DIAMOND_EV_GROUP_VERIFIED (after
- * its records) or DIAMOND_EV_GROUP_REJECTED event; once the gateway is
- * done with an epoch (its final group verified, or a later epoch's unit
- * verified, or the input ended) one DIAMOND_EV_EPOCH_GROUPS sums it up.
+ * its records); groups given up come as DIAMOND_EV_GROUP_REJECTED events,
+ * one per run of consecutive groups with the same reason. Once the gateway
+ * is done with an epoch (its final group verified, or a later epoch's unit
+ * verified, or the input ended) one DIAMOND_EV_EPOCH_GROUPS sums it up,
+ * but only if at least one of its groups was released: an epoch of which
+ * nothing verified is no fact about a device (its groups are still
+ * counted and reported as rejected).
  */
 struct diamond_event {
 	int kind;

@@ -57,14 +57,33 @@ check "genuine epochs after the forgeries: all 8 records, each once" \
 steps=$(metric diamond_chain_steps_total)
 ok $([ -n "$steps" ] && [ "$steps" -le $STEPS_MAX ]; echo $?) \
 	"chain steps to reach units: ${steps:-?} <= $STEPS_MAX"
-if command -v valgrind >/dev/null 2>&1; then
+bytes=$(cat out.json err.txt | wc -c)
+ok $([ "$bytes" -lt $OUT_MAX ]; echo $?) \
+	"output for 300 forged pairs and 2 epochs: $bytes bytes < $OUT_MAX"
+
+run forged.bin
+check "forgeries alone: nothing on stdout (no epoch verified)" \
+	test ! -s out.json
+bytes=$(cat out.json err.txt | wc -c)
+ok $([ "$bytes" -lt $OUT_MAX ]; echo $?) \
+	"output for 300 forged pairs alone: $bytes bytes < $OUT_MAX"
+check "forgeries alone: counted as rejected groups in the metrics" \
+	test "$(metric diamond_groups_rejected_total)" -ge 1
+
+# instructions INPUT: what `open --software` executes for INPUT (callgrind).
+instructions() {
 	rm -rf st && cp -r st.orig st
-	ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-		"$D" open --state-dir st --software --input attack.bin 2>&1 \
-		>/dev/null | sed -n 's/.*Collected : *//p')
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+		"$D" open --state-dir st --software --input "$1" 2>&1 \
+		>/dev/null | sed -n 's/.*Collected : *//p'
+}
+for input in forged:"300 forged pairs alone" attack:"300 forged pairs and 2 epochs"; do
+	if ! command -v valgrind >/dev/null 2>&1; then
+		skip "instructions of open for ${input#*:}" "no valgrind"
+		continue
+	fi
+	ir=$(instructions "${input%%:*}.bin")
 	ok $([ -n "$ir" ] && [ "$ir" -lt $IR_MAX ]; echo $?) \
-		"instructions of open for 300 forged pairs and 2 epochs: ${ir:-?} < $IR_MAX"
-else
-	skip "instructions of open for 300 forged pairs" "no valgrind"
-fi
+		"instructions of open for ${input#*:}: ${ir:-?} < $IR_MAX"
+done
 tap_end

@@ -127,13 +127,15 @@ static void group_event(struct diamond_gw *gw, struct dlib_dev *d,
 {
 	ev->device_id = d->id;
 	ev->detail = gw->detail;
+	uint32_t n = ev->ngroups ? ev->ngroups : 1;
+
 	if (ev->kind == DIAMOND_EV_GROUP_VERIFIED) {
 		gw->stats.groups_verified++;
 		d->stats.groups_verified++;
 	} else if (ev->kind == DIAMOND_EV_GROUP_REJECTED &&
 		   ev->err != -EKEYEXPIRED) {
-		gw->stats.groups_rejected++;
-		d->stats.groups_rejected++;
+		gw->stats.groups_rejected += n;
+		d->stats.groups_rejected += n;
 	}
 	if (gw->cbs.event)
 		gw->cbs.event(gw->cbs.arg, ev);
@@ -321,25 +323,59 @@ static void track(struct dlib_dev *d, uint64_t epoch)
 	d->gerr_live = 1;
 }
 
-/* Groups @from .. @to - 1 of the tracked epoch are given up. */
+/* One event for groups @from .. @to - 1, all rejected with @err. */
+static void rejected_run(struct diamond_gw *gw, struct dlib_dev *d,
+			 uint32_t from, uint32_t to, int err)
+{
+	uint32_t end = to * d->g < d->st.b ? to * d->g : d->st.b;
+	struct diamond_event ev = {
+		.kind = DIAMOND_EV_GROUP_REJECTED, .epoch = d->gerr_epoch,
+		.err = err, .group = from, .first = from * d->g,
+		.count = end - from * d->g, .ngroups = to - from,
+	};
+
+	group_event(gw, d, &ev);
+}
+
+/*
+ * Groups @from .. @to - 1 of the tracked epoch are given up: one event per
+ * run of groups with the same reason, so that what a forger makes the
+ * gateway say grows with the runs, not with the groups (issue 23).
+ */
 static void give_up(struct diamond_gw *gw, struct dlib_dev *d,
 		    uint32_t from, uint32_t to)
 {
-	struct diamond_event ev = {
-		.kind = DIAMOND_EV_GROUP_REJECTED, .epoch = d->gerr_epoch,
-		.count = d->g,
-	};
+	uint32_t run = from;
+	int err = 0;
 
 	for (; from < to && from < d->ngerr; from++) {
-		if (d->gerr[from] <= 0)
-			continue;	/* released, or reported already */
+		if (d->gerr[from] <= 0) {
+			if (err)	/* released, or reported already */
+				rejected_run(gw, d, run, from, err);
+			err = 0;
+			continue;
+		}
 		d->gerr[from] = d->gerr[from] == UNDECIDED ? -ENOMSG :
 				-d->gerr[from];
-		ev.err = d->gerr[from];
-		ev.group = from;
-		ev.first = from * d->g;
-		group_event(gw, d, &ev);
+		if (err && d->gerr[from] != err)
+			rejected_run(gw, d, run, from, err);
+		if (d->gerr[from] != err)
+			run = from;
+		err = d->gerr[from];
 	}
+	if (err)
+		rejected_run(gw, d, run, from, err);
+}
+
+/* Was any group of the tracked epoch released? */
+static int any_released(const struct dlib_dev *d, uint32_t units)
+{
+	uint32_t i;
+
+	for (i = 0; i < units && i < d->ngerr; i++)
+		if (!d->gerr[i])
+			return 1;
+	return 0;
 }
 
 /*
@@ -359,7 +395,9 @@ static void summarize(struct diamond_gw *gw, struct dlib_dev *d,
 	if (!d->gerr_live)
 		return;
 	give_up(gw, d, 0, units);
-	group_event(gw, d, &ev);
+	/* Only an epoch of which something verified is a fact to report. */
+	if (any_released(d, units))
+		group_event(gw, d, &ev);
 	d->gerr_live = 0;
 }
 
