@@ -23,7 +23,7 @@ void fx_params(uint32_t id, struct diamond_params *p)
 	static const struct diamond_params dev[FX_DEVICES] = {
 		{ .suite = 1, .agg = 0, .b = 8, .device_id = 1 },
 		{ .suite = 2, .agg = 1, .b = 8, .device_id = 2, .group_size = 3 },
-		{ .suite = 2, .agg = 2, .b = 64, .device_id = 3, .group_size = 1 },
+		{ .suite = 2, .agg = 2, .b = 600, .device_id = 3, .group_size = 1 },
 	};
 
 	*p = dev[(id - 1) % FX_DEVICES];

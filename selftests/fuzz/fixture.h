@@ -6,7 +6,8 @@
  *
  *   device 1  suite 1, xor,  b = 8,  no groups
  *   device 2  suite 2, add,  b = 8,  g = 3
- *   device 3  suite 2, hash, b = 64, g = 1
+ *   device 3  suite 2, hash, b = 600, g = 1 (three checkpoints, 0, 256
+ *             and 512, of checkpoint.c)
  */
 #ifndef DIAMOND_FUZZ_FIXTURE_H
 #define DIAMOND_FUZZ_FIXTURE_H

@@ -52,6 +52,30 @@ static size_t datagrams(const uint8_t *p, size_t len, uint8_t *d)
 	return o;
 }
 
+/*
+ * Device 3 (b = 600, g = 1): its first record and group tag moved to
+ * groups 599, 513, 300 and 5 (forged units past each checkpoint), then
+ * two genuine epochs. Returns the length written to @out.
+ */
+static size_t forged(uint8_t *out, size_t cap)
+{
+	static const uint16_t at[] = { 599, 513, 300, 5 };
+	struct diamond_frame r, t;
+	size_t n = fx_seal(3, 2, 5, 0, buf, sizeof(buf)), o = 0, i;
+	int rl = diamond_frame_parse(&r, buf, n), tl;
+
+	tl = rl > 0 ? diamond_frame_parse(&t, buf + rl, n - (size_t)rl) : -1;
+	if (tl < 0 || t.type != DIAMOND_FRAME_GROUP)
+		exit(1);
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		r.index = t.index = at[i];
+		o += (size_t)diamond_frame_write(out + o, cap - o, &r);
+		o += (size_t)diamond_frame_write(out + o, cap - o, &t);
+	}
+	memcpy(out + o, buf, n);
+	return o + n;
+}
+
 static void gw_seeds(void)
 {
 	static uint8_t all[1 << 15], dg[1 << 16];
@@ -73,6 +97,7 @@ static void gw_seeds(void)
 		memcpy(all + alen, buf, n);
 		alen += n;
 	}
+	save("gw", "forged-3", finish, 2, dg, forged(dg, sizeof(dg)));
 	save("gw", "all", finish, 2, all, alen);
 	save("gw", "all-cut", cut, 2, all, alen);
 	save("gw", "all-datagrams-restart", dgram_restart, 2, dg,
@@ -132,6 +157,19 @@ static size_t slurp(const char *path, uint8_t *p, size_t cap)
 	return n;
 }
 
+/* Device @id's state file as it is now, as seed "<prefix>-<id>". */
+static void save_state(uint32_t id, const char *prefix)
+{
+	uint8_t id8 = (uint8_t)(id - 1);	/* fuzz_state: 1 + byte % 3 */
+	char path[4200], name[32];
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%u.state", fx_dir(), (unsigned int)id);
+	n = slurp(path, buf, sizeof(buf));
+	snprintf(name, sizeof(name), "%s-%u", prefix, (unsigned int)id);
+	save("state", name, &id8, 1, buf, n);
+}
+
 /*
  * State files and spools as a gateway leaves them: each device part-way
  * into its second epoch (device 2 and 3 with a cursor), cut off.
@@ -143,32 +181,20 @@ static void file_seeds(void)
 		.flags = DIAMOND_GW_SPOOL,
 	};
 	struct diamond_gw *gw;
-	char path[4200], name[32];
-	uint8_t id8;
+	char path[4200];
 	uint32_t id;
 	size_t n;
 
 	if (fx_reset(fx_dir()) || diamond_gw_new(&gw, &o, NULL, NULL, 0))
 		exit(1);
 	for (id = 1; id <= FX_DEVICES; id++) {
-		id8 = (uint8_t)(id - 1);
-		snprintf(path, sizeof(path), "%s/%u.state", fx_dir(),
-			 (unsigned int)id);
-		n = slurp(path, buf, sizeof(buf));
-		snprintf(name, sizeof(name), "fresh-%u", (unsigned int)id);
-		save("state", name, &id8, 1, buf, n);
+		save_state(id, "fresh");
 		n = fx_seal(id, 2, 8, 1, buf, sizeof(buf));
 		diamond_gw_feed(gw, buf, n * 3 / 4);
 	}
 	diamond_gw_free(gw);	/* no finish: the spool keeps the rest */
-	for (id = 1; id <= FX_DEVICES; id++) {
-		id8 = (uint8_t)(id - 1);
-		snprintf(path, sizeof(path), "%s/%u.state", fx_dir(),
-			 (unsigned int)id);
-		n = slurp(path, buf, sizeof(buf));
-		snprintf(name, sizeof(name), "cut-%u", (unsigned int)id);
-		save("state", name, &id8, 1, buf, n);
-	}
+	for (id = 1; id <= FX_DEVICES; id++)
+		save_state(id, "cut");
 	snprintf(path, sizeof(path), "%s/spool/frames", fx_dir());
 	n = slurp(path, buf, sizeof(buf));
 	save("spool", "cut", NULL, 0, buf, n);
