@@ -10,6 +10,15 @@
  * epoch is walked at most once. At most floor((b - 1) / 129) + 1 keys
  * (509, 17 KiB), charged to the epoch's buffer.
  *
+ * A table is walked at most once, but a forger who names ever new epochs
+ * makes ever new tables. So the walking a table does beyond its first
+ * CKPT_SPAN steps is paid for, once per table, with one of the device's
+ * credits (DLIB_WALK_CREDITS); a unit of the device that verifies gives
+ * one back. Units opened in order walk nothing and never pay; a unit past
+ * a long gap pays once; while forged units have used every credit, a unit
+ * that would walk far into a table not paid for waits (dlib_ckpt_may())
+ * until a unit of the device verifies.
+ *
  * Forward security: every key here is a future key of the chain (at or
  * past the cursor); a cursor that moves erases those behind it
  * (dlib_ckpt_forget) and the epoch's end erases them all, as
@@ -30,6 +39,8 @@ struct dlib_ckpt {
 	uint32_t n;			/* checkpoints: group k * stride */
 	uint8_t *have;
 	uint8_t (*key)[DMD_KEY_MAX];	/* R_{e, k * stride * g} */
+	uint64_t walked;		/* steps all seeks of this table walked */
+	uint8_t paid;			/* a credit paid for walking further */
 };
 
 static uint32_t last_group(const struct dmd_receiver *rx)
@@ -135,24 +146,65 @@ static const uint8_t *start(const struct dlib_ckpt *cp,
 	return floor || open_in(rx, cp->base.st.epoch) ? rx->r : NULL;
 }
 
+/* The chain steps a seek to @group of @epoch would walk now. */
+static uint64_t cost(const struct dlib_ckpt *cp, const struct dmd_receiver *rx,
+		     uint64_t epoch, uint32_t group)
+{
+	uint64_t from = rx->open ? rx->st.epoch + 1 : rx->st.epoch;
+	uint32_t at;
+
+	if (cp) {
+		if (!start(cp, rx, group, &at) || group < at)
+			return 0;	/* the seek refuses it */
+		return (uint64_t)(group - at) * rx->g;
+	}
+	if (open_in(rx, epoch))
+		return group < rx->group ? 0 :
+		       (uint64_t)(group - rx->group) * rx->g;
+	return epoch - from + 1 + (uint64_t)group * rx->g;
+}
+
+int dlib_ckpt_may(const struct dlib_ckpt *cp, const struct dmd_receiver *rx,
+		  uint64_t epoch, uint32_t group, uint32_t credit)
+{
+	if (rx->st.epoch > epoch || (cp && cp->paid) || credit)
+		return 1;
+	return (cp ? cp->walked : 0) + cost(cp, rx, epoch, group) <= CKPT_SPAN;
+}
+
+void dlib_ckpt_verified(uint32_t *credit)
+{
+	if (*credit < DLIB_WALK_CREDITS)
+		(*credit)++;
+}
+
 int dlib_ckpt_seek(struct dlib_ckpt **cpp, const struct dmd_receiver *rx,
 		   uint64_t epoch, uint32_t group, struct dmd_receiver *out,
-		   uint64_t *steps)
+		   uint64_t *steps, uint32_t *credit)
 {
 	struct dlib_ckpt *cp = *cpp;
 	const uint8_t *key;
+	uint64_t before = *steps;
 	uint32_t at, next;
-	int rc;
+	int pay, rc;
 
 	if (group > last_group(rx))
 		return -EINVAL;
 	if (rx->st.epoch > epoch || (open_in(rx, epoch) && group < rx->group))
 		return -EKEYEXPIRED;
+	pay = !(cp && cp->paid) &&
+	      (cp ? cp->walked : 0) + cost(cp, rx, epoch, group) > CKPT_SPAN;
+	if (pay && !*credit)
+		return -EAGAIN;	/* dlib_ckpt_may() said so */
 	if (!cp) {
 		rc = ckpt_new(cpp, rx, epoch, steps);
 		if (rc)
 			return rc;
 		cp = *cpp;
+	}
+	if (pay) {
+		(*credit)--;
+		cp->paid = 1;
 	}
 	key = start(cp, rx, group, &at);
 	if (!key)
@@ -171,6 +223,8 @@ int dlib_ckpt_seek(struct dlib_ckpt **cpp, const struct dmd_receiver *rx,
 			return rc;
 		}
 		*steps += (uint64_t)(next - at) * rx->g;
+		cp->walked += *steps - before;
+		before = *steps;
 		at = next;
 		if (next % cp->stride == 0 && !cp->have[next / cp->stride]) {
 			memcpy(cp->key[next / cp->stride], out->r,

@@ -65,6 +65,7 @@ int dlib_grp_load(struct diamond_gw *gw, struct dlib_dev *d)
 		return -ENOMEM;
 	d->ngerr = max_units(d);
 	d->gerr_epoch = UINT64_MAX;	/* no epoch summed up yet */
+	d->walk_credit = DLIB_WALK_CREDITS;
 	rc = dlib_store_load_rx(gw->store, d->id, &d->st, d->rx, d->g);
 	if (rc)
 		diamond_store_path(gw->store, d->id, gw->detail,
@@ -302,7 +303,10 @@ static struct dlib_ep *find_unit(struct dlib_dev *d, struct unit *u,
 			continue;
 		c0 = d->rx->open && eps[i]->epoch == d->rx->st.epoch ?
 		     d->rx->group : 0;
-		if (!first_unit(eps[i], c0, u))
+		/* A unit that would walk far with no credit left waits. */
+		if (!first_unit(eps[i], c0, u) ||
+		    !dlib_ckpt_may(eps[i]->ckpt, d->rx, eps[i]->epoch,
+				   u->group, d->walk_credit))
 			continue;
 		*next = eps[i]->epoch == d->rx->st.epoch && u->group == c0;
 		return eps[i];
@@ -498,7 +502,8 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 	/* The cursor moved to the unit from the epoch's nearest checkpoint. */
 	if (!rc)
 		rc = dlib_ckpt_seek(&ep->ckpt, d->rx, ep->epoch, u->group,
-				    &next, &gw->stats.chain_steps);
+				    &next, &gw->stats.chain_steps,
+				    &d->walk_credit);
 	if (!rc)
 		rc = dlib_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE + 1);
 	body.epoch = ep->epoch;
@@ -535,6 +540,7 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 	give_up(gw, d, from, u->group);
 	*d->rx = next;
 	dlib_ckpt_forget(ep->ckpt, d->rx);
+	dlib_ckpt_verified(&d->walk_credit);
 	dmd_receiver_state(&next, &d->st);
 	dmd_wipe(&next, sizeof(next));
 	body.device_id = d->id;

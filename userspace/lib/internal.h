@@ -99,6 +99,7 @@ struct dlib_dev {
 	uint64_t gerr_epoch;		/* the epoch @gerr is about */
 	uint8_t gerr_live;		/* @gerr holds an undecided epoch */
 	uint32_t stall;			/* frames since a later unit waits */
+	uint32_t walk_credit;		/* long chain walks it may start */
 	struct dlib_ep *win[DIAMOND_WINDOW_EPOCHS];	/* open epochs */
 	struct diamond_dev_stats stats;
 	uint8_t last_tag[DIAMOND_TAG_SIZE];	/* T of stats.last_epoch */
@@ -198,7 +199,16 @@ void dlib_ep_tags_free(struct dlib_ep *ep);
  */
 int dlib_ckpt_seek(struct dlib_ckpt **cpp, const struct dmd_receiver *rx,
 		   uint64_t epoch, uint32_t group, struct dmd_receiver *out,
-		   uint64_t *steps);
+		   uint64_t *steps, uint32_t *credit);
+/*
+ * Long walks are paid from a device's credits (checkpoint.c): whether a
+ * seek to @group of @epoch may go now (else the unit waits), and a
+ * verified unit's refund.
+ */
+#define DLIB_WALK_CREDITS	DIAMOND_WINDOW_EPOCHS
+int dlib_ckpt_may(const struct dlib_ckpt *cp, const struct dmd_receiver *rx,
+		  uint64_t epoch, uint32_t group, uint32_t credit);
+void dlib_ckpt_verified(uint32_t *credit);
 /* Erase the checkpoints the cursor @rx has passed. */
 void dlib_ckpt_forget(struct dlib_ckpt *cp, const struct dmd_receiver *rx);
 size_t dlib_ckpt_bytes(const struct dlib_ckpt *cp);
