@@ -82,12 +82,66 @@ void dlib_grp_free(struct dlib_dev *d)
 	d->gerr = NULL;
 }
 
+static uint32_t nchunks(const struct dlib_ep *ep)
+{
+	return (ep->ngtag + DLIB_GTAG_CHUNK - 1) / DLIB_GTAG_CHUNK;
+}
+
+/* The held tag of group @c, if its chunk exists (else NULL). */
+static struct dlib_gtag *gtag_at(const struct dlib_ep *ep, uint32_t c)
+{
+	struct dlib_gtag *k = c < ep->ngtag ? ep->gtag[c / DLIB_GTAG_CHUNK] :
+			      NULL;
+
+	return k ? &k[c % DLIB_GTAG_CHUNK] : NULL;
+}
+
+/* The highest group with a tag held + 1, or 0. */
+static uint32_t top_tag(const struct dlib_ep *ep)
+{
+	uint32_t k, j;
+
+	for (k = nchunks(ep); k-- > 0;)
+		for (j = DLIB_GTAG_CHUNK; ep->gtag[k] && j-- > 0;)
+			if (ep->gtag[k][j].p)
+				return k * DLIB_GTAG_CHUNK + j + 1;
+	return 0;
+}
+
+int dlib_ep_tag_frames(const struct dlib_ep *ep,
+		       int (*emit)(void *arg, const struct diamond_frame *f),
+		       void *arg)
+{
+	struct diamond_frame t = {
+		.type = DIAMOND_FRAME_GROUP, .suite = ep->suite,
+		.device_id = ep->dev->id, .epoch = ep->epoch,
+	};
+	const struct dlib_gtag *g;
+	uint32_t k, j;
+	int rc = 0;
+
+	for (k = 0; !rc && k < nchunks(ep); k++)
+		for (j = 0; ep->gtag[k] && !rc && j < DLIB_GTAG_CHUNK; j++) {
+			g = &ep->gtag[k][j];
+			if (!g->p)
+				continue;
+			t.index = (uint16_t)(k * DLIB_GTAG_CHUNK + j);
+			t.len = g->len;
+			t.payload = g->p;
+			rc = emit(arg, &t);
+		}
+	return rc;
+}
+
 void dlib_ep_tags_free(struct dlib_ep *ep)
 {
-	uint32_t i;
+	uint32_t k, j;
 
-	for (i = 0; i < ep->ngtag; i++)
-		free(ep->gtag[i].p);	/* ciphertext tags: nothing to wipe */
+	for (k = 0; ep->gtag && k < nchunks(ep); k++) {
+		for (j = 0; ep->gtag[k] && j < DLIB_GTAG_CHUNK; j++)
+			free(ep->gtag[k][j].p);	/* ciphertext: no wipe */
+		free(ep->gtag[k]);
+	}
 	free(ep->gtag);
 	free(ep->ready);
 	ep->gtag = NULL;
@@ -159,23 +213,30 @@ void dlib_grp_stale(struct diamond_gw *gw, struct dlib_dev *d,
 int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 		       const struct diamond_frame *f)
 {
-	struct dlib_gtag *t;
+	uint32_t groups = max_units(ep->dev) - 1;
+	size_t words = (groups + 63) / 64, n = DLIB_GTAG_CHUNK;
+	struct dlib_gtag **k, *t;
 	uint8_t *p;
 
-	size_t words = (max_units(ep->dev) - 1 + 63) / 64;
-
 	if (!ep->gtag) {
-		ep->gtag = calloc(max_units(ep->dev) - 1, sizeof(*ep->gtag));
+		ep->ngtag = groups;
+		ep->gtag = calloc(nchunks(ep), sizeof(*ep->gtag));
 		ep->ready = calloc(words, sizeof(*ep->ready));
 		if (!ep->gtag || !ep->ready) {
 			dlib_ep_tags_free(ep);
 			return -ENOMEM;
 		}
-		ep->ngtag = max_units(ep->dev) - 1;
-		ep->gtag_bytes = ep->ngtag * sizeof(*ep->gtag) +
+		ep->gtag_bytes = nchunks(ep) * sizeof(*ep->gtag) +
 				 words * sizeof(*ep->ready);
 	}
-	t = &ep->gtag[f->index];
+	k = &ep->gtag[f->index / DLIB_GTAG_CHUNK];
+	if (!*k) {
+		*k = calloc(n, sizeof(**k));
+		if (!*k)
+			return -ENOMEM;
+		ep->gtag_bytes += n * sizeof(**k);	/* charged */
+	}
+	t = gtag_at(ep, f->index);
 	if (t->p && t->len == f->len && !memcmp(t->p, f->payload, f->len)) {
 		dlib_drop_frames(gw, ep->dev, 1);
 		return 1;
@@ -195,8 +256,8 @@ int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 static void nonfinal_unit(const struct dlib_ep *ep, uint32_t c, struct unit *u)
 {
 	*u = (struct unit){ .group = c, .first = c * ep->dev->g,
-			    .count = ep->dev->g, .tag = ep->gtag[c].p,
-			    .taglen = ep->gtag[c].len };
+			    .count = ep->dev->g, .tag = gtag_at(ep, c)->p,
+			    .taglen = gtag_at(ep, c)->len };
 }
 
 /* Is the final unit of @ep (its tag held) complete and untried? */
@@ -219,12 +280,13 @@ static int final_unit(const struct dlib_ep *ep, struct unit *u)
  */
 static void update_ready(struct dlib_ep *ep, uint32_t c)
 {
+	const struct dlib_gtag *t = gtag_at(ep, c);
 	uint64_t bit = (uint64_t)1 << (c % 64);
 	int ready;
 
 	if (c >= ep->ngtag)
 		return;
-	ready = ep->gtag[c].p && !ep->gtag[c].failed &&
+	ready = t && t->p && !t->failed &&
 		dlib_asm_has(ep->asm_, c * ep->dev->g, ep->dev->g);
 	if (ready)
 		ep->ready[c / 64] |= bit;
@@ -419,9 +481,9 @@ static uint32_t reach(const struct dlib_dev *d,
 	t = dlib_asm_top(ep->asm_);
 	if (t && (t - 1) / d->g + 1 > top)
 		top = (t - 1) / d->g + 1;
-	for (i = 0; i < ep->ngtag; i++)
-		if (ep->gtag[i].p && i + 1 > top)
-			top = i + 1;
+	i = top_tag(ep);
+	if (i > top)
+		top = i;
 	return top < d->ngerr ? top : d->ngerr;
 }
 
@@ -474,7 +536,7 @@ static void unit_failed(struct dlib_dev *d, struct dlib_ep *ep,
 	if (u->final) {
 		ep->tag_failed = 1;
 	} else {
-		ep->gtag[u->group].failed = 1;
+		gtag_at(ep, u->group)->failed = 1;
 		update_ready(ep, u->group);
 	}
 	if (ep->epoch == d->rx->st.epoch || !d->gerr_live) {
@@ -597,8 +659,8 @@ void dlib_grp_touch(struct dlib_ep *ep, const struct diamond_frame *f)
 
 	if (f->type != DIAMOND_FRAME_GROUP)
 		ep->tag_failed = 0;	/* the final group's record or tag */
-	if (c < ep->ngtag) {
-		ep->gtag[c].failed = 0;
+	if (gtag_at(ep, c)) {
+		gtag_at(ep, c)->failed = 0;
 		update_ready(ep, c);
 	}
 }

@@ -74,9 +74,14 @@ struct dlib_ep {
 	uint8_t *tag;			/* AD || T of a held tag frame, or NULL */
 	uint16_t tag_n, tag_len;
 	uint32_t frames;		/* frames taken */
-	struct dlib_gtag *gtag;	/* held group tag frames, by group */
+	/*
+	 * Held group tag frames by group, in chunks of DLIB_GTAG_CHUNK made
+	 * as tags arrive: a forged tag at a high group costs one chunk, not
+	 * a table of every group (issue 23).
+	 */
+	struct dlib_gtag **gtag;
 	uint64_t *ready;		/* bit c: non-final unit c complete, untried */
-	uint32_t ngtag;			/* entries in @gtag */
+	uint32_t ngtag;			/* groups @gtag covers: q(b) */
 	size_t gtag_bytes;		/* what @gtag holds, for the charge */
 	uint8_t tag_failed;		/* the final group failed as it is */
 	struct dlib_ckpt *ckpt;		/* its group-start keys walked so far */
@@ -175,6 +180,11 @@ int dlib_grp_screen(const struct dlib_dev *d,
 /* Report a group tag frame of a group the cursor has passed. */
 void dlib_grp_stale(struct diamond_gw *gw, struct dlib_dev *d,
 			const struct diamond_frame *f);
+#define DLIB_GTAG_CHUNK	256
+/* Call @emit for every group tag frame @ep holds, in group order. */
+int dlib_ep_tag_frames(const struct dlib_ep *ep,
+		       int (*emit)(void *arg, const struct diamond_frame *f),
+		       void *arg);
 /* Hold a group tag frame in @ep: 0, 1 a duplicate, or -ENOMEM. */
 int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 		       const struct diamond_frame *f);

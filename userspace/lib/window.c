@@ -401,21 +401,11 @@ int dlib_ep_frames(const struct dlib_ep *ep,
 		       int (*emit)(void *arg, const struct diamond_frame *f),
 		       void *arg)
 {
-	struct diamond_frame t = {
-		.type = DIAMOND_FRAME_GROUP, .suite = ep->suite,
-		.device_id = ep->dev->id, .epoch = ep->epoch,
-	};
+	struct diamond_frame t;
 	int rc = dlib_asm_frames(ep->asm_, ep->dev->id, emit, arg);
-	uint32_t i;
 
-	for (i = 0; !rc && i < ep->ngtag; i++) {
-		if (!ep->gtag[i].p)
-			continue;
-		t.index = (uint16_t)i;
-		t.len = ep->gtag[i].len;
-		t.payload = ep->gtag[i].p;
-		rc = emit(arg, &t);
-	}
+	if (!rc)
+		rc = dlib_ep_tag_frames(ep, emit, arg);
 	if (rc || !ep->tag_len)
 		return rc;
 	tag_frame(ep, &t);
