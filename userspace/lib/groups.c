@@ -180,10 +180,10 @@ int dlib_grp_screen(const struct dlib_dev *d,
 static void group_event(struct diamond_gw *gw, struct dlib_dev *d,
 			struct diamond_event *ev)
 {
+	uint32_t n = ev->ngroups ? ev->ngroups : 1;	/* groups it covers */
+
 	ev->device_id = d->id;
 	ev->detail = gw->detail;
-	uint32_t n = ev->ngroups ? ev->ngroups : 1;
-
 	if (ev->kind == DIAMOND_EV_GROUP_VERIFIED) {
 		gw->stats.groups_verified++;
 		d->stats.groups_verified++;
