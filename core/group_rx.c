@@ -94,16 +94,36 @@ static void seek_epoch(struct dmd_receiver *n, uint64_t epoch)
 }
 
 /* Walk the record chain from the cursor's group to group @group. */
-static void seek_group(struct rx_scratch *x, uint32_t group)
+static void seek_group(struct dmd_receiver *n, uint32_t group)
 {
-	struct dmd_receiver *n = &x->next;
+	struct dmd_stream s;
+	uint8_t hp[32];
 	uint32_t j;
 
 	for (j = n->group * n->g; j < group * n->g; j++) {
-		dmd_slot_open(&x->s, n->st.suite, n->r, n->r, x->hp);
-		dmd_stream_wipe(&x->s);
+		dmd_slot_open(&s, n->st.suite, n->r, n->r, hp);
+		dmd_stream_wipe(&s);
 	}
+	dmd_wipe(hp, sizeof(hp));
 	n->group = group;
+}
+
+int dmd_receiver_seek(struct dmd_receiver *rx, uint64_t epoch,
+		      uint32_t group)
+{
+	int rc;
+
+	if (!rx)
+		return DMD_EINVAL;
+	if (group > nonfinal_groups(rx->st.b, rx->st.b, rx->g))
+		return DMD_EINVAL;	/* past the last unit an epoch has */
+	rc = check_position(rx, epoch, group);
+	if (rc != DMD_OK)
+		return rc;
+	if (!(rx->open && epoch == rx->st.epoch))
+		seek_epoch(rx, epoch);
+	seek_group(rx, group);
+	return DMD_OK;
 }
 
 /*
@@ -181,7 +201,7 @@ static int open_unit(struct dmd_receiver *rx, uint64_t epoch,
 	x.next = *rx;
 	if (!(rx->open && epoch == rx->st.epoch))
 		seek_epoch(&x.next, epoch);
-	seek_group(&x, u->group);
+	seek_group(&x.next, u->group);
 	compute_tag(&x, u, epoch, ad, adlen, ct, pt);
 	advance(&x.next, u);
 	/* The verdict stays a mask until the return: no branch on it here. */

@@ -77,7 +77,8 @@ US_FRAMETOOL := $(US_BUILD)/frametool
 $(US_FRAMETOOL): $(TOP)/tools/frametool.c $(US_LIB_A)
 	$(CC) $(CSTD) -o $@ $< $(US_LIB_A) $(US_KCAPI)
 
-CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-ingest userspace-groups userspace-vm
+CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-ingest userspace-groups \
+		userspace-forgery userspace-vm
 
 
 .PHONY: check-userspace-host check-userspace-crash check-userspace-ingest check-userspace-vm
@@ -121,6 +122,15 @@ check-userspace-groups: $(DIAMONDCTL) $(US_FRAMETOOL)
 	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/groups.sh \
 		>$(TAPDIR)/userspace-groups.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-groups.tap; exit $$rc
+
+# Issue 23: what 300 forged units cost the gateway (instructions under
+# callgrind, chain steps, output bytes).
+.PHONY: check-userspace-forgery
+check-userspace-forgery: $(DIAMONDCTL) $(US_FRAMETOOL)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/forgery.sh \
+		>$(TAPDIR)/userspace-forgery.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-forgery.tap; exit $$rc
 
 # Needs the kernel module (mk/kernel.mk): a module that cannot be built
 # fails the suite, as check-kselftest does.

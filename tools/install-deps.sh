@@ -22,6 +22,7 @@ PKGS=(
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev
 	gnuplot-nox python3 file xz-utils zstd kmod iproute2
 	debootstrap gcc-aarch64-linux-gnu libc6-dev-arm64-cross dwarves
+	clang libclang-rt-14-dev
 )
 
 missing=()

@@ -171,6 +171,19 @@ int dmd_receiver_close(struct dmd_receiver *rx, uint64_t epoch, uint32_t n,
 		       const uint8_t *ad, size_t adlen, const uint8_t *ct,
 		       size_t ct_len, uint8_t *pt);
 /*
+ * Move @rx, a copy of a cursor, to group @group of @epoch (at or past the
+ * cursor, within max_skip; @group at most the epoch's last unit, q(b))
+ * without verifying anything: it then holds the keys a unit there starts
+ * from. A unit opened from the copy gets the verdict and the next cursor it
+ * would get from the cursor itself, with no chain steps walked again; so a
+ * gateway can keep such copies as checkpoints of an open epoch (future
+ * keys only). Never store the copy as the cursor: the groups it passed are
+ * not decided. DMD_EEXPIRED, DMD_ESKIP as dmd_receiver_group(); DMD_EINVAL
+ * for a group past q(b).
+ */
+int dmd_receiver_seek(struct dmd_receiver *rx, uint64_t epoch,
+		      uint32_t group);
+/*
  * The state to persist and resume from: closed, @rx's state; open, the
  * start of the next epoch (the open epoch's undecided groups are given up,
  * so a restart never accepts a unit twice).

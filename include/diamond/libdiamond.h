@@ -558,12 +558,19 @@ enum diamond_event_kind {
  * @group_err: DIAMOND_EV_EPOCH_GROUPS: per group 0 released, or the
  *	negative errno it was rejected with (-ENOMSG: incomplete or lost,
  *	-EBADMSG: bad tag and no genuine copy came)
- * @ngroups: entries in @group_err
+ * @ngroups: DIAMOND_EV_EPOCH_GROUPS: entries in @group_err;
+ *	DIAMOND_EV_GROUP_REJECTED: the groups @group .. @group + @ngroups - 1,
+ *	all rejected for @err (records @first .. @first + @count - 1); 0
+ *	means one group
  *
  * For a grouped device each unit gives a DIAMOND_EV_GROUP_VERIFIED (after
- * its records) or DIAMOND_EV_GROUP_REJECTED event; once the gateway is
- * done with an epoch (its final group verified, or a later epoch's unit
- * verified, or the input ended) one DIAMOND_EV_EPOCH_GROUPS sums it up.
+ * its records); groups given up come as DIAMOND_EV_GROUP_REJECTED events,
+ * one per run of consecutive groups with the same reason. Once the gateway
+ * is done with an epoch (its final group verified, or a later epoch's unit
+ * verified, or the input ended) one DIAMOND_EV_EPOCH_GROUPS sums it up,
+ * but only if at least one of its groups was released: an epoch of which
+ * nothing verified is no fact about a device (its groups are still
+ * counted and reported as rejected).
  */
 struct diamond_event {
 	int kind;
@@ -636,6 +643,10 @@ struct diamond_gw_cbs {
  * @buffered: bytes they hold (at most max_buffer)
  * @groups_verified: groups of grouped devices released (final groups too)
  * @groups_rejected: groups rejected (bad tag) or given up (incomplete)
+ * @chain_steps: record chain steps (and epoch updates) walked to reach the
+ *               first slot of the units of grouped devices, their own
+ *               records not counted: at most one walk of each open epoch
+ *               plus 255 per unit (software backend, issue 23)
  */
 struct diamond_gw_stats {
 	uint64_t devices;
@@ -652,6 +663,7 @@ struct diamond_gw_stats {
 	uint64_t buffered;
 	uint64_t groups_verified;
 	uint64_t groups_rejected;
+	uint64_t chain_steps;
 };
 
 /**

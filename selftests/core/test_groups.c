@@ -318,6 +318,55 @@ static void sender_api(void)
 	dmd_sender_wipe(&s);
 }
 
+/*
+ * dmd_receiver_seek() (issue 23): a unit opened from a copy of the cursor
+ * moved to it, or to a group before it, gets the same plaintext and the
+ * same next cursor as from the cursor; a copy cannot be moved behind the
+ * cursor, past the epoch's last unit, or beyond max_skip.
+ */
+static void seek(unsigned int suite)
+{
+	static struct sealed x0, x1;
+	struct dmd_state tx = make_state(suite, B, 3);
+	struct dmd_receiver rx, a, b, c;
+	uint8_t pa[MAXBODY], pb[MAXBODY];
+	int ok;
+
+	dmd_receiver_init(&rx, &tx, 4, 2);
+	ok = seal_epoch(&tx, 4, B, &x0) == DMD_OK &&
+	     seal_epoch(&tx, 4, 10, &x1) == DMD_OK;
+	/* Group 2 of epoch 0: from the cursor, from a copy at 2, at 1. */
+	a = rx;
+	b = rx;
+	c = rx;
+	ok = ok && open_unit(&a, &x0, 2, pa) == DMD_OK &&
+	     dmd_receiver_seek(&b, x0.epoch, 2) == DMD_OK &&
+	     b.group == 2 && open_unit(&b, &x0, 2, pb) == DMD_OK &&
+	     !memcmp(&a, &b, sizeof(a)) && !memcmp(pa, pb, x0.u[2].len - 16) &&
+	     dmd_receiver_seek(&c, x0.epoch, 1) == DMD_OK &&
+	     open_unit(&c, &x0, 2, pb) == DMD_OK && !memcmp(&a, &c, sizeof(a));
+	tap_result(ok, "suite %u: seek to the unit's group or before it: same "
+		   "plaintext, same next cursor", suite);
+	/* The final unit of epoch 1 (group 2) from a copy seeked across. */
+	b = rx;
+	a = rx;
+	ok = dmd_receiver_seek(&b, x1.epoch, 2) == DMD_OK &&
+	     open_unit(&b, &x1, 2, pb) == DMD_OK &&
+	     open_unit(&a, &x1, 2, pa) == DMD_OK && !memcmp(&a, &b, sizeof(a));
+	tap_result(ok, "suite %u: seek into a later epoch, its final unit: "
+		   "same next cursor", suite);
+	b = a;		/* a: epoch 1 closed, state at epoch 2 */
+	c = rx;
+	ok = dmd_receiver_seek(&c, x0.epoch, 3) == DMD_OK &&
+	     dmd_receiver_seek(&c, x0.epoch, 2) == DMD_EEXPIRED &&
+	     dmd_receiver_seek(&b, x0.epoch, 0) == DMD_EEXPIRED &&
+	     dmd_receiver_seek(&b, x1.epoch + 4, 0) == DMD_ESKIP &&
+	     dmd_receiver_seek(&b, x1.epoch + 1, (B - 1) / 4 + 1) == DMD_EINVAL &&
+	     !memcmp(&b, &a, sizeof(a));
+	tap_result(ok, "suite %u: seek behind the cursor, past max_skip or "
+		   "past the last unit is refused, nothing changed", suite);
+}
+
 int main(void)
 {
 	static const uint32_t gs[] = { 1, 3, 4, 5, 15, 16 };
@@ -335,6 +384,7 @@ int main(void)
 		lossless(suite, 1024, 1024, 1024);
 		tampering(suite);
 		erasure(suite);
+		seek(suite);
 	}
 	sender_api();
 	tap_trailing_plan();

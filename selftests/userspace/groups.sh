@@ -91,6 +91,20 @@ check "a record lost in every group of epoch 0: exactly epoch 0 missing" \
 check "epoch 0 without one unit verified: rejected as incomplete, quarantined" \
 	sh -c "grep -q 'device 8 epoch 0 rejected: incomplete' err.txt && ls st/quarantine/*-8-0-incomplete.frames"
 
+# Issue 23: an epoch of which nothing verified is no fact about the device:
+# no line on stdout, its groups on stderr and in the metrics. Lost groups
+# next to each other are one run, on stdout and on stderr.
+fresh
+run alldamaged $(without $(fr 1 3) $(fr 1 7) $(fr 1 10)) $(fr 1 3)~ $(fr 1 7)~ $(fr 1 10)~
+check "every unit of epoch 1 damaged: no summary line for epoch 1" \
+	sh -c "! grep -q '\"epoch\":1,' out.json"
+check "every unit of epoch 1 damaged: one stderr line for its groups 0-2" \
+	grep -q 'device 8 epoch 1 groups 0-2 (records 0-7) rejected: bad tag' err.txt
+fresh
+run tworuns $(without $(fr 1 1) $(fr 1 5))
+check "records lost in groups 0 and 1 of epoch 1: the summary gives one run" \
+	test "$(summary 1)" = '{"device":8,"epoch":1,"closed":true,"count":8,"released":[2],"rejected":[{"group":0,"last":1,"reason":"incomplete"}]}'
+
 # ---- a damaged record --------------------------------------------------------
 fresh
 run damaged $(without $(fr 2 1) | sed "s/ $(fr 2 2) / $(fr 2 1)~ $(fr 2 2) /")

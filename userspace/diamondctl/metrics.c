@@ -110,6 +110,9 @@ static void write_metrics(FILE *f, const struct diamond_gw *gw)
 	total(f, "diamond_groups_rejected_total", "counter",
 	      "Groups rejected (bad tag) or given up (incomplete).",
 	      st.groups_rejected);
+	total(f, "diamond_chain_steps_total", "counter",
+	      "Chain steps walked to reach units of grouped devices (their own records not counted).",
+	      st.chain_steps);
 	total(f, "diamond_records_total", "counter",
 	      "Records delivered, all devices.", st.records);
 	total(f, "diamond_frames_dropped_total", "counter",

@@ -40,12 +40,15 @@ static void help(FILE *f)
 		"written only after the device's new state is durable in DIR. Rejected\n"
 		"epochs are reported on stderr with device, epoch and reason; a summary\n"
 		"line ends the run. For a device with group tags (provision --group-size)\n"
-		"each group is released as soon as it verifies, and once an epoch is\n"
-		"done one more line says which groups were released and which rejected:\n"
+		"each group is released as soon as it verifies, and once an epoch of\n"
+		"which a group verified is done one more line says which groups were\n"
+		"released and which rejected (runs of one reason: \"last\" for more than\n"
+		"one group):\n"
 		"  {\"device\":ID,\"epoch\":E,\"closed\":true,\"count\":N,\"released\":[0,1],\n"
-		"   \"rejected\":[{\"group\":2,\"reason\":\"incomplete\"}]}\n"
-		"(closed false, no count: the epoch tag never verified). Either backend\n"
-		"opens grouped devices.\n\n"
+		"   \"rejected\":[{\"group\":2,\"last\":4,\"reason\":\"incomplete\"}]}\n"
+		"(closed false, no count: the epoch tag never verified). An epoch of\n"
+		"which nothing verified gets no line: its groups go to stderr and the\n"
+		"metrics. Either backend opens grouped devices.\n\n"
 		"  --state-dir DIR  the state directory (one file per device, provision)\n"
 		"  --software       verify with the portable core instead of the kernel\n"
 		"                   (the default needs the diamond module: modprobe diamond)\n"
@@ -114,9 +117,18 @@ static void on_group_rejected(const struct diamond_event *ev)
 		.has_group = 1, .group = ev->group,
 	};
 
-	olog(reason, &c, "device %u epoch %llu group %u (records %u-%u) rejected: %s%s%s",
+	char groups[32];
+
+	if (ev->ngroups > 1)
+		snprintf(groups, sizeof(groups), "groups %u-%u",
+			 (unsigned int)ev->group,
+			 (unsigned int)(ev->group + ev->ngroups - 1));
+	else
+		snprintf(groups, sizeof(groups), "group %u",
+			 (unsigned int)ev->group);
+	olog(reason, &c, "device %u epoch %llu %s (records %u-%u) rejected: %s%s%s",
 	     (unsigned int)ev->device_id, (unsigned long long)ev->epoch,
-	     (unsigned int)ev->group, (unsigned int)ev->first,
+	     groups, (unsigned int)ev->first,
 	     (unsigned int)(ev->first + ev->count - 1),
 	     ev->err == -ENOMSG ? "incomplete (records or its tag lost)" :
 	     diamond_strerror(ev->err),
@@ -125,9 +137,34 @@ static void on_group_rejected(const struct diamond_event *ev)
 }
 
 /*
- * One JSON line on stdout per epoch of a grouped device, once the gateway
- * is done with it: {"device":D,"epoch":E,"closed":true,"count":N,
- * "released":[...],"rejected":[{"group":I,"reason":"..."},...]}.
+ * The rejected groups of @ev as runs of one reason:
+ * {"group":I,"reason":"..."} for one group, {"group":I,"last":J,...} for
+ * groups I..J, so a line grows with the runs, not with the groups.
+ */
+static void rejected_runs(const struct diamond_event *ev)
+{
+	uint32_t i, j;
+	int first = 1;
+
+	for (i = 0; i < ev->ngroups; i = j) {
+		for (j = i + 1; j < ev->ngroups &&
+		     ev->group_err[j] == ev->group_err[i]; j++)
+			;
+		if (!ev->group_err[i])
+			continue;
+		printf("%s{\"group\":%u", first ? "" : ",", (unsigned int)i);
+		if (j - i > 1)
+			printf(",\"last\":%u", (unsigned int)(j - 1));
+		printf(",\"reason\":\"%s\"}",
+		       diamond_reason_name(diamond_reason(ev->group_err[i])));
+		first = 0;
+	}
+}
+
+/*
+ * One JSON line on stdout per epoch of a grouped device of which a group
+ * verified, once the gateway is done with it: {"device":D,"epoch":E,
+ * "closed":true,"count":N,"released":[...],"rejected":[runs]}.
  */
 static void on_epoch_groups(const struct diamond_event *ev)
 {
@@ -146,13 +183,7 @@ static void on_epoch_groups(const struct diamond_event *ev)
 			first = 0;
 		}
 	fputs("],\"rejected\":[", stdout);
-	for (first = 1, i = 0; i < ev->ngroups; i++)
-		if (ev->group_err[i]) {
-			printf("%s{\"group\":%u,\"reason\":\"%s\"}",
-			       first ? "" : ",", (unsigned int)i,
-			       diamond_reason_name(diamond_reason(ev->group_err[i])));
-			first = 0;
-		}
+	rejected_runs(ev);
 	fputs("]}\n", stdout);
 	fflush(stdout);
 }

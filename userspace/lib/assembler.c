@@ -12,6 +12,8 @@
 
 #include "internal.h"
 
+#define SLOT_CHUNK	256
+
 struct slot {
 	uint32_t off;
 	uint16_t len;
@@ -23,8 +25,14 @@ struct diamond_asm {
 	int pending;
 	uint64_t epoch;
 	uint8_t suite;
-	struct slot *slot;	/* by record index */
-	uint32_t nslots;	/* allocated */
+	/*
+	 * Slots by record index, in chunks of SLOT_CHUNK made as records
+	 * arrive: a record at a high index costs one chunk, not a slot for
+	 * every index below it (issue 23).
+	 */
+	struct slot **chunk;
+	uint32_t nchunks;	/* entries in @chunk */
+	uint32_t nmade;		/* chunks allocated */
 	uint32_t top;		/* highest index seen + 1 */
 	uint32_t nhave;		/* distinct indexes held */
 	uint8_t *data;		/* record payloads, appended */
@@ -43,11 +51,15 @@ struct diamond_asm *diamond_asm_new(size_t max_body)
 /* Drop the epoch; buffers go too, so an idle device costs only *a. */
 static void reset(struct diamond_asm *a)
 {
-	free(a->slot);
+	uint32_t k;
+
+	for (k = 0; k < a->nchunks; k++)
+		free(a->chunk[k]);
+	free(a->chunk);
 	dlib_free_secret(a->data, a->cap);
-	a->slot = NULL;
+	a->chunk = NULL;
 	a->data = NULL;
-	a->nslots = a->top = a->nhave = 0;
+	a->nchunks = a->nmade = a->top = a->nhave = 0;
 	a->used = a->cap = 0;
 	a->pending = 0;
 }
@@ -85,6 +97,49 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+/* The slot of record @j, or NULL if its chunk was never made. */
+static struct slot *slot_at(const struct diamond_asm *a, uint32_t j)
+{
+	struct slot *c = j / SLOT_CHUNK < a->nchunks ?
+			 a->chunk[j / SLOT_CHUNK] : NULL;
+
+	return c ? &c[j % SLOT_CHUNK] : NULL;
+}
+
+/*
+ * The bytes of record @j. An assembler that holds only empty records has
+ * no buffer at all: then NULL, never NULL + 0 (undefined in C).
+ */
+static uint8_t *payload(const struct diamond_asm *a, uint32_t j)
+{
+	return a->data ? a->data + slot_at(a, j)->off : NULL;
+}
+
+/* Copy @len bytes; with none, touch neither pointer (either may be NULL). */
+static void copy(void *dst, const void *src, size_t len)
+{
+	if (len)
+		memcpy(dst, src, len);
+}
+
+/* The slot of record @j, its chunk made if need be; NULL: no memory. */
+static struct slot *slot_make(struct diamond_asm *a, uint32_t j)
+{
+	size_t n = a->nchunks;
+	uint32_t k = j / SLOT_CHUNK;
+
+	if (grow((void **)&a->chunk, &n, (size_t)k + 1, sizeof(*a->chunk)))
+		return NULL;
+	a->nchunks = (uint32_t)n;
+	if (!a->chunk[k]) {
+		a->chunk[k] = calloc(SLOT_CHUNK, sizeof(**a->chunk));
+		if (!a->chunk[k])
+			return NULL;
+		a->nmade++;
+	}
+	return slot_at(a, j);
+}
+
 /* Body size so far, as if the records up to top were all present. */
 static size_t body_size(const struct diamond_asm *a, size_t extra)
 {
@@ -95,7 +150,8 @@ static size_t body_size(const struct diamond_asm *a, size_t extra)
 int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 		       uint64_t *dropped)
 {
-	size_t nslots, cap;
+	struct slot *sl;
+	size_t cap;
 	int ret = 0;
 	uint8_t *nd;
 
@@ -116,14 +172,12 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 		reset(a);
 		return -EMSGSIZE;
 	}
-	nslots = a->nslots;
-	if (grow((void **)&a->slot, &nslots, (size_t)f->index + 1,
-		 sizeof(*a->slot)))
+	sl = slot_make(a, f->index);
+	if (!sl)
 		return -ENOMEM;
-	a->nslots = (uint32_t)nslots;
-	if (a->slot[f->index].have && a->slot[f->index].len == f->len) {
+	if (sl->have && sl->len == f->len) {
 		/* A duplicate: overwrite in place, so repeats cost nothing. */
-		memcpy(a->data + a->slot[f->index].off, f->payload, f->len);
+		copy(payload(a, f->index), f->payload, f->len);
 		return ret;
 	}
 	/* Another length: the latest copy wins; the old bytes stay unused. */
@@ -134,19 +188,18 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 		nd = malloc(cap);
 		if (!nd)
 			return -ENOMEM;
-		if (a->used)
-			memcpy(nd, a->data, a->used);
+		copy(nd, a->data, a->used);
 		dlib_free_secret(a->data, a->cap);
 		a->data = nd;
 		a->cap = cap;
 	}
-	if (f->len)
+	if (f->len)	/* a->data may still be NULL */
 		memcpy(a->data + a->used, f->payload, f->len);
-	if (!a->slot[f->index].have)
+	if (!sl->have)
 		a->nhave++;
-	a->slot[f->index].off = (uint32_t)a->used;
-	a->slot[f->index].len = f->len;
-	a->slot[f->index].have = 1;
+	sl->off = (uint32_t)a->used;
+	sl->len = f->len;
+	sl->have = 1;
 	a->used += f->len;
 	if ((uint32_t)f->index + 1 > a->top)
 		a->top = (uint32_t)f->index + 1;
@@ -160,7 +213,8 @@ int dlib_asm_complete(const struct diamond_asm *a, uint32_t n)
 
 size_t dlib_asm_footprint(const struct diamond_asm *a)
 {
-	return sizeof(*a) + (size_t)a->nslots * sizeof(*a->slot) + a->cap;
+	return sizeof(*a) + (size_t)a->nchunks * sizeof(*a->chunk) +
+	       (size_t)a->nmade * SLOT_CHUNK * sizeof(**a->chunk) + a->cap;
 }
 
 int dlib_asm_frames(const struct diamond_asm *a, uint32_t device_id,
@@ -171,15 +225,21 @@ int dlib_asm_frames(const struct diamond_asm *a, uint32_t device_id,
 		.type = DIAMOND_FRAME_RECORD, .suite = a->suite,
 		.device_id = device_id, .epoch = a->epoch,
 	};
+	const struct slot *sl;
 	uint32_t j;
 	int rc;
 
 	for (j = 0; a->pending && j < a->top; j++) {
-		if (!a->slot[j].have)
+		sl = slot_at(a, j);
+		if (!sl) {	/* a chunk never made: skip all of it */
+			j = (j / SLOT_CHUNK + 1) * SLOT_CHUNK - 1;
+			continue;
+		}
+		if (!sl->have)
 			continue;
 		f.index = (uint16_t)j;
-		f.len = a->slot[j].len;
-		f.payload = a->data + a->slot[j].off;
+		f.len = sl->len;
+		f.payload = payload(a, j);
 		rc = emit(arg, &f);
 		if (rc)
 			return rc;
@@ -203,10 +263,10 @@ int dlib_asm_has(const struct diamond_asm *a, uint32_t first,
 
 	if (!count)
 		return 1;	/* an empty final group */
-	if (!a->pending || first + count > a->nslots)
+	if (!a->pending)
 		return 0;
 	for (j = first; j < first + count; j++)
-		if (!a->slot[j].have)
+		if (!slot_at(a, j) || !slot_at(a, j)->have)
 			return 0;
 	return 1;
 }
@@ -223,12 +283,13 @@ int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
 {
 	uint8_t *out;
 	size_t adlen = taglen - DIAMOND_TAG_SIZE, need = adlen, pos;
+	uint16_t len;
 	uint32_t j;
 
 	if (!dlib_asm_has(a, first, count))
 		return -ENOMSG;
 	for (j = first; j < first + count; j++)
-		need += DMD_BODY_LEN_SIZE + a->slot[j].len;
+		need += DMD_BODY_LEN_SIZE + slot_at(a, j)->len;
 	need += DIAMOND_TAG_SIZE;
 	if (need - adlen > a->max_body)
 		return -EMSGSIZE;
@@ -244,11 +305,11 @@ int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
 	memcpy(out, tag, adlen);
 	pos = adlen;
 	for (j = first; j < first + count; j++) {
-		out[pos] = (uint8_t)a->slot[j].len;
-		out[pos + 1] = (uint8_t)(a->slot[j].len >> 8);
-		memcpy(out + pos + 2, a->data + a->slot[j].off,
-		       a->slot[j].len);
-		pos += DMD_BODY_LEN_SIZE + a->slot[j].len;
+		len = slot_at(a, j)->len;
+		out[pos] = (uint8_t)len;
+		out[pos + 1] = (uint8_t)(len >> 8);
+		copy(out + pos + 2, payload(a, j), len);
+		pos += DMD_BODY_LEN_SIZE + len;
 	}
 	memcpy(out + pos, tag + adlen, DIAMOND_TAG_SIZE);
 	body->suite = a->suite;

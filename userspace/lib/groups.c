@@ -65,6 +65,7 @@ int dlib_grp_load(struct diamond_gw *gw, struct dlib_dev *d)
 		return -ENOMEM;
 	d->ngerr = max_units(d);
 	d->gerr_epoch = UINT64_MAX;	/* no epoch summed up yet */
+	d->walk_credit = DLIB_WALK_CREDITS;
 	rc = dlib_store_load_rx(gw->store, d->id, &d->st, d->rx, d->g);
 	if (rc)
 		diamond_store_path(gw->store, d->id, gw->detail,
@@ -81,14 +82,70 @@ void dlib_grp_free(struct dlib_dev *d)
 	d->gerr = NULL;
 }
 
+static uint32_t nchunks(const struct dlib_ep *ep)
+{
+	return (ep->ngtag + DLIB_GTAG_CHUNK - 1) / DLIB_GTAG_CHUNK;
+}
+
+/* The held tag of group @c, if its chunk exists (else NULL). */
+static struct dlib_gtag *gtag_at(const struct dlib_ep *ep, uint32_t c)
+{
+	struct dlib_gtag *k = c < ep->ngtag ? ep->gtag[c / DLIB_GTAG_CHUNK] :
+			      NULL;
+
+	return k ? &k[c % DLIB_GTAG_CHUNK] : NULL;
+}
+
+/* The highest group with a tag held + 1, or 0. */
+static uint32_t top_tag(const struct dlib_ep *ep)
+{
+	uint32_t k, j;
+
+	for (k = nchunks(ep); k-- > 0;)
+		for (j = DLIB_GTAG_CHUNK; ep->gtag[k] && j-- > 0;)
+			if (ep->gtag[k][j].p)
+				return k * DLIB_GTAG_CHUNK + j + 1;
+	return 0;
+}
+
+int dlib_ep_tag_frames(const struct dlib_ep *ep,
+		       int (*emit)(void *arg, const struct diamond_frame *f),
+		       void *arg)
+{
+	struct diamond_frame t = {
+		.type = DIAMOND_FRAME_GROUP, .suite = ep->suite,
+		.device_id = ep->dev->id, .epoch = ep->epoch,
+	};
+	const struct dlib_gtag *g;
+	uint32_t k, j;
+	int rc = 0;
+
+	for (k = 0; !rc && k < nchunks(ep); k++)
+		for (j = 0; ep->gtag[k] && !rc && j < DLIB_GTAG_CHUNK; j++) {
+			g = &ep->gtag[k][j];
+			if (!g->p)
+				continue;
+			t.index = (uint16_t)(k * DLIB_GTAG_CHUNK + j);
+			t.len = g->len;
+			t.payload = g->p;
+			rc = emit(arg, &t);
+		}
+	return rc;
+}
+
 void dlib_ep_tags_free(struct dlib_ep *ep)
 {
-	uint32_t i;
+	uint32_t k, j;
 
-	for (i = 0; i < ep->ngtag; i++)
-		free(ep->gtag[i].p);	/* ciphertext tags: nothing to wipe */
+	for (k = 0; ep->gtag && k < nchunks(ep); k++) {
+		for (j = 0; ep->gtag[k] && j < DLIB_GTAG_CHUNK; j++)
+			free(ep->gtag[k][j].p);	/* ciphertext: no wipe */
+		free(ep->gtag[k]);
+	}
 	free(ep->gtag);
+	free(ep->ready);
 	ep->gtag = NULL;
+	ep->ready = NULL;
 	ep->ngtag = 0;
 	ep->gtag_bytes = 0;
 }
@@ -123,6 +180,8 @@ int dlib_grp_screen(const struct dlib_dev *d,
 static void group_event(struct diamond_gw *gw, struct dlib_dev *d,
 			struct diamond_event *ev)
 {
+	uint32_t n = ev->ngroups ? ev->ngroups : 1;	/* groups it covers */
+
 	ev->device_id = d->id;
 	ev->detail = gw->detail;
 	if (ev->kind == DIAMOND_EV_GROUP_VERIFIED) {
@@ -130,8 +189,8 @@ static void group_event(struct diamond_gw *gw, struct dlib_dev *d,
 		d->stats.groups_verified++;
 	} else if (ev->kind == DIAMOND_EV_GROUP_REJECTED &&
 		   ev->err != -EKEYEXPIRED) {
-		gw->stats.groups_rejected++;
-		d->stats.groups_rejected++;
+		gw->stats.groups_rejected += n;
+		d->stats.groups_rejected += n;
 	}
 	if (gw->cbs.event)
 		gw->cbs.event(gw->cbs.arg, ev);
@@ -154,17 +213,30 @@ void dlib_grp_stale(struct diamond_gw *gw, struct dlib_dev *d,
 int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 		       const struct diamond_frame *f)
 {
-	struct dlib_gtag *t;
+	uint32_t groups = max_units(ep->dev) - 1;
+	size_t words = (groups + 63) / 64, n = DLIB_GTAG_CHUNK;
+	struct dlib_gtag **k, *t;
 	uint8_t *p;
 
 	if (!ep->gtag) {
-		ep->gtag = calloc(max_units(ep->dev) - 1, sizeof(*ep->gtag));
-		if (!ep->gtag)
+		ep->ngtag = groups;
+		ep->gtag = calloc(nchunks(ep), sizeof(*ep->gtag));
+		ep->ready = calloc(words, sizeof(*ep->ready));
+		if (!ep->gtag || !ep->ready) {
+			dlib_ep_tags_free(ep);
 			return -ENOMEM;
-		ep->ngtag = max_units(ep->dev) - 1;
-		ep->gtag_bytes = ep->ngtag * sizeof(*ep->gtag);
+		}
+		ep->gtag_bytes = nchunks(ep) * sizeof(*ep->gtag) +
+				 words * sizeof(*ep->ready);
 	}
-	t = &ep->gtag[f->index];
+	k = &ep->gtag[f->index / DLIB_GTAG_CHUNK];
+	if (!*k) {
+		*k = calloc(n, sizeof(**k));
+		if (!*k)
+			return -ENOMEM;
+		ep->gtag_bytes += n * sizeof(**k);	/* charged */
+	}
+	t = gtag_at(ep, f->index);
 	if (t->p && t->len == f->len && !memcmp(t->p, f->payload, f->len)) {
 		dlib_drop_frames(gw, ep->dev, 1);
 		return 1;
@@ -180,32 +252,81 @@ int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 	return 0;
 }
 
-/* Is the unit of @ep at group @c complete? Then 1 and *@u. */
-static int unit_at(const struct dlib_ep *ep, uint32_t c, struct unit *u)
+/* Non-final unit @c of @ep as it is held (complete or not). */
+static void nonfinal_unit(const struct dlib_ep *ep, uint32_t c, struct unit *u)
+{
+	*u = (struct unit){ .group = c, .first = c * ep->dev->g,
+			    .count = ep->dev->g, .tag = gtag_at(ep, c)->p,
+			    .taglen = gtag_at(ep, c)->len };
+}
+
+/* Is the final unit of @ep (its tag held) complete and untried? */
+static int final_unit(const struct dlib_ep *ep, struct unit *u)
 {
 	const struct dlib_dev *d = ep->dev;
-	uint32_t q;
+	uint32_t q = nonfinal(ep->tag_n, d->st.b, d->g);
+
+	*u = (struct unit){ .group = q, .first = q * d->g,
+			    .count = ep->tag_n - q * d->g, .n = ep->tag_n,
+			    .final = 1, .tag = ep->tag, .taglen = ep->tag_len };
+	return !ep->tag_failed && dlib_asm_top(ep->asm_) <= ep->tag_n &&
+	       dlib_asm_has(ep->asm_, u->first, u->count);
+}
+
+/*
+ * Keep @ep->ready right for non-final unit @c: its tag held and untried,
+ * its records all there. Called for every frame a unit may depend on, so
+ * that finding the next unit never scans every group (issue 23).
+ */
+static void update_ready(struct dlib_ep *ep, uint32_t c)
+{
+	const struct dlib_gtag *t = gtag_at(ep, c);
+	uint64_t bit = (uint64_t)1 << (c % 64);
+	int ready;
+
+	if (c >= ep->ngtag)
+		return;
+	ready = t && t->p && !t->failed &&
+		dlib_asm_has(ep->asm_, c * ep->dev->g, ep->dev->g);
+	if (ready)
+		ep->ready[c / 64] |= bit;
+	else
+		ep->ready[c / 64] &= ~bit;
+}
+
+/* The first ready non-final unit at or past @c, or UINT32_MAX. */
+static uint32_t next_ready(const struct dlib_ep *ep, uint32_t c)
+{
+	uint64_t w;
+
+	while (c < ep->ngtag) {
+		w = ep->ready[c / 64] >> (c % 64);
+		if (w)
+			return c + (uint32_t)__builtin_ctzll(w);
+		c = (c / 64 + 1) * 64;
+	}
+	return UINT32_MAX;
+}
+
+/* The first complete untried unit of @ep at or past group @c0. */
+static int first_unit(const struct dlib_ep *ep, uint32_t c0, struct unit *u)
+{
+	uint32_t c = ep->ready ? next_ready(ep, c0) : UINT32_MAX;
+	struct unit f;
 
 	if (ep->tag_len) {
-		q = nonfinal(ep->tag_n, d->st.b, d->g);
-		if (c > q)
-			return 0;
-		if (c == q) {
-			*u = (struct unit){ .group = q, .first = q * d->g,
-					    .count = ep->tag_n - q * d->g,
-					    .n = ep->tag_n, .final = 1,
-					    .tag = ep->tag,
-					    .taglen = ep->tag_len };
-			return !ep->tag_failed &&
-			       dlib_asm_top(ep->asm_) <= ep->tag_n &&
-			       dlib_asm_has(ep->asm_, u->first, u->count);
+		/* Past the final group, no unit of this epoch exists. */
+		if (final_unit(ep, &f) && f.group >= c0 && f.group <= c) {
+			*u = f;
+			return 1;
 		}
+		if (c >= f.group)
+			return 0;
 	}
-	if (c >= ep->ngtag || !ep->gtag[c].p || ep->gtag[c].failed)
+	if (c == UINT32_MAX)
 		return 0;
-	*u = (struct unit){ .group = c, .first = c * d->g, .count = d->g,
-			    .tag = ep->gtag[c].p, .taglen = ep->gtag[c].len };
-	return dlib_asm_has(ep->asm_, u->first, u->count);
+	nonfinal_unit(ep, c, u);
+	return 1;
 }
 
 /* The device's open epochs in epoch order (at most the window). */
@@ -237,19 +358,20 @@ static struct dlib_ep *find_unit(struct dlib_dev *d, struct unit *u,
 {
 	struct dlib_ep *eps[DIAMOND_WINDOW_EPOCHS];
 	unsigned int i, n = sorted_eps(d, eps);
-	uint32_t c, c0;
+	uint32_t c0;
 
 	for (i = 0; i < n; i++) {
 		if (eps[i]->epoch < d->rx->st.epoch)
 			continue;
 		c0 = d->rx->open && eps[i]->epoch == d->rx->st.epoch ?
 		     d->rx->group : 0;
-		for (c = c0; c < max_units(d); c++) {
-			if (!unit_at(eps[i], c, u))
-				continue;
-			*next = eps[i]->epoch == d->rx->st.epoch && c == c0;
-			return eps[i];
-		}
+		/* A unit that would walk far with no credit left waits. */
+		if (!first_unit(eps[i], c0, u) ||
+		    !dlib_ckpt_may(eps[i]->ckpt, d->rx, eps[i]->epoch,
+				   u->group, d->walk_credit))
+			continue;
+		*next = eps[i]->epoch == d->rx->st.epoch && u->group == c0;
+		return eps[i];
 	}
 	return NULL;
 }
@@ -267,25 +389,59 @@ static void track(struct dlib_dev *d, uint64_t epoch)
 	d->gerr_live = 1;
 }
 
-/* Groups @from .. @to - 1 of the tracked epoch are given up. */
+/* One event for groups @from .. @to - 1, all rejected with @err. */
+static void rejected_run(struct diamond_gw *gw, struct dlib_dev *d,
+			 uint32_t from, uint32_t to, int err)
+{
+	uint32_t end = to * d->g < d->st.b ? to * d->g : d->st.b;
+	struct diamond_event ev = {
+		.kind = DIAMOND_EV_GROUP_REJECTED, .epoch = d->gerr_epoch,
+		.err = err, .group = from, .first = from * d->g,
+		.count = end - from * d->g, .ngroups = to - from,
+	};
+
+	group_event(gw, d, &ev);
+}
+
+/*
+ * Groups @from .. @to - 1 of the tracked epoch are given up: one event per
+ * run of groups with the same reason, so that what a forger makes the
+ * gateway say grows with the runs, not with the groups (issue 23).
+ */
 static void give_up(struct diamond_gw *gw, struct dlib_dev *d,
 		    uint32_t from, uint32_t to)
 {
-	struct diamond_event ev = {
-		.kind = DIAMOND_EV_GROUP_REJECTED, .epoch = d->gerr_epoch,
-		.count = d->g,
-	};
+	uint32_t run = from;
+	int err = 0;
 
 	for (; from < to && from < d->ngerr; from++) {
-		if (d->gerr[from] <= 0)
-			continue;	/* released, or reported already */
+		if (d->gerr[from] <= 0) {
+			if (err)	/* released, or reported already */
+				rejected_run(gw, d, run, from, err);
+			err = 0;
+			continue;
+		}
 		d->gerr[from] = d->gerr[from] == UNDECIDED ? -ENOMSG :
 				-d->gerr[from];
-		ev.err = d->gerr[from];
-		ev.group = from;
-		ev.first = from * d->g;
-		group_event(gw, d, &ev);
+		if (err && d->gerr[from] != err)
+			rejected_run(gw, d, run, from, err);
+		if (d->gerr[from] != err)
+			run = from;
+		err = d->gerr[from];
 	}
+	if (err)
+		rejected_run(gw, d, run, from, err);
+}
+
+/* Was any group of the tracked epoch released? */
+static int any_released(const struct dlib_dev *d, uint32_t units)
+{
+	uint32_t i;
+
+	for (i = 0; i < units && i < d->ngerr; i++)
+		if (!d->gerr[i])
+			return 1;
+	return 0;
 }
 
 /*
@@ -305,7 +461,9 @@ static void summarize(struct diamond_gw *gw, struct dlib_dev *d,
 	if (!d->gerr_live)
 		return;
 	give_up(gw, d, 0, units);
-	group_event(gw, d, &ev);
+	/* Only an epoch of which something verified is a fact to report. */
+	if (any_released(d, units))
+		group_event(gw, d, &ev);
 	d->gerr_live = 0;
 }
 
@@ -323,9 +481,9 @@ static uint32_t reach(const struct dlib_dev *d,
 	t = dlib_asm_top(ep->asm_);
 	if (t && (t - 1) / d->g + 1 > top)
 		top = (t - 1) / d->g + 1;
-	for (i = 0; i < ep->ngtag; i++)
-		if (ep->gtag[i].p && i + 1 > top)
-			top = i + 1;
+	i = top_tag(ep);
+	if (i > top)
+		top = i;
 	return top < d->ngerr ? top : d->ngerr;
 }
 
@@ -375,10 +533,12 @@ static void moved_to(struct diamond_gw *gw, struct dlib_dev *d,
 static void unit_failed(struct dlib_dev *d, struct dlib_ep *ep,
 			const struct unit *u, int err)
 {
-	if (u->final)
+	if (u->final) {
 		ep->tag_failed = 1;
-	else
-		ep->gtag[u->group].failed = 1;
+	} else {
+		gtag_at(ep, u->group)->failed = 1;
+		update_ready(ep, u->group);
+	}
 	if (ep->epoch == d->rx->st.epoch || !d->gerr_live) {
 		track(d, ep->epoch);	/* nothing moved: no summary due */
 		if (u->group < d->ngerr && d->gerr[u->group] > 0)
@@ -401,6 +561,11 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 
 	rc = dlib_asm_range(ep->asm_, u->first, u->count, u->tag,
 				u->taglen, &gw->body, &gw->body_cap, &body);
+	/* The cursor moved to the unit from the epoch's nearest checkpoint. */
+	if (!rc)
+		rc = dlib_ckpt_seek(&ep->ckpt, d->rx, ep->epoch, u->group,
+				    &next, &gw->stats.chain_steps,
+				    &d->walk_credit);
 	if (!rc)
 		rc = dlib_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE + 1);
 	body.epoch = ep->epoch;
@@ -436,6 +601,8 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 	track(d, ep->epoch);
 	give_up(gw, d, from, u->group);
 	*d->rx = next;
+	dlib_ckpt_forget(ep->ckpt, d->rx);
+	dlib_ckpt_verified(&d->walk_credit);
 	dmd_receiver_state(&next, &d->st);
 	dmd_wipe(&next, sizeof(next));
 	body.device_id = d->id;
@@ -492,8 +659,10 @@ void dlib_grp_touch(struct dlib_ep *ep, const struct diamond_frame *f)
 
 	if (f->type != DIAMOND_FRAME_GROUP)
 		ep->tag_failed = 0;	/* the final group's record or tag */
-	if (c < ep->ngtag)
-		ep->gtag[c].failed = 0;
+	if (gtag_at(ep, c)) {
+		gtag_at(ep, c)->failed = 0;
+		update_ready(ep, c);
+	}
 }
 
 /* End of input: open every complete unit, sum up every open epoch. */

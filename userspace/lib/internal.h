@@ -52,6 +52,7 @@ int dlib_fsync_parent(const char *path);
 void dlib_state_advance(struct dmd_state *st, uint64_t epoch);
 
 struct dlib_dev;
+struct dlib_ckpt;
 
 /* A held group tag frame (type 3): AD || G_i. */
 struct dlib_gtag {
@@ -73,10 +74,17 @@ struct dlib_ep {
 	uint8_t *tag;			/* AD || T of a held tag frame, or NULL */
 	uint16_t tag_n, tag_len;
 	uint32_t frames;		/* frames taken */
-	struct dlib_gtag *gtag;	/* held group tag frames, by group */
-	uint32_t ngtag;			/* entries in @gtag */
+	/*
+	 * Held group tag frames by group, in chunks of DLIB_GTAG_CHUNK made
+	 * as tags arrive: a forged tag at a high group costs one chunk, not
+	 * a table of every group (issue 23).
+	 */
+	struct dlib_gtag **gtag;
+	uint64_t *ready;		/* bit c: non-final unit c complete, untried */
+	uint32_t ngtag;			/* groups @gtag covers: q(b) */
 	size_t gtag_bytes;		/* what @gtag holds, for the charge */
 	uint8_t tag_failed;		/* the final group failed as it is */
+	struct dlib_ckpt *ckpt;		/* its group-start keys walked so far */
 	size_t charge;			/* bytes charged to the buffer */
 	struct dlib_ep *prev, *next;
 };
@@ -96,6 +104,7 @@ struct dlib_dev {
 	uint64_t gerr_epoch;		/* the epoch @gerr is about */
 	uint8_t gerr_live;		/* @gerr holds an undecided epoch */
 	uint32_t stall;			/* frames since a later unit waits */
+	uint32_t walk_credit;		/* long chain walks it may start */
 	struct dlib_ep *win[DIAMOND_WINDOW_EPOCHS];	/* open epochs */
 	struct diamond_dev_stats stats;
 	uint8_t last_tag[DIAMOND_TAG_SIZE];	/* T of stats.last_epoch */
@@ -171,6 +180,11 @@ int dlib_grp_screen(const struct dlib_dev *d,
 /* Report a group tag frame of a group the cursor has passed. */
 void dlib_grp_stale(struct diamond_gw *gw, struct dlib_dev *d,
 			const struct diamond_frame *f);
+#define DLIB_GTAG_CHUNK	256
+/* Call @emit for every group tag frame @ep holds, in group order. */
+int dlib_ep_tag_frames(const struct dlib_ep *ep,
+		       int (*emit)(void *arg, const struct diamond_frame *f),
+		       void *arg);
 /* Hold a group tag frame in @ep: 0, 1 a duplicate, or -ENOMEM. */
 int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 		       const struct diamond_frame *f);
@@ -183,6 +197,32 @@ void dlib_grp_finish(struct diamond_gw *gw);
 void dlib_grp_touch(struct dlib_ep *ep, const struct diamond_frame *f);
 void dlib_grp_free(struct dlib_dev *d);
 void dlib_ep_tags_free(struct dlib_ep *ep);
+
+/*
+ * checkpoint.c: keys of an open epoch's group starts, so that no unit
+ * walks the chain from the cursor again (issue 23, item 1).
+ *
+ * dlib_ckpt_seek() - @out: a copy of the cursor @rx moved to @group of
+ * @epoch, from the nearest checkpoint of *@cpp (made on first use),
+ * leaving new checkpoints on the way; adds the chain steps it walked to
+ * *@steps. 0, -EKEYEXPIRED (behind the cursor), -ERANGE, -EINVAL, -ENOMEM.
+ */
+int dlib_ckpt_seek(struct dlib_ckpt **cpp, const struct dmd_receiver *rx,
+		   uint64_t epoch, uint32_t group, struct dmd_receiver *out,
+		   uint64_t *steps, uint32_t *credit);
+/*
+ * Long walks are paid from a device's credits (checkpoint.c): whether a
+ * seek to @group of @epoch may go now (else the unit waits), and a
+ * verified unit's refund.
+ */
+#define DLIB_WALK_CREDITS	DIAMOND_WINDOW_EPOCHS
+int dlib_ckpt_may(const struct dlib_ckpt *cp, const struct dmd_receiver *rx,
+		  uint64_t epoch, uint32_t group, uint32_t credit);
+void dlib_ckpt_verified(uint32_t *credit);
+/* Erase the checkpoints the cursor @rx has passed. */
+void dlib_ckpt_forget(struct dlib_ckpt *cp, const struct dmd_receiver *rx);
+size_t dlib_ckpt_bytes(const struct dlib_ckpt *cp);
+void dlib_ckpt_free(struct dlib_ckpt *cp);
 
 /* spool.c */
 int dlib_spool_open(struct diamond_gw *gw, const char *state_dir);

@@ -53,7 +53,7 @@ static void lru_touch(struct diamond_gw *gw, struct dlib_ep *ep)
 static void charge(struct diamond_gw *gw, struct dlib_ep *ep)
 {
 	size_t now = sizeof(*ep) + dlib_asm_footprint(ep->asm_) +
-		     ep->tag_len + ep->gtag_bytes;
+		     ep->tag_len + ep->gtag_bytes + dlib_ckpt_bytes(ep->ckpt);
 
 	gw->stats.buffered = gw->stats.buffered - ep->charge + now;
 	ep->charge = now;
@@ -72,6 +72,7 @@ void dlib_ep_free(struct diamond_gw *gw, struct dlib_ep *ep)
 	diamond_asm_free(ep->asm_);
 	free(ep->tag);		/* ciphertext: nothing to wipe */
 	dlib_ep_tags_free(ep);
+	dlib_ckpt_free(ep->ckpt);
 	free(ep);
 }
 
@@ -400,21 +401,11 @@ int dlib_ep_frames(const struct dlib_ep *ep,
 		       int (*emit)(void *arg, const struct diamond_frame *f),
 		       void *arg)
 {
-	struct diamond_frame t = {
-		.type = DIAMOND_FRAME_GROUP, .suite = ep->suite,
-		.device_id = ep->dev->id, .epoch = ep->epoch,
-	};
+	struct diamond_frame t;
 	int rc = dlib_asm_frames(ep->asm_, ep->dev->id, emit, arg);
-	uint32_t i;
 
-	for (i = 0; !rc && i < ep->ngtag; i++) {
-		if (!ep->gtag[i].p)
-			continue;
-		t.index = (uint16_t)i;
-		t.len = ep->gtag[i].len;
-		t.payload = ep->gtag[i].p;
-		rc = emit(arg, &t);
-	}
+	if (!rc)
+		rc = dlib_ep_tag_frames(ep, emit, arg);
 	if (rc || !ep->tag_len)
 		return rc;
 	tag_frame(ep, &t);
