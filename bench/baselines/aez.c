@@ -3,9 +3,11 @@
  * AEZ v5 written from the specification ("AEZ v5: Authenticated Encryption
  * by Enciphering", 2017), figure by figure: the tweakable block cipher E,
  * AEZ-hash, AEZ-prf, AEZ-core (two passes over 32-byte pairs) and AEZ-tiny
- * (a Feistel network on bit halves, for inputs under 32 bytes). Plain and
- * single lane: the offsets are recomputed per call, which costs a few
- * doublings next to an AES4.
+ * (a Feistel network on bit halves, for inputs under 32 bytes). E calls
+ * that do not depend on each other share the two lanes of the core's
+ * bitsliced rounds; the offsets are recomputed per call, a few doublings
+ * next to an AES4. Reading AEZ's AES-NI reference code settled the byte
+ * order of tau's block and the round-key order.
  */
 #include "aez.h"
 #include "blake2b.h"
@@ -197,7 +199,7 @@ static void aez_prf(const struct aez_key *k, const uint8_t delta[16],
 	dmd_wipe(blk, sizeof(blk));
 }
 
-/* Block b ^= the 10*-padded first @len (< 16) bytes of s, into out. */
+/* out = the first @len (< 16) bytes of s, 10* padded to a block. */
 static void pad10(uint8_t out[16], const uint8_t *s, size_t len)
 {
 	unsigned int n;
