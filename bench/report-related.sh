@@ -10,7 +10,7 @@
 set -euo pipefail
 D=$1
 HC=$D/host-callgrind.csv EM=$D/embedded.csv RK=$D/rekey.csv
-RELATED="Diamond1 Diamond2 GCM CCM OCB3 UMAC-64 UMAC-128 AES-128-GCM AES-128-OCB ChaCha20-Poly1305"
+RELATED="Diamond1 Diamond2 GCM CCM OCB3 UMAC-64 UMAC-128 AEZ AES-128-GCM AES-128-OCB ChaCha20-Poly1305"
 
 # platform,scheme,rec,online,total per record, sender side, b = 1024.
 rows() {
@@ -25,9 +25,10 @@ echo "epoch's close shared out, *total* = online + offline (begin, precompute)."
 echo "Host: callgrind instructions (\`bench-compare callgrind\`); Cortex-M4: qemu"
 echo "instructions; ATmega2560: simavr cycles. The last column is Diamond2's"
 echo "total over the scheme's at 16 and 95 B (below 1: Diamond2 is cheaper)."
-echo "GCM, CCM, OCB3 and UMAC are our C on the core's AES; AES-128-GCM/OCB and"
+echo "GCM, CCM, OCB3, UMAC and AEZ are our C on the core's AES; AES-128-GCM/OCB and"
 echo "ChaCha20-Poly1305 are OpenSSL (host only, AES-NI). UMAC runs on the host"
-echo "and the M4 only; OCB3 here is the sender's half (no inverse AES)."
+echo "and the M4 only, AEZ on the host only; OCB3 here is the sender's half (no"
+echo "inverse AES)."
 echo
 rows | awk -F, -v list="$RELATED" '
 BEGIN { n = split(list, S, " "); split("host m4 avr", P, " ")
@@ -67,6 +68,7 @@ echo "| Diamond1/2 | yes: a new key per record, erased once used | yes: one 16-b
 echo "| FAAE1/2, Graphene1/2 | yes (hash chain) | yes (XOR of tags) | no | key chain only (Graphene: the slots too) | derived from the position |"
 echo "| GCM, CCM, OCB3 | no: one key | no | yes, 16 B | none per record (key schedule, H or L table once) | 96 bits, never repeated |"
 echo "| UMAC-64/128 (CTR then UMAC) | no: one key | no | yes, 8 or 16 B | subkeys once; the pad per nonce could be | 128 bits, never repeated |"
+echo "| AEZ v5 (robust AE, tau = 16) | no: one key | no | yes, 16 B: 16 zero bytes enciphered with the record | only the nonce hash Delta could be; the enciphering needs the record | 128 bits; a repeat reveals only equal records |"
 echo
 
 echo "## The CCM / GCM / OCB study's ordering on our platforms"

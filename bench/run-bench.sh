@@ -3,7 +3,7 @@
 #
 # run-bench.sh (called by make bench): every comparison figure in one run,
 # written to $BENCH_DOC (Documentation/performance/):
-#   host-callgrind.csv  instructions per message, 18 schemes x 4 sizes x 3 b
+#   host-callgrind.csv  instructions per message, 19 schemes x 4 sizes x 3 b
 #   host-tsc.csv        TSC ticks per message, same run order (ratios only)
 #   embedded.csv        AVR cycles / M4 instructions per message, sender
 #   rekey.csv           the re-keying PRF and Diamond1's key-chain AES calls

@@ -476,3 +476,27 @@ void dmd_aes128_wipe(struct dmd_aes128 *ctx)
 {
 	dmd_wipe(ctx, sizeof(*ctx));
 }
+
+void dmd_aes_slice_key(uint32_t rk[8], const uint8_t key[16])
+{
+	pack(rk, key, key);
+}
+
+void dmd_aes_rounds2(const uint32_t *const rk[], unsigned int nr,
+		     uint8_t out0[16], uint8_t out1[16],
+		     const uint8_t in0[16], const uint8_t in1[16])
+{
+	uint32_t q[8];
+	unsigned int r;
+
+	pack(q, in0, in1);
+	for (r = 0; r < nr; r++) {
+		sub_bytes(q);
+		shift_rows(q);
+		mix_columns(q);
+		if (rk[r])
+			add_round_key(q, rk[r]);
+	}
+	unpack(out0, out1, q);
+	dmd_wipe(q, sizeof(q));
+}

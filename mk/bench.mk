@@ -19,7 +19,8 @@ BENCH_BL     := $(BENCH_DIR)/baselines
 BENCH_OUT    := $(BUILD)/bench
 BENCH_PORT   := $(addprefix $(BENCH_BL)/,ascon.c faae.c faae1.c faae2.c graphene.c diamond.c \
 		perrec.c plain.c ocb3.c ccm.c rekey.c umac.c umac_etm.c)
-BENCH_HOSTSRC := $(BENCH_PORT) $(BENCH_BL)/ossl.c
+# AEZ is measured on the host only so far.
+BENCH_HOSTSRC := $(BENCH_PORT) $(addprefix $(BENCH_BL)/,ossl.c aez.c aez_rec.c blake2b.c)
 BENCH_HDRS   := $(wildcard $(BENCH_BL)/*.h) $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h
 BENCH_KAT_SRC := $(TOP)/selftests/bench/test_bench_kat.c
 BENCH_KATS   := $(BENCH_OUT)/test_bench_kat $(BENCH_OUT)/test_bench_kat_bytes \

@@ -72,6 +72,8 @@ extern const struct scheme scheme_faae2_128a;	/* Ascon-128a v1.2 + Ascon-Hash256
 extern const struct scheme scheme_gcm, scheme_ccm, scheme_ocb3;
 /* AES-128-CTR then UMAC (RFC 4418) per record, umac_etm.c; not for AVR. */
 extern const struct scheme scheme_umac64, scheme_umac128;
+/* AEZ v5 per record, tau 16 (aez_rec.c); host only for now. */
+extern const struct scheme scheme_aez;
 
 #ifdef SCHEME_OPENSSL
 /* Host: the same constructions on OpenSSL primitives, and plain AEADs. */

@@ -44,4 +44,21 @@ void dmd_aes128_ctr(const struct dmd_aes128 *ctx, uint8_t ctr[16],
 		    uint8_t *out, size_t len);
 void dmd_aes128_wipe(struct dmd_aes128 *ctx);
 
+/*
+ * Bare AES rounds for constructions built on the round function rather than
+ * on AES-128 (AEZ's AES4 and AES10). A round is SubBytes, ShiftRows,
+ * MixColumns, then AddRoundKey (the AES-NI aesenc step); no initial key
+ * addition, no shortened last round. Round keys come in the bitsliced form
+ * of dmd_aes_slice_key, so a fixed key is sliced once. Portable core only
+ * (host, Cortex-M4): the AVR's own AES (embedded/avr/prims) lacks them.
+ */
+void dmd_aes_slice_key(uint32_t rk[8], const uint8_t key[16]);
+/*
+ * @nr rounds, round r keyed by rk[r] (NULL: the all-zero key), on two
+ * independent blocks at once; out0/out1 may alias in0/in1.
+ */
+void dmd_aes_rounds2(const uint32_t *const rk[], unsigned int nr,
+		     uint8_t out0[16], uint8_t out1[16],
+		     const uint8_t in0[16], const uint8_t in1[16]);
+
 #endif

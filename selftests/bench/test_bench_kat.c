@@ -16,6 +16,9 @@
  *    inputs;
  *  - UMAC-64 / UMAC-128: RFC 4418 section 5 (the same table), and nettle's
  *    umac64/umac128 on random keys, nonces and lengths;
+ *  - AEZ v5: bench/baselines/aez_vectors.h (Krovetz's reference code, and
+ *    Yawning's aez testdata), each also decrypted, in place, and refused
+ *    with every plaintext byte wiped once one ciphertext bit is flipped;
  *  - every scheme: epochs round-trip through its receiver, a flipped
  *    ciphertext or tag bit is refused with no plaintext and no state change;
  *    portable and OpenSSL variants agree byte for byte; the Diamond wrapper
@@ -34,6 +37,8 @@
 #include <diamond/util.h>
 #include "tap.h"
 #include "aead.h"
+#include "aez.h"
+#include "aez_vectors.h"
 #include "ascon.h"
 #include "gcm.h"
 #include "kat_vectors.h"
@@ -270,6 +275,90 @@ static void test_aead_vecs(void)
 			   "%s: %s", v->mode == 'o' ? "OCB3" : v->mode == 'c' ?
 			   "CCM" : "GCM", v->name);
 	}
+}
+
+/* ---- AEZ v5 ----------------------------------------------------------- */
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+	uint8_t acc = 0;
+
+	while (n--)
+		acc |= *p++;
+	return !acc;
+}
+
+/*
+ * Encrypt @m and compare with @e (len + tau bytes); decrypt it back; then
+ * flip one bit (a different place per @flip) and expect a refusal with the
+ * whole output buffer wiped. With tau = 0 there is nothing to check: the
+ * flipped ciphertext must then decrypt to a different plaintext.
+ */
+static int aez_check(const struct aez_key *k, const uint8_t *n, size_t nl,
+		     const uint8_t *a, long al, const uint8_t *m, size_t len,
+		     size_t tau, uint8_t *e, size_t flip)
+{
+	uint8_t c[272], back[272];
+	const uint8_t *ad = al < 0 ? NULL : a;
+	size_t adl = al < 0 ? 0 : (size_t)al, cl = len + tau;
+	int ok;
+
+	aez_encrypt(k, n, nl, ad, adl, tau, m, len, c);
+	ok = !memcmp(c, e, cl);
+	memset(back, 0xee, sizeof(back));
+	ok &= aez_decrypt(k, n, nl, ad, adl, tau, e, cl, back) == 0 &&
+	      !memcmp(back, m, len) && all_zero(back + len, tau);
+	memcpy(back, m, len);
+	aez_encrypt(k, n, nl, ad, adl, tau, back, len, back);
+	ok &= !memcmp(back, e, cl);
+	e[flip % cl] ^= (uint8_t)(1u << (flip % 8));
+	memset(back, 0xee, sizeof(back));
+	if (tau)
+		ok &= aez_decrypt(k, n, nl, ad, adl, tau, e, cl, back) == -1 &&
+		      all_zero(back, cl);
+	else
+		ok &= aez_decrypt(k, n, nl, ad, adl, 0, e, cl, back) == 0 &&
+		      memcmp(back, m, len);
+	e[flip % cl] ^= (uint8_t)(1u << (flip % 8));
+	return ok;
+}
+
+static void test_aez_vecs(void)
+{
+	uint8_t key[48], n[16], a[40], m[256], e[272];
+	struct aez_key k;
+	size_t i;
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)i;
+	seq(n, sizeof(n), 0xa0);
+	seq(a, sizeof(a), 0x40);
+	for (i = 0; i < sizeof(m); i++)
+		m[i] = (uint8_t)(7 * i + 3);
+	for (i = 0; i < sizeof(aez_vecs) / sizeof(aez_vecs[0]); i++) {
+		const struct aez_vec *v = &aez_vecs[i];
+		size_t el = unhex(e, v->ct);
+
+		aez_init(&k, key, v->klen);
+		tap_result(el == (size_t)v->len + v->tau &&
+			   aez_check(&k, n, v->nlen, a, v->adlen, m, v->len,
+				     v->tau, e, 7 * i + 5),
+			   "AEZ v5: %u-byte key, %u-byte nonce, AD %d, %u-byte "
+			   "message, tau %u (reference code)", v->klen, v->nlen,
+			   v->adlen, v->len, v->tau);
+	}
+	for (i = 0; i < sizeof(aez_vecs_x) / sizeof(aez_vecs_x[0]); i++) {
+		const struct aez_xvec *v = &aez_vecs_x[i];
+		size_t kl = unhex(key, v->key), nl = unhex(n, v->nonce);
+		size_t len = unhex(m, v->pt), el = unhex(e, v->ct);
+
+		aez_init(&k, key, kl);
+		tap_result(el == len + 16 &&
+			   aez_check(&k, n, nl, NULL, -1, m, len, 16, e, i + 40),
+			   "AEZ v5: %zu-byte key, %zu-byte message (Yawning/aez "
+			   "testdata)", kl, len);
+	}
+	aez_wipe(&k);
 }
 
 /* RFC 7253 Appendix A, the iterated test for TAGLEN = 128. */
@@ -635,7 +724,7 @@ int main(void)
 		&scheme_faae2_128a, &scheme_faae1_ossl, &scheme_graphene1_ossl,
 		&scheme_graphene2_ossl, &scheme_gcm_ossl, &scheme_chapoly_ossl,
 		&scheme_ocb_ossl, &scheme_gcm, &scheme_ccm, &scheme_umac64,
-		&scheme_umac128,
+		&scheme_umac128, &scheme_aez,
 	};
 	static const size_t recs[] = { 16, 64, 128, 5 };
 	static const uint32_t bs[] = { 1, 7 };
@@ -655,6 +744,7 @@ int main(void)
 	test_rekey();
 	test_umac_vecs();
 	test_umac_random();
+	test_aez_vecs();
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		int ok = 1;
 
