@@ -643,10 +643,9 @@ struct diamond_gw_cbs {
  * @buffered: bytes they hold (at most max_buffer)
  * @groups_verified: groups of grouped devices released (final groups too)
  * @groups_rejected: groups rejected (bad tag) or given up (incomplete)
- * @chain_steps: record chain steps (and epoch updates) walked to reach the
- *               first slot of the units of grouped devices, their own
- *               records not counted: at most one walk of each open epoch
- *               plus 255 per unit (software backend, issue 23)
+ *
+ * The size of this struct is part of libdiamond.so.1's ABI: a new counter
+ * gets a function of its own (diamond_gw_chain_steps()), never a field.
  */
 struct diamond_gw_stats {
 	uint64_t devices;
@@ -663,7 +662,6 @@ struct diamond_gw_stats {
 	uint64_t buffered;
 	uint64_t groups_verified;
 	uint64_t groups_rejected;
-	uint64_t chain_steps;
 };
 
 /**
@@ -754,6 +752,17 @@ int diamond_gw_open_epoch(struct diamond_gw *gw,
 
 void diamond_gw_stats(const struct diamond_gw *gw,
 		      struct diamond_gw_stats *stats);
+
+/**
+ * diamond_gw_chain_steps() - the work spent reaching grouped units
+ * @gw: the gateway
+ *
+ * Return: record chain steps (and epoch updates) walked to reach the first
+ * slot of the units of grouped devices, their own records not counted: at
+ * most one walk of each open epoch plus 255 per unit (software backend;
+ * Documentation/spec.rst, section 11).
+ */
+uint64_t diamond_gw_chain_steps(const struct diamond_gw *gw);
 
 /**
  * diamond_gw_foreach_dev() - the counters of every device seen

@@ -112,7 +112,7 @@ static void write_metrics(FILE *f, const struct diamond_gw *gw)
 	      st.groups_rejected);
 	total(f, "diamond_chain_steps_total", "counter",
 	      "Chain steps walked to reach units of grouped devices (their own records not counted).",
-	      st.chain_steps);
+	      diamond_gw_chain_steps(gw));
 	total(f, "diamond_records_total", "counter",
 	      "Records delivered, all devices.", st.records);
 	total(f, "diamond_frames_dropped_total", "counter",

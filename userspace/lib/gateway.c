@@ -354,6 +354,11 @@ void diamond_gw_stats(const struct diamond_gw *gw,
 	*stats = gw->stats;
 }
 
+uint64_t diamond_gw_chain_steps(const struct diamond_gw *gw)
+{
+	return gw->chain_steps;
+}
+
 int diamond_gw_open_epoch(struct diamond_gw *gw,
 			  const struct diamond_epoch_body *body, uint8_t *pt)
 {

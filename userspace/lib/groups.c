@@ -564,7 +564,7 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 	/* The cursor moved to the unit from the epoch's nearest checkpoint. */
 	if (!rc)
 		rc = dlib_ckpt_seek(&ep->ckpt, d->rx, ep->epoch, u->group,
-				    &next, &gw->stats.chain_steps,
+				    &next, &gw->chain_steps,
 				    &d->walk_credit);
 	if (!rc)
 		rc = dlib_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE + 1);

@@ -137,6 +137,7 @@ struct diamond_gw {
 	uint8_t *pt;
 	size_t pt_cap;
 	struct diamond_gw_stats stats;
+	uint64_t chain_steps;		/* diamond_gw_chain_steps() */
 	char detail[4200];
 };
 
