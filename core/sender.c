@@ -285,29 +285,68 @@ static __attribute__((noinline)) void group_before(struct dmd_sender *s)
 	dmd_wipe_stack();
 }
 
-int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
-		    uint8_t *c, uint32_t *index)
+/*
+ * The common online case, with the caller's checks done: no groups, a
+ * window slot that covers the record, and a record tag folded straight into
+ * an XOR aggregate (tag.h). What use_slot() does for it, keeping only @s,
+ * the slot's H || P, @c and @len across its calls: inlined into the seal,
+ * the general path kept every callee-saved AVR register and spilled more
+ * (Documentation/performance.md, "Measured choices"). The stack wipe is
+ * here, not in the caller, so that its depth counts from this frame as
+ * util.h describes; window_advance() after it keeps it from becoming a
+ * tail call, which would start it a frame higher.
+ */
+static __attribute__((noinline)) void seal_window_fold(struct dmd_sender *s,
+							const uint8_t *m,
+							size_t len, uint8_t *c)
+{
+	const size_t k = s->slot_size - s->pre_len - 32;
+	uint8_t *hp = window_slot(s, s->win_head) + k;
+
+	xor_bytes(c, m, hp + 32, len);
+	dmd_poly1305_xor(hp, c, len, s->agg.acc);
+	dmd_wipe(hp - k, s->slot_size);
+	if (DMD_STACK_WIPE_WINDOW)
+		dmd_wipe_stack_n(DMD_STACK_WIPE_WINDOW);
+	window_advance(s);
+}
+
+/* Any other seal (checks done): groups, a fresh slot, a tail, a tag. */
+static __attribute__((noinline)) void seal_general(struct dmd_sender *s,
+						    const uint8_t *m,
+						    size_t len, uint8_t *c)
 {
 	uint8_t sigma[DMD_TAG_SIZE];
 	size_t wipe;
 
+	if (s->grouped)
+		group_before(s);
+	wipe = use_slot(s, c, m, len, c, len, s->index, sigma, &s->agg);
+	/* A full group that leaves room in the epoch is non-final. */
+	if (s->grouped && !--s->group_left && s->index + 1 < s->st.b)
+		s->group_due = 1;
+	if (wipe)
+		dmd_wipe_stack_n(wipe);
+}
+
+int dmd_sender_seal(struct dmd_sender *s, const uint8_t *m, size_t len,
+		    uint8_t *c, uint32_t *index)
+{
 	if (!s || !s->open || s->group_due || ((!m || !c) && len))
 		return DMD_EINVAL;
 	if (len > DMD_MAX_RECORD)
 		return DMD_ESIZE;
 	if (s->index >= s->st.b)
 		return DMD_EFULL;
-	if (s->grouped)
-		group_before(s);
-	wipe = use_slot(s, c, m, len, c, len, s->index, sigma, &s->agg);
+	/* Before the seal: @index is not kept across its calls. */
 	if (index)
 		*index = s->index;
+	if (!s->grouped && s->win_count && len <= s->pre_len &&
+	    s->st.suite == DMD_SUITE_CHACHA_POLY && s->agg.mode == DMD_AGG_XOR)
+		seal_window_fold(s, m, len, c);
+	else
+		seal_general(s, m, len, c);
 	s->index++;
-	/* A full group that leaves room in the epoch is non-final. */
-	if (s->grouped && !--s->group_left && s->index < s->st.b)
-		s->group_due = 1;
-	if (wipe)
-		dmd_wipe_stack_n(wipe);
 	return DMD_OK;
 }
 

@@ -135,7 +135,8 @@ dmd_poly1305_init:
  * carries run through adc, never a branch (the deferred fold carry k too:
  * lsl, adc, ror). The frame bytes 1..48 (S, A2 A3 and the padded block, h
  * and the pass-1 columns: key- and message-derived) are zeroed before
- * return.
+ * return; A2 A3 and the padded block only when written (a frame flag: the
+ * first block of a one-call MAC reads A2 A3 from the message).
  */
 	.global dmd_poly1305
 	.type dmd_poly1305, @function
@@ -160,13 +161,14 @@ dmd_poly1305:
 	push r29
 	in r28, 0x3d
 	in r29, 0x3e
-	sbiw r28, 52
+	sbiw r28, 53
 	in r0, 0x3f
 	cli
 	out 0x3e, r29
 	out 0x3f, r0
 	out 0x3d, r28
 	std Y+52, r1		; mode: store the tag
+	std Y+53, r1		; F_AHI not written yet
 	rjmp .Lp_onecall
 	.size dmd_poly1305, .-dmd_poly1305
 
@@ -193,7 +195,7 @@ dmd_poly1305_xor:
 	push r29
 	in r28, 0x3d
 	in r29, 0x3e
-	sbiw r28, 52
+	sbiw r28, 53
 	in r0, 0x3f
 	cli
 	out 0x3e, r29
@@ -201,6 +203,7 @@ dmd_poly1305_xor:
 	out 0x3d, r28
 	ldi r16, 1
 	std Y+52, r16		; mode: XOR the tag in
+	std Y+53, r1		; F_AHI not written yet
 .Lp_onecall:
 	set			; T: one-call MAC
 	std Y+49, r18		; tag
@@ -296,9 +299,9 @@ dmd_poly1305_xor:
 	std Y+12, r19
 	sbiw r24, 1		; blocks after this one
 	brcc 1f
-	rjmp .Lp_empty
+	jmp .Lp_empty		; beyond rjmp: the first-block body is between
 1:
-	; A = m + hibit 2^128 (h = 0): A0 A1 to registers, A2 A3 to the frame
+	; A = m + 2^128 (h = 0): A0 A1 to registers, A2 A3 read in pass 2
 	ld r2, X+
 	ld r3, X+
 	ld r4, X+
@@ -307,24 +310,1361 @@ dmd_poly1305_xor:
 	ld r7, X+
 	ld r8, X+
 	ld r9, X+
-	ld r16, X+
-	ld r10, X+
-	ld r11, X+
-	ld r17, X+
-	ld r18, X+
-	ld r12, X+
-	ld r13, X+
-	ld r19, X+
-	mov r23, r15
-	std Y+13, r16
-	std Y+14, r10
-	std Y+15, r11
-	std Y+16, r17
-	std Y+17, r18
-	std Y+18, r12
-	std Y+19, r13
-	std Y+20, r19
-	rjmp .Lp_body
+	; pass 1: A0 A1
+	clr r20
+	clr r21
+	clr r22
+	; column 0
+	ldd r16, Y+9
+	ldd r18, Z+0
+	mul r2, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+29, r20
+	clr r20
+	; column 1
+	ldd r10, Y+10
+	ldd r12, Z+1
+	mul r2, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+30, r21
+	clr r21
+	; column 2
+	ldd r11, Y+11
+	ldd r13, Z+2
+	mul r2, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+31, r22
+	clr r22
+	; column 3
+	ldd r17, Y+12
+	ldd r19, Z+3
+	andi r19, 15
+	mul r2, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+32, r20
+	clr r20
+	; column 4
+	ldd r16, Z+4
+	andi r16, 252
+	mul r2, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+33, r21
+	clr r21
+	; column 5
+	ldd r10, Z+5
+	mul r2, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+34, r22
+	clr r22
+	; column 6
+	ldd r11, Z+6
+	mul r2, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+35, r20
+	clr r20
+	; column 7
+	ldd r17, Z+7
+	andi r17, 15
+	mul r2, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+36, r21
+	clr r21
+	; column 8
+	ldd r18, Z+8
+	andi r18, 252
+	mul r2, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+37, r22
+	clr r22
+	; column 9
+	ldd r12, Z+9
+	mul r2, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+38, r20
+	clr r20
+	; column 10
+	ldd r13, Z+10
+	mul r2, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+39, r21
+	clr r21
+	; column 11
+	ldd r19, Z+11
+	andi r19, 15
+	mul r2, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+40, r22
+	clr r22
+	; column 12
+	ldd r16, Z+12
+	andi r16, 252
+	mul r2, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+41, r20
+	clr r20
+	; column 13
+	ldd r10, Z+13
+	mul r2, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+42, r21
+	clr r21
+	; column 14
+	ldd r11, Z+14
+	mul r2, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+43, r22
+	clr r22
+	; column 15
+	ldd r17, Z+15
+	andi r17, 15
+	mul r2, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+44, r20
+	clr r20
+	; column 16
+	mul r3, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+45, r21
+	clr r21
+	; column 17
+	mul r4, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+46, r22
+	clr r22
+	; column 18
+	mul r5, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+47, r20
+	std Y+48, r21
+	; pass 2: A2 A3 and a16
+	ld r2, X+
+	ld r3, X+
+	ld r4, X+
+	ld r5, X+
+	ld r6, X+
+	ld r7, X+
+	ld r8, X+
+	ld r9, X+
+	clr r20
+	clr r21
+	clr r22
+	; column 0
+	ldd r0, Y+29
+	add r20, r0
+	adc r21, r14
+	ldd r16, Y+1
+	ldd r18, Y+5
+	mul r2, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+29, r20
+	clr r20
+	; column 1
+	ldd r0, Y+30
+	add r21, r0
+	adc r22, r14
+	ldd r10, Y+2
+	ldd r12, Y+6
+	mul r2, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+30, r21
+	clr r21
+	; column 2
+	ldd r0, Y+31
+	add r22, r0
+	adc r20, r14
+	ldd r11, Y+3
+	ldd r13, Y+7
+	mul r2, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+31, r22
+	clr r22
+	; column 3
+	ldd r0, Y+32
+	add r20, r0
+	adc r21, r14
+	ldd r17, Y+4
+	ldd r19, Y+8
+	mul r2, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+32, r20
+	clr r20
+	; column 4
+	ldd r0, Y+33
+	add r21, r0
+	adc r22, r14
+	add r21, r16
+	adc r22, r14
+	adc r20, r14
+	ldd r16, Y+9
+	mul r2, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+33, r21
+	clr r21
+	; column 5
+	ldd r0, Y+34
+	add r22, r0
+	adc r20, r14
+	add r22, r10
+	adc r20, r14
+	adc r21, r14
+	ldd r10, Y+10
+	mul r2, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+34, r22
+	clr r22
+	; column 6
+	ldd r0, Y+35
+	add r20, r0
+	adc r21, r14
+	add r20, r11
+	adc r21, r14
+	adc r22, r14
+	ldd r11, Y+11
+	mul r2, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+35, r20
+	clr r20
+	; column 7
+	ldd r0, Y+36
+	add r21, r0
+	adc r22, r14
+	add r21, r17
+	adc r22, r14
+	adc r20, r14
+	ldd r17, Y+12
+	mul r2, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+36, r21
+	clr r21
+	; column 8
+	ldd r0, Y+37
+	add r22, r0
+	adc r20, r14
+	add r22, r18
+	adc r20, r14
+	adc r21, r14
+	ldd r18, Z+0
+	mul r2, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+37, r22
+	clr r22
+	; column 9
+	ldd r0, Y+38
+	add r20, r0
+	adc r21, r14
+	add r20, r12
+	adc r21, r14
+	adc r22, r14
+	ldd r12, Z+1
+	mul r2, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+38, r20
+	clr r20
+	; column 10
+	ldd r0, Y+39
+	add r21, r0
+	adc r22, r14
+	add r21, r13
+	adc r22, r14
+	adc r20, r14
+	ldd r13, Z+2
+	mul r2, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+39, r21
+	clr r21
+	; column 11
+	ldd r0, Y+40
+	add r22, r0
+	adc r20, r14
+	add r22, r19
+	adc r20, r14
+	adc r21, r14
+	ldd r19, Z+3
+	andi r19, 15
+	mul r2, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+40, r22
+	clr r22
+	; column 12
+	ldd r0, Y+41
+	add r20, r0
+	adc r21, r14
+	add r20, r16
+	adc r21, r14
+	adc r22, r14
+	ldd r16, Z+4
+	andi r16, 252
+	mul r2, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+41, r20
+	clr r20
+	; column 13
+	ldd r0, Y+42
+	add r21, r0
+	adc r22, r14
+	add r21, r10
+	adc r22, r14
+	adc r20, r14
+	ldd r10, Z+5
+	mul r2, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r3, r16
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r6, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r18
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	std Y+42, r21
+	clr r21
+	; column 14
+	ldd r0, Y+43
+	add r22, r0
+	adc r20, r14
+	add r22, r11
+	adc r20, r14
+	adc r21, r14
+	ldd r11, Z+6
+	mul r2, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r3, r10
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r4, r16
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r6, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r7, r12
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r18
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	std Y+43, r22
+	clr r22
+	; column 15
+	ldd r0, Y+44
+	add r20, r0
+	adc r21, r14
+	add r20, r17
+	adc r21, r14
+	adc r22, r14
+	ldd r17, Z+7
+	andi r17, 15
+	mul r2, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r3, r11
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r4, r10
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r5, r16
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r6, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r7, r13
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r8, r12
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r18
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	std Y+44, r20
+	clr r20
+	; column 16
+	ldd r0, Y+45
+	add r21, r0
+	adc r22, r14
+	add r21, r18
+	adc r22, r14
+	adc r20, r14
+	mul r3, r17
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r4, r11
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r5, r10
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r7, r19
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r8, r13
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mul r9, r12
+	add r21, r0
+	adc r22, r1
+	adc r20, r14
+	mov r2, r21
+	clr r21
+	; column 17
+	ldd r0, Y+46
+	add r22, r0
+	adc r20, r14
+	add r22, r12
+	adc r20, r14
+	adc r21, r14
+	mul r4, r17
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r5, r11
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r8, r19
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mul r9, r13
+	add r22, r0
+	adc r20, r1
+	adc r21, r14
+	mov r3, r22
+	clr r22
+	; column 18
+	ldd r0, Y+47
+	add r20, r0
+	adc r21, r14
+	add r20, r13
+	adc r21, r14
+	adc r22, r14
+	mul r5, r17
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mul r9, r19
+	add r20, r0
+	adc r21, r1
+	adc r22, r14
+	mov r4, r20
+	clr r20
+	; column 19
+	ldd r0, Y+48
+	add r21, r0
+	adc r22, r14
+	add r21, r19
+	adc r22, r14
+	adc r20, r14
+	mov r5, r21
+	; fold: h = F_lo + (t & 3) 2^128 + (t & ~3) + (t >> 2), t in r2..r5
+	mov r16, r2
+	andi r16, 3
+	movw r6, r2
+	movw r8, r4
+	lsr r9
+	ror r8
+	ror r7
+	ror r6
+	lsr r9
+	ror r8
+	ror r7
+	ror r6
+	sub r2, r16
+	clr r17
+	add r2, r6
+	adc r3, r7
+	adc r4, r8
+	adc r5, r9
+	adc r17, r14
+	ldd r18, Y+29
+	add r18, r2
+	std Y+29, r18
+	ldd r18, Y+30
+	adc r18, r3
+	std Y+30, r18
+	ldd r18, Y+31
+	adc r18, r4
+	std Y+31, r18
+	ldd r18, Y+32
+	adc r18, r5
+	std Y+32, r18
+	ldd r18, Y+33
+	adc r18, r17
+	std Y+33, r18
+	; the carry k out of byte 4 is not propagated: it goes to bit 7 of h16
+	clr r19			; eor: the carry stays
+	ror r19
+	or r16, r19
+	std Y+45, r16
+	jmp .Lp_next
 	.size dmd_poly1305_xor, .-dmd_poly1305_xor
 
 	.global dmd_avr_poly1305_blocks
@@ -350,12 +1690,13 @@ dmd_avr_poly1305_blocks:
 	push r29
 	in r28, 0x3d
 	in r29, 0x3e
-	sbiw r28, 52
+	sbiw r28, 53
 	in r0, 0x3f
 	cli
 	out 0x3e, r29
 	out 0x3f, r0
 	out 0x3d, r28
+	std Y+53, r1		; F_AHI not written yet
 	clt			; T clear: context blocks
 	movw r30, r24		; Z = ctx
 	movw r26, r22		; X = m
@@ -474,6 +1815,8 @@ dmd_avr_poly1305_blocks:
 	rjmp .Lp_done
 1:
 	; A = h + m + hibit 2^128: A0 A1 to registers, A2 A3 to the frame
+	ldi r20, 1
+	std Y+53, r20		; F_AHI to be wiped
 	ldd r2, Y+29
 	ld r0, X+
 	add r2, r0
@@ -548,7 +1891,6 @@ dmd_avr_poly1305_blocks:
 	std Y+18, r12
 	std Y+19, r13
 	std Y+20, r19
-.Lp_body:
 	; pass 1: A0 A1
 	clr r20
 	clr r21
@@ -2070,40 +3412,27 @@ dmd_avr_poly1305_blocks:
 	adc r17, r1
 	adc r18, r1
 	ldi r20, 5
-	mov r19, r2
-	add r19, r20
-	mov r19, r3
-	adc r19, r1
-	mov r19, r4
-	adc r19, r1
-	mov r19, r5
-	adc r19, r1
-	mov r19, r6
-	adc r19, r1
-	mov r19, r7
-	adc r19, r1
-	mov r19, r8
-	adc r19, r1
-	mov r19, r9
-	adc r19, r1
-	mov r19, r10
-	adc r19, r1
-	mov r19, r11
-	adc r19, r1
-	mov r19, r12
-	adc r19, r1
-	mov r19, r13
-	adc r19, r1
-	mov r19, r14
-	adc r19, r1
-	mov r19, r15
-	adc r19, r1
-	mov r19, r16
-	adc r19, r1
-	mov r19, r17
-	adc r19, r1
-	mov r19, r18
-	adc r19, r1
+	ldi r19, 0xfb
+	cp r2, r19
+	ldi r19, 0xff
+	cpc r3, r19
+	cpc r4, r19
+	cpc r5, r19
+	cpc r6, r19
+	cpc r7, r19
+	cpc r8, r19
+	cpc r9, r19
+	cpc r10, r19
+	cpc r11, r19
+	cpc r12, r19
+	cpc r13, r19
+	cpc r14, r19
+	cpc r15, r19
+	cpc r16, r19
+	cpc r17, r19
+	mov r19, r18		; mov, inc leave the borrow
+	inc r19
+	sbc r19, r1
 	lsr r19
 	lsr r19
 	neg r19			; 0xff when h >= p
@@ -2227,6 +3556,9 @@ dmd_avr_poly1305_blocks:
 	st X+, r17
 .Lp_exit:
 	clr r1
+	; S and h (F_W): always written. F_AHI only by a block after the
+	; first (or any context block) or the padded last block: a public
+	; branch on the block count, which the one-block path skips
 	std Y+1, r1
 	std Y+2, r1
 	std Y+3, r1
@@ -2239,22 +3571,6 @@ dmd_avr_poly1305_blocks:
 	std Y+10, r1
 	std Y+11, r1
 	std Y+12, r1
-	std Y+13, r1
-	std Y+14, r1
-	std Y+15, r1
-	std Y+16, r1
-	std Y+17, r1
-	std Y+18, r1
-	std Y+19, r1
-	std Y+20, r1
-	std Y+21, r1
-	std Y+22, r1
-	std Y+23, r1
-	std Y+24, r1
-	std Y+25, r1
-	std Y+26, r1
-	std Y+27, r1
-	std Y+28, r1
 	std Y+29, r1
 	std Y+30, r1
 	std Y+31, r1
@@ -2275,7 +3591,27 @@ dmd_avr_poly1305_blocks:
 	std Y+46, r1
 	std Y+47, r1
 	std Y+48, r1
-	adiw r28, 52
+	ldd r16, Y+53
+	tst r16
+	breq 1f
+	std Y+13, r1
+	std Y+14, r1
+	std Y+15, r1
+	std Y+16, r1
+	std Y+17, r1
+	std Y+18, r1
+	std Y+19, r1
+	std Y+20, r1
+	std Y+21, r1
+	std Y+22, r1
+	std Y+23, r1
+	std Y+24, r1
+	std Y+25, r1
+	std Y+26, r1
+	std Y+27, r1
+	std Y+28, r1
+1:
+	adiw r28, 53
 	in r0, 0x3f
 	cli
 	out 0x3e, r29
@@ -2392,40 +3728,27 @@ dmd_avr_poly1305_finish:
 	adc r17, r1
 	adc r18, r1
 	ldi r20, 5
-	mov r19, r2
-	add r19, r20
-	mov r19, r3
-	adc r19, r1
-	mov r19, r4
-	adc r19, r1
-	mov r19, r5
-	adc r19, r1
-	mov r19, r6
-	adc r19, r1
-	mov r19, r7
-	adc r19, r1
-	mov r19, r8
-	adc r19, r1
-	mov r19, r9
-	adc r19, r1
-	mov r19, r10
-	adc r19, r1
-	mov r19, r11
-	adc r19, r1
-	mov r19, r12
-	adc r19, r1
-	mov r19, r13
-	adc r19, r1
-	mov r19, r14
-	adc r19, r1
-	mov r19, r15
-	adc r19, r1
-	mov r19, r16
-	adc r19, r1
-	mov r19, r17
-	adc r19, r1
-	mov r19, r18
-	adc r19, r1
+	ldi r19, 0xfb
+	cp r2, r19
+	ldi r19, 0xff
+	cpc r3, r19
+	cpc r4, r19
+	cpc r5, r19
+	cpc r6, r19
+	cpc r7, r19
+	cpc r8, r19
+	cpc r9, r19
+	cpc r10, r19
+	cpc r11, r19
+	cpc r12, r19
+	cpc r13, r19
+	cpc r14, r19
+	cpc r15, r19
+	cpc r16, r19
+	cpc r17, r19
+	mov r19, r18		; mov, inc leave the borrow
+	inc r19
+	sbc r19, r1
 	lsr r19
 	lsr r19
 	neg r19			; 0xff when h >= p

@@ -49,7 +49,9 @@ poly1305.S: init stores h = 0, nothing else reads h.
 
 The first block of dmd_poly1305() starts from h = 0: A = m + 2^128 is
 loaded without reading h, so h needs no zeroing (only a message shorter than
-16 bytes, which has no first full block, zeroes it).
+16 bytes, which has no first full block, zeroes it). It has a body of its
+own: a16 = 1, so its terms are z bytes added without a multiply, and pass 2
+reads A2 A3 from the message, not from the frame.
 """
 
 out = []
@@ -83,7 +85,8 @@ F_W = 29       # h (17 bytes) between blocks, pass-1 columns (20) in one
 F_TAG = 49     # tag pointer (dmd_poly1305)
 F_REST = 51    # len % 16 not yet hashed (dmd_poly1305)
 F_XOR = 52     # 1: XOR the tag into its destination (dmd_poly1305_xor)
-FRAME = 52
+F_AW = 53      # non-zero: A2 A3 or a padded block were written at F_AHI
+FRAME = 53
 WIPE = F_TAG - 1   # bytes 1..48 held key- or message-derived values
 
 CLAMP = {3: 15, 7: 15, 11: 15, 15: 15, 4: 252, 8: 252, 12: 252}
@@ -102,8 +105,12 @@ def zload(reg, idx):
         emit('andi %s, %d' % (reg, CLAMP[b]))
 
 
-def gen_pass(rows, second):
-    """Product scanning over the row words in @rows (a bytes in AREG)."""
+def gen_pass(rows, second, first=False):
+    """Product scanning over the row words in @rows (a bytes in AREG).
+
+    With @first (the first block of a one-call MAC, h = 0, a full block),
+    a16 = 1: its terms are z bytes added, no multiply.
+    """
     acc = list(ACC)
     for r in acc:
         emit('clr %s' % r)
@@ -126,9 +133,13 @@ def gen_pass(rows, second):
             # byte p, taken before the window slides past it
             if p >= 4:
                 assert window.get((p - 4) % 8) == p - 4
-                emit('mul %s, %s' % (A16, WIN[(p - 4) % 8]))
-                emit('add %s, r0' % acc[0])
-                emit('adc %s, r1' % acc[1])
+                if first:
+                    emit('add %s, %s' % (acc[0], WIN[(p - 4) % 8]))
+                    emit('adc %s, %s' % (acc[1], ZERO))
+                else:
+                    emit('mul %s, %s' % (A16, WIN[(p - 4) % 8]))
+                    emit('add %s, r0' % acc[0])
+                    emit('adc %s, r1' % acc[1])
                 emit('adc %s, %s' % (acc[2], ZERO))
         need = sorted({z for _, z in terms})
         assert not need or need[-1] - need[0] < 8
@@ -189,17 +200,15 @@ def gen_prologue():
 
 
 def gen_a_first():
-    emit('; A = m + hibit 2^128 (h = 0): A0 A1 to registers, A2 A3 to the frame')
-    A = AREG + WIN
-    for i in range(16):
-        emit('ld %s, X+' % A[i])
-    emit('mov %s, %s' % (A16, HIBIT))
-    for i in range(8, 16):
-        emit('std Y+%d, %s' % (F_AHI + i - 8, A[i]))
+    emit('; A = m + 2^128 (h = 0): A0 A1 to registers, A2 A3 read in pass 2')
+    for i in range(8):
+        emit('ld %s, X+' % AREG[i])
 
 
 def gen_a_general():
     emit('; A = h + m + hibit 2^128: A0 A1 to registers, A2 A3 to the frame')
+    emit('ldi r20, 1')
+    emit('std Y+%d, r20\t\t; F_AHI to be wiped' % F_AW)
     A = AREG + WIN
     for i in range(16):
         emit('ldd %s, Y+%d' % (A[i], F_W + i))
@@ -219,13 +228,16 @@ def gen_a_general():
         emit('std Y+%d, %s' % (F_AHI + i - 8, A[i]))
 
 
-def gen_body():
+def gen_body(first=False):
     emit('; pass 1: A0 A1')
     gen_pass([0, 1], False)
     emit('; pass 2: A2 A3 and a16')
     for i in range(8):
-        emit('ldd %s, Y+%d' % (AREG[i], F_AHI + i))
-    gen_pass([2, 3], True)
+        if first:
+            emit('ld %s, X+' % AREG[i])
+        else:
+            emit('ldd %s, Y+%d' % (AREG[i], F_AHI + i))
+    gen_pass([2, 3], True, first)
     emit('; fold: h = F_lo + (t & 3) 2^128 + (t & ~3) + (t >> 2), t in r2..r5')
     emit('mov r16, r2')
     emit('andi r16, 3')
@@ -283,13 +295,17 @@ def gen_finish_math(hsrc, xor_flag=None):
     emit('add r2, r19')
     for i in range(1, 17):
         emit('adc %s, r1' % H[i])
-    # bit 130 of h + 5
+    # bit 130 of h + 5: h16 plus the carry out of h[0..15] + 5, which is
+    # set unless h[0..15] < 2^128 - 5 (a compare chain: the borrow, no sum)
     emit('ldi r20, 5')
-    emit('mov r19, r2')
-    emit('add r19, r20')
-    for i in range(1, 17):
-        emit('mov r19, %s' % H[i])
-        emit('adc r19, r1')
+    emit('ldi r19, 0xfb')
+    emit('cp r2, r19')
+    emit('ldi r19, 0xff')
+    for i in range(1, 16):
+        emit('cpc %s, r19' % H[i])
+    emit('mov r19, %s\t\t; mov, inc leave the borrow' % H[16])
+    emit('inc r19')
+    emit('sbc r19, r1')
     emit('lsr r19')
     emit('lsr r19')
     emit('neg r19\t\t\t; 0xff when h >= p')
@@ -346,13 +362,15 @@ def gen_mac():
  * carries run through adc, never a branch (the deferred fold carry k too:
  * lsl, adc, ror). The frame bytes 1..48 (S, A2 A3 and the padded block, h
  * and the pass-1 columns: key- and message-derived) are zeroed before
- * return.
+ * return; A2 A3 and the padded block only when written (a frame flag: the
+ * first block of a one-call MAC reads A2 A3 from the message).
  */
 	.global dmd_poly1305
 	.type dmd_poly1305, @function
 dmd_poly1305:''')
     gen_prologue()
     emit('std Y+%d, r1\t\t; mode: store the tag' % F_XOR)
+    emit('std Y+%d, r1\t\t; F_AHI not written yet' % F_AW)
     emit('rjmp .Lp_onecall')
     flush('dmd_poly1305')
     print('''
@@ -362,6 +380,7 @@ dmd_poly1305_xor:''')
     gen_prologue()
     emit('ldi r16, 1')
     emit('std Y+%d, r16\t\t; mode: XOR the tag in' % F_XOR)
+    emit('std Y+%d, r1\t\t; F_AHI not written yet' % F_AW)
     label('.Lp_onecall')
     emit('set\t\t\t; T: one-call MAC')
     emit('std Y+%d, r18\t\t; tag' % F_TAG)
@@ -381,10 +400,11 @@ dmd_poly1305_xor:''')
     gen_setup_s()
     emit('sbiw r24, 1\t\t; blocks after this one')
     emit('brcc 1f')
-    emit('rjmp .Lp_empty')
+    emit('jmp .Lp_empty\t\t; beyond rjmp: the first-block body is between')
     label('1')
     gen_a_first()
-    emit('rjmp .Lp_body')
+    gen_body(True)
+    emit('jmp .Lp_next')
     flush('dmd_poly1305_xor')
 
     print('''
@@ -392,6 +412,7 @@ dmd_poly1305_xor:''')
 	.type dmd_avr_poly1305_blocks, @function
 dmd_avr_poly1305_blocks:''')
     gen_prologue()
+    emit('std Y+%d, r1\t\t; F_AHI not written yet' % F_AW)
     emit('clt\t\t\t; T clear: context blocks')
     emit('movw r30, r24\t\t; Z = ctx')
     emit('movw r26, r22\t\t; X = m')
@@ -408,7 +429,6 @@ dmd_avr_poly1305_blocks:''')
     emit('rjmp .Lp_done')
     label('1')
     gen_a_general()
-    label('.Lp_body')
     gen_body()
     emit('rjmp .Lp_next')
 
@@ -464,8 +484,18 @@ dmd_avr_poly1305_blocks:''')
 
     label('.Lp_exit')
     emit('clr r1')
+    emit('; S and h (F_W): always written. F_AHI only by a block after the')
+    emit('; first (or any context block) or the padded last block: a public')
+    emit('; branch on the block count, which the one-block path skips')
     for i in range(WIPE):
-        emit('std Y+%d, r1' % (1 + i))
+        if not F_AHI <= 1 + i < F_W:
+            emit('std Y+%d, r1' % (1 + i))
+    emit('ldd r16, Y+%d' % F_AW)
+    emit('tst r16')
+    emit('breq 1f')
+    for i in range(F_AHI, F_W):
+        emit('std Y+%d, r1' % i)
+    label('1')
     emit('adiw r28, %d' % FRAME)
     emit('in r0, 0x3f')
     emit('cli')
