@@ -12,9 +12,18 @@
 #include <diamond/tag.h>
 #include <diamond/util.h>
 
+/*
+ * Bytes a slot keeps between R and H || P for its Poly1305 key
+ * (DMD_POLY1305_PREP, poly1305.h): none but on a port that has them.
+ */
+static size_t slot_prep(unsigned int suite)
+{
+	return suite == DMD_SUITE_CHACHA_POLY ? DMD_POLY1305_PREP : 0;
+}
+
 size_t dmd_slot_size(unsigned int suite, size_t pre_len)
 {
-	return dmd_key_size(suite) + 32 + pre_len;
+	return dmd_key_size(suite) + slot_prep(suite) + 32 + pre_len;
 }
 
 int dmd_sender_init(struct dmd_sender *s, const struct dmd_state *st,
@@ -95,41 +104,53 @@ static void window_advance(struct dmd_sender *s)
 }
 
 /*
- * Exchange a[0:n) and b[0:n). Out of line, like xor_bytes(): inlined, GCC
- * kept a pointer on the frame (18 AVR cycles a byte against 12).
+ * b[0:n) to a[0:n) and a_src[0:n) to b[0:n) at once: an exchange when
+ * a_src == a, else a move down (a_src >= a, the ranges may overlap: each
+ * a_src byte is read before a store reaches it). Out of line, like
+ * xor_bytes(): inlined, GCC kept a pointer on the frame (18 AVR cycles a
+ * byte against 12).
  */
-static __attribute__((noinline)) void swap_bytes(uint8_t *a, uint8_t *b,
-						 size_t n)
+static __attribute__((noinline)) void swap_bytes(uint8_t *a,
+						 const uint8_t *a_src,
+						 uint8_t *b, size_t n)
 {
 	uint8_t t;
 
 	while (n--) {
-		t = *a;
-		*a++ = *b;
-		*b++ = t;
+		t = *b;
+		*b++ = *a_src++;
+		*a++ = t;
 	}
 }
 
 size_t dmd_sender_precompute(struct dmd_sender *s, size_t max_slots)
 {
-	size_t k, added = 0;
+	size_t k, prep, added = 0;
 	uint8_t *slot;
 
 	if (!s || !s->open)
 		return 0;
 	k = dmd_key_size(s->st.suite);
+	prep = slot_prep(s->st.suite);
 	/*
 	 * Slots 0 .. b: slot n closes an epoch of n records. The stream of R
 	 * (the frontier) is R' || H || P || keystream (spec section 3):
 	 * written straight into the slot, then R' and R trade places, so
-	 * the slot holds R || H || P || keystream and the frontier R'.
+	 * the slot holds R || H || P || keystream and the frontier R'. With
+	 * prep bytes (poly1305.h), the stream goes @prep bytes in, R goes to
+	 * the start as R' leaves, and the prep bytes between R and H || P
+	 * are computed: R || prep || H || P || keystream.
 	 */
 	while (added < max_slots && s->win_count < s->win_slots &&
 	       s->frontier_index <= s->st.b) {
 		slot = window_slot(s, s->win_head + s->win_count);
 		dmd_stream_prefix(s->st.suite, s->frontier, DMD_DOMAIN_RECORD,
-				  slot, s->slot_size);
-		swap_bytes(slot, s->frontier, k);
+				  slot + prep, s->slot_size - prep);
+		swap_bytes(slot, slot + prep, s->frontier, k);
+#if DMD_POLY1305_PREP
+		if (prep)
+			dmd_poly1305_prep(slot + k);
+#endif
 		s->frontier_index++;
 		s->win_count++;
 		added++;
@@ -230,13 +251,18 @@ window_slot_use(struct dmd_sender *s, uint8_t *out, const uint8_t *in,
 		uint32_t index_field, uint8_t tag[16], struct dmd_agg *fold)
 {
 	uint8_t *slot = window_slot(s, s->win_head);
-	/* Slot layout: R (key size) || H || P (32) || keystream (pre_len). */
+	/*
+	 * Slot layout: R (key size) || prep bytes || H || P (32) ||
+	 * keystream (pre_len); the stream offset of keystream byte i is
+	 * key size + 32 + i.
+	 */
 	uint8_t *hp = slot + (s->slot_size - s->pre_len - 32);
 	size_t pre = len < s->pre_len ? len : s->pre_len;
 
 	xor_bytes(out, in, hp + 32, pre);
 	if (len > pre)
-		tail_xor(s->st.suite, slot, (size_t)(hp + 32 + pre - slot),
+		tail_xor(s->st.suite, slot,
+			 (size_t)(hp + 32 + pre - slot) - slot_prep(s->st.suite),
 			 out + pre, in + pre, len - pre);
 	slot_tag(s, hp, tag_data, tag_len, index_field, tag, fold);
 	dmd_wipe(slot, s->slot_size);
@@ -329,7 +355,11 @@ seal_window_fold(struct dmd_sender *s, const uint8_t *m, size_t len,
 	uint8_t *hp = window_slot(s, s->win_head) + k;
 
 	xor_bytes(c, m, hp + 32, len);
+#if DMD_POLY1305_PREP
+	dmd_poly1305_xor_pre(hp - DMD_POLY1305_PREP, c, len, s->agg.acc);
+#else
 	dmd_poly1305_xor(hp, c, len, s->agg.acc);
+#endif
 	dmd_wipe(hp - k, s->slot_size);
 	if (DMD_STACK_WIPE_WINDOW)
 		dmd_wipe_stack_n(DMD_STACK_WIPE_WINDOW);

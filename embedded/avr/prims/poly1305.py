@@ -31,7 +31,10 @@ per column, so they stay in an 8-register window and each column loads
 exactly one new byte (operand caching). Pass 1 leaves its column bytes on the
 frame, pass 2 adds them in.
 
-z lives in two places: S1 S2 S3 (computed once per call) on the frame, R
+dmd_avr_poly1305_xor_pre() (a sender's window slot, poly1305.h) reads S1 S2
+S3 and the clamped r from the key itself, as dmd_avr_poly1305_prep() left
+them there when the slot was precomputed: no S on its frame, no clamping.
+Otherwise z lives in two places: S1 S2 S3 (computed once per call) on the frame, R
 read straight from the key (or the context's r) and clamped as it is loaded
 (andi on the window registers that receive the clamped bytes, r16..r19), so
 no copy of r is made. h lives on the frame between blocks, in the 20 bytes
@@ -93,8 +96,18 @@ CLAMP = {3: 15, 7: 15, 11: 15, 15: 15, 4: 252, 8: 252, 12: 252}
 SAVED = ['r%d' % i for i in range(2, 18)] + ['r28', 'r29']
 
 
+# dmd_avr_poly1305_xor_pre: Z points at S1 S2 S3 || clamped r || s, made
+# by dmd_avr_poly1305_prep() when the key was precomputed
+PRE = False
+PK_R, PK_S = 12, 28
+
+
 def zload(reg, idx):
-    """reg = z[idx]: S from the frame, R from Z, clamped."""
+    """reg = z[idx]: S from the frame, R from Z, clamped (PRE: both from Z,
+    r clamped already)."""
+    if PRE:
+        emit('ldd %s, Z+%d' % (reg, idx if idx < 12 else PK_R + idx - 12))
+        return
     if idx < 12:
         emit('ldd %s, Y+%d' % (reg, F_S + idx))
         return
@@ -267,7 +280,7 @@ def gen_body(first=False):
     emit('std Y+%d, r16' % (F_W + 16))
 
 
-def gen_finish_math(hsrc, xor_flag=None):
+def gen_finish_math(hsrc, xor_flag=None, L='.Lp'):
     """h (deferred form) from @hsrc to registers, tag = (h mod p + s) to X.
 
     Needs r1 = 0, Z = key or context (s at Z+16), X = tag. With @xor_flag
@@ -314,18 +327,18 @@ def gen_finish_math(hsrc, xor_flag=None):
     for i in range(1, 16):
         emit('adc %s, r1' % H[i])
     for i in range(16):
-        emit('ldd r19, Z+%d' % (S_OFF + i))
+        emit('ldd r19, Z+%d' % ((PK_S if PRE else S_OFF) + i))
         emit('%s %s, r19' % ('add' if i == 0 else 'adc', H[i]))
     if xor_flag is not None:
         emit('ldd r19, Y+%d\t\t; mode' % xor_flag)
         emit('tst r19')
-        emit('breq .Lp_store')
+        emit('breq %s_store' % L)
         for i in range(16):
             emit('ld r19, X')
             emit('eor %s, r19' % H[i])
             emit('st X+, %s' % H[i])
-        emit('rjmp .Lp_exit')
-        label('.Lp_store')
+        emit('rjmp %s_exit' % L)
+        label(L + '_store')
     for i in range(16):
         emit('st X+, %s' % H[i])
 
@@ -439,14 +452,23 @@ dmd_avr_poly1305_blocks:''')
         emit('std Z+%d, r16' % (CTX_H + i))
     emit('rjmp .Lp_exit')
 
-    label('.Lp_empty')
+    gen_tail_exit('.Lp')
+    flush('dmd_avr_poly1305_blocks')
+
+
+
+def gen_tail_exit(L):
+    """The last partial block, the final, the frame wipe and the return of
+    a one-call MAC, with labels @L_empty (no full block), @L_tail, @L_final
+    and @L_exit; the block loop is at @L_next."""
+    label(L + '_empty')
     emit('; no full block: h = 0')
     for i in range(17):
         emit('std Y+%d, %s' % (F_W + i, ZERO))
-    label('.Lp_tail')
+    label(L + '_tail')
     emit('ldd r16, Y+%d' % F_REST)
     emit('tst r16')
-    emit('breq .Lp_final')
+    emit('breq %s_final' % L)
     emit('std Y+%d, %s\t\t; once' % (F_REST, ZERO))
     emit('; the last n = len % 16 bytes, 0x01, zeros: a block of hibit 0')
     emit('movw r24, r30')
@@ -474,20 +496,22 @@ dmd_avr_poly1305_blocks:''')
     emit('clr %s' % HIBIT)
     emit('ldi r24, 1')
     emit('clr r25')
-    emit('rjmp .Lp_next')
+    emit('rjmp %s_next' % L)
 
-    label('.Lp_final')
+    label(L + '_final')
     emit('clr r1')
     emit('ldd r26, Y+%d\t\t; X = tag' % F_TAG)
     emit('ldd r27, Y+%d' % (F_TAG + 1))
-    gen_finish_math(('Y', F_W), F_XOR)
+    gen_finish_math(('Y', F_W), F_XOR, L)
 
-    label('.Lp_exit')
+    label(L + '_exit')
     emit('clr r1')
     emit('; S and h (F_W): always written. F_AHI only by a block after the')
     emit('; first (or any context block) or the padded last block: a public')
     emit('; branch on the block count, which the one-block path skips')
     for i in range(WIPE):
+        if PRE and F_S <= 1 + i < F_AHI:
+            continue        # no S on the frame
         if not F_AHI <= 1 + i < F_W:
             emit('std Y+%d, r1' % (1 + i))
     emit('ldd r16, Y+%d' % F_AW)
@@ -505,8 +529,98 @@ dmd_avr_poly1305_blocks:''')
     for r in reversed(SAVED):
         emit('pop %s' % r)
     emit('ret')
-    flush('dmd_avr_poly1305_blocks')
 
+
+def gen_pre():
+    """dmd_avr_poly1305_prep and dmd_avr_poly1305_xor_pre."""
+    global PRE
+    print('''
+/*
+ * void dmd_avr_poly1305_prep(uint8_t pk[44]);
+ *
+ * pk = S1 S2 S3 (12 bytes) || r (16) || s (16), r given unclamped: clamps
+ * r in place and writes S_k = R_k + (R_k >> 2), what dmd_poly1305() computes
+ * on its frame at every call. Ahead of time (a sender's precompute), so
+ * that dmd_avr_poly1305_xor_pre() need not. Only call-clobbered registers:
+ * nothing of the key on the stack. Straight-line code.
+ */
+	.global dmd_avr_poly1305_prep
+	.type dmd_avr_poly1305_prep, @function
+dmd_avr_poly1305_prep:''')
+    emit('movw r30, r24\t\t; Z = pk')
+    for b in sorted(CLAMP):
+        emit('ldd r18, Z+%d' % (PK_R + b))
+        emit('andi r18, %d' % CLAMP[b])
+        emit('std Z+%d, r18' % (PK_R + b))
+    for k in range(1, 4):
+        for b in range(4):
+            emit('ldd r%d, Z+%d' % (18 + b, PK_R + 4 * k + b))
+        emit('movw r22, r18')
+        emit('movw r24, r20')
+        for _ in range(2):
+            emit('lsr r25')
+            emit('ror r24')
+            emit('ror r23')
+            emit('ror r22')
+        emit('add r18, r22')
+        emit('adc r19, r23')
+        emit('adc r20, r24')
+        emit('adc r21, r25')
+        for b in range(4):
+            emit('std Z+%d, r%d' % (4 * (k - 1) + b, 18 + b))
+    emit('ret')
+    flush('dmd_avr_poly1305_prep')
+
+    PRE = True
+    print('''
+/*
+ * void dmd_avr_poly1305_xor_pre(const uint8_t pk[44], const uint8_t *m,
+ *                               size_t len, uint8_t acc[16]);
+ *
+ * dmd_poly1305_xor() with the key as dmd_avr_poly1305_prep() left it: S and
+ * the clamped r are read from pk, not computed on the frame (no S there to
+ * compute or to wipe). The same blocks, tail, final and wipe otherwise,
+ * with labels of its own.
+ */
+	.global dmd_avr_poly1305_xor_pre
+	.type dmd_avr_poly1305_xor_pre, @function
+dmd_avr_poly1305_xor_pre:''')
+    gen_prologue()
+    emit('ldi r16, 1')
+    emit('std Y+%d, r16\t\t; mode: XOR the tag in' % F_XOR)
+    emit('std Y+%d, r1\t\t; F_AHI not written yet' % F_AW)
+    emit('set\t\t\t; T: one-call MAC')
+    emit('std Y+%d, r18\t\t; acc' % F_TAG)
+    emit('std Y+%d, r19' % (F_TAG + 1))
+    emit('mov r16, r20')
+    emit('andi r16, 15')
+    emit('std Y+%d, r16\t\t; len %% 16' % F_REST)
+    emit('movw r30, r24\t\t; Z = pk')
+    emit('movw r26, r22\t\t; X = m')
+    emit('movw r24, r20')
+    for _ in range(4):
+        emit('lsr r25')
+        emit('ror r24')
+    emit('clr %s' % ZERO)
+    emit('clr %s' % HIBIT)
+    emit('inc %s' % HIBIT)
+    emit('sbiw r24, 1\t\t; blocks after this one')
+    emit('brcc 1f')
+    emit('jmp .Lq_empty')
+    label('1')
+    gen_a_first()
+    gen_body(True)
+    label('.Lq_next')
+    emit('sbiw r24, 1')
+    emit('brcc 1f')
+    emit('jmp .Lq_tail')
+    label('1')
+    gen_a_general()
+    gen_body()
+    emit('rjmp .Lq_next')
+    gen_tail_exit('.Lq')
+    flush('dmd_avr_poly1305_xor_pre')
+    PRE = False
 
 def gen_finish():
     print('''
@@ -575,3 +689,4 @@ print('''/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 gen_init()
 gen_mac()
 gen_finish()
+gen_pre()
