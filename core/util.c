@@ -57,14 +57,37 @@ void dmd_wipe(void *p, size_t n)
 	 */
 	size_t k = n >> 4;
 
-	if (k) {
+	if (k)
 		__asm__ __volatile__(
 			AVR_ZERO_16_LOOP
 			: "+w"(k), "+z"(v)
 			:
 			: "memory");
-		n &= 15;
-	}
+	/*
+	 * The n % 16 tail as 8, 4, 2 and 1 stores by the bits of n (a public
+	 * length): 2 cycles a byte and 2 a bit, not the C loop's 8 a byte.
+	 */
+	__asm__ __volatile__(
+		"sbrs %[n], 3\n\t"
+		"rjmp 4f\n\t"
+		".rept 8\n\t"
+		"st Z+, __zero_reg__\n\t"
+		".endr\n"
+		"4:\tsbrs %[n], 2\n\t"
+		"rjmp 5f\n\t"
+		".rept 4\n\t"
+		"st Z+, __zero_reg__\n\t"
+		".endr\n"
+		"5:\tsbrs %[n], 1\n\t"
+		"rjmp 6f\n\t"
+		"st Z+, __zero_reg__\n\t"
+		"st Z+, __zero_reg__\n"
+		"6:\tsbrc %[n], 0\n\t"
+		"st Z+, __zero_reg__"
+		: "+z"(v)
+		: [n] "r"((uint8_t)n)
+		: "memory");
+	return;
 #endif
 	while (n--)
 		*v++ = 0;

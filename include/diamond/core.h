@@ -33,7 +33,10 @@ struct dmd_agg {
 
 /*
  * Sender. Slots are precomputed into a caller-owned window; each window slot
- * holds R_j || H_j || P_j || KS_j[0:pre_len], i.e. dmd_slot_size() bytes.
+ * holds R_j || H_j || P_j || KS_j[0:pre_len], i.e. dmd_slot_size() bytes;
+ * a Diamond2 slot on a port with prepared Poly1305 bytes (the AVR,
+ * DMD_POLY1305_PREP in poly1305.h) holds them between R_j and H_j, with
+ * H_j clamped in place.
  */
 struct dmd_sender {
 	/*

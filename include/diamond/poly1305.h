@@ -78,4 +78,25 @@ void dmd_poly1305(const uint8_t key[32], const uint8_t *m, size_t len,
 void dmd_poly1305_xor(const uint8_t key[32], const uint8_t *m, size_t len,
 		      uint8_t acc[16]);
 
+/*
+ * DMD_POLY1305_PREP: bytes a key may carry ahead of r || s, precomputed by
+ * dmd_poly1305_prep() (0: none, the key is r || s as it is). The AVR keeps
+ * S_k = R_k + (R_k >> 2), k = 1..3, there (embedded/avr/prims/poly1305.py),
+ * so that a one-call MAC from a sender's window slot does not compute them
+ * online. pk is prep bytes || r || s; dmd_poly1305_prep() fills the prep
+ * bytes and clamps r in place (the same key for Poly1305).
+ */
+#if defined(__AVR__)
+#define DMD_POLY1305_PREP 12
+void dmd_avr_poly1305_prep(uint8_t *pk);
+void dmd_avr_poly1305_xor_pre(const uint8_t *pk, const uint8_t *m,
+			      size_t len, uint8_t acc[16]);
+#define dmd_poly1305_prep(pk) dmd_avr_poly1305_prep(pk)
+/* dmd_poly1305_xor() with the key prepared: @pk as above. */
+#define dmd_poly1305_xor_pre(pk, m, len, acc) \
+	dmd_avr_poly1305_xor_pre(pk, m, len, acc)
+#else
+#define DMD_POLY1305_PREP 0
+#endif
+
 #endif

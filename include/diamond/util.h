@@ -112,7 +112,9 @@ void dmd_wipe_stack_n(size_t n);
  * and lengths there) down along dmd_uh_tag (6 bytes of stack arguments) ->
  * dmd_poly1305 / ghash_tag -> dmd_ghash_* (or dmd_agg_add -> dmd_sha256),
  * or straight to dmd_poly1305_xor (a Diamond2 record folded into an XOR
- * aggregate, tag.h: 21 bytes of pushes and return address, as shallow).
+ * aggregate, tag.h; on the AVR dmd_poly1305_xor_pre from the slot's
+ * prepared key, sender.c: 21 bytes of pushes and return address, as
+ * shallow).
  * avr-gcc -fstack-usage figures include the 3-byte return address on the
  * ATmega2560; an assembly function adds its return address and pushes by
  * hand. A frame that zeroes itself before it returns needs no cover: the

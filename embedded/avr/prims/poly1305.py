@@ -31,7 +31,10 @@ per column, so they stay in an 8-register window and each column loads
 exactly one new byte (operand caching). Pass 1 leaves its column bytes on the
 frame, pass 2 adds them in.
 
-z lives in two places: S1 S2 S3 (computed once per call) on the frame, R
+dmd_avr_poly1305_xor_pre() (a sender's window slot, poly1305.h) reads S1 S2
+S3 and the clamped r from the key itself, as dmd_avr_poly1305_prep() left
+them there when the slot was precomputed: no S on its frame, no clamping.
+Otherwise z lives in two places: S1 S2 S3 (computed once per call) on the frame, R
 read straight from the key (or the context's r) and clamped as it is loaded
 (andi on the window registers that receive the clamped bytes, r16..r19), so
 no copy of r is made. h lives on the frame between blocks, in the 20 bytes
@@ -49,7 +52,9 @@ poly1305.S: init stores h = 0, nothing else reads h.
 
 The first block of dmd_poly1305() starts from h = 0: A = m + 2^128 is
 loaded without reading h, so h needs no zeroing (only a message shorter than
-16 bytes, which has no first full block, zeroes it).
+16 bytes, which has no first full block, zeroes it). It has a body of its
+own: a16 = 1, so its terms are z bytes added without a multiply, and pass 2
+reads A2 A3 from the message, not from the frame.
 """
 
 out = []
@@ -83,15 +88,26 @@ F_W = 29       # h (17 bytes) between blocks, pass-1 columns (20) in one
 F_TAG = 49     # tag pointer (dmd_poly1305)
 F_REST = 51    # len % 16 not yet hashed (dmd_poly1305)
 F_XOR = 52     # 1: XOR the tag into its destination (dmd_poly1305_xor)
-FRAME = 52
+F_AW = 53      # non-zero: A2 A3 or a padded block were written at F_AHI
+FRAME = 53
 WIPE = F_TAG - 1   # bytes 1..48 held key- or message-derived values
 
 CLAMP = {3: 15, 7: 15, 11: 15, 15: 15, 4: 252, 8: 252, 12: 252}
 SAVED = ['r%d' % i for i in range(2, 18)] + ['r28', 'r29']
 
 
+# dmd_avr_poly1305_xor_pre: Z points at S1 S2 S3 || clamped r || s, made
+# by dmd_avr_poly1305_prep() when the key was precomputed
+PRE = False
+PK_R, PK_S = 12, 28
+
+
 def zload(reg, idx):
-    """reg = z[idx]: S from the frame, R from Z, clamped."""
+    """reg = z[idx]: S from the frame, R from Z, clamped (PRE: both from Z,
+    r clamped already)."""
+    if PRE:
+        emit('ldd %s, Z+%d' % (reg, idx if idx < 12 else PK_R + idx - 12))
+        return
     if idx < 12:
         emit('ldd %s, Y+%d' % (reg, F_S + idx))
         return
@@ -102,8 +118,12 @@ def zload(reg, idx):
         emit('andi %s, %d' % (reg, CLAMP[b]))
 
 
-def gen_pass(rows, second):
-    """Product scanning over the row words in @rows (a bytes in AREG)."""
+def gen_pass(rows, second, first=False):
+    """Product scanning over the row words in @rows (a bytes in AREG).
+
+    With @first (the first block of a one-call MAC, h = 0, a full block),
+    a16 = 1: its terms are z bytes added, no multiply.
+    """
     acc = list(ACC)
     for r in acc:
         emit('clr %s' % r)
@@ -126,9 +146,13 @@ def gen_pass(rows, second):
             # byte p, taken before the window slides past it
             if p >= 4:
                 assert window.get((p - 4) % 8) == p - 4
-                emit('mul %s, %s' % (A16, WIN[(p - 4) % 8]))
-                emit('add %s, r0' % acc[0])
-                emit('adc %s, r1' % acc[1])
+                if first:
+                    emit('add %s, %s' % (acc[0], WIN[(p - 4) % 8]))
+                    emit('adc %s, %s' % (acc[1], ZERO))
+                else:
+                    emit('mul %s, %s' % (A16, WIN[(p - 4) % 8]))
+                    emit('add %s, r0' % acc[0])
+                    emit('adc %s, r1' % acc[1])
                 emit('adc %s, %s' % (acc[2], ZERO))
         need = sorted({z for _, z in terms})
         assert not need or need[-1] - need[0] < 8
@@ -189,17 +213,15 @@ def gen_prologue():
 
 
 def gen_a_first():
-    emit('; A = m + hibit 2^128 (h = 0): A0 A1 to registers, A2 A3 to the frame')
-    A = AREG + WIN
-    for i in range(16):
-        emit('ld %s, X+' % A[i])
-    emit('mov %s, %s' % (A16, HIBIT))
-    for i in range(8, 16):
-        emit('std Y+%d, %s' % (F_AHI + i - 8, A[i]))
+    emit('; A = m + 2^128 (h = 0): A0 A1 to registers, A2 A3 read in pass 2')
+    for i in range(8):
+        emit('ld %s, X+' % AREG[i])
 
 
 def gen_a_general():
     emit('; A = h + m + hibit 2^128: A0 A1 to registers, A2 A3 to the frame')
+    emit('ldi r20, 1')
+    emit('std Y+%d, r20\t\t; F_AHI to be wiped' % F_AW)
     A = AREG + WIN
     for i in range(16):
         emit('ldd %s, Y+%d' % (A[i], F_W + i))
@@ -219,13 +241,16 @@ def gen_a_general():
         emit('std Y+%d, %s' % (F_AHI + i - 8, A[i]))
 
 
-def gen_body():
+def gen_body(first=False):
     emit('; pass 1: A0 A1')
     gen_pass([0, 1], False)
     emit('; pass 2: A2 A3 and a16')
     for i in range(8):
-        emit('ldd %s, Y+%d' % (AREG[i], F_AHI + i))
-    gen_pass([2, 3], True)
+        if first:
+            emit('ld %s, X+' % AREG[i])
+        else:
+            emit('ldd %s, Y+%d' % (AREG[i], F_AHI + i))
+    gen_pass([2, 3], True, first)
     emit('; fold: h = F_lo + (t & 3) 2^128 + (t & ~3) + (t >> 2), t in r2..r5')
     emit('mov r16, r2')
     emit('andi r16, 3')
@@ -255,7 +280,7 @@ def gen_body():
     emit('std Y+%d, r16' % (F_W + 16))
 
 
-def gen_finish_math(hsrc, xor_flag=None):
+def gen_finish_math(hsrc, xor_flag=None, L='.Lp'):
     """h (deferred form) from @hsrc to registers, tag = (h mod p + s) to X.
 
     Needs r1 = 0, Z = key or context (s at Z+16), X = tag. With @xor_flag
@@ -283,13 +308,17 @@ def gen_finish_math(hsrc, xor_flag=None):
     emit('add r2, r19')
     for i in range(1, 17):
         emit('adc %s, r1' % H[i])
-    # bit 130 of h + 5
+    # bit 130 of h + 5: h16 plus the carry out of h[0..15] + 5, which is
+    # set unless h[0..15] < 2^128 - 5 (a compare chain: the borrow, no sum)
     emit('ldi r20, 5')
-    emit('mov r19, r2')
-    emit('add r19, r20')
-    for i in range(1, 17):
-        emit('mov r19, %s' % H[i])
-        emit('adc r19, r1')
+    emit('ldi r19, 0xfb')
+    emit('cp r2, r19')
+    emit('ldi r19, 0xff')
+    for i in range(1, 16):
+        emit('cpc %s, r19' % H[i])
+    emit('mov r19, %s\t\t; mov, inc leave the borrow' % H[16])
+    emit('inc r19')
+    emit('sbc r19, r1')
     emit('lsr r19')
     emit('lsr r19')
     emit('neg r19\t\t\t; 0xff when h >= p')
@@ -298,18 +327,18 @@ def gen_finish_math(hsrc, xor_flag=None):
     for i in range(1, 16):
         emit('adc %s, r1' % H[i])
     for i in range(16):
-        emit('ldd r19, Z+%d' % (S_OFF + i))
+        emit('ldd r19, Z+%d' % ((PK_S if PRE else S_OFF) + i))
         emit('%s %s, r19' % ('add' if i == 0 else 'adc', H[i]))
     if xor_flag is not None:
         emit('ldd r19, Y+%d\t\t; mode' % xor_flag)
         emit('tst r19')
-        emit('breq .Lp_store')
+        emit('breq %s_store' % L)
         for i in range(16):
             emit('ld r19, X')
             emit('eor %s, r19' % H[i])
             emit('st X+, %s' % H[i])
-        emit('rjmp .Lp_exit')
-        label('.Lp_store')
+        emit('rjmp %s_exit' % L)
+        label(L + '_store')
     for i in range(16):
         emit('st X+, %s' % H[i])
 
@@ -346,13 +375,15 @@ def gen_mac():
  * carries run through adc, never a branch (the deferred fold carry k too:
  * lsl, adc, ror). The frame bytes 1..48 (S, A2 A3 and the padded block, h
  * and the pass-1 columns: key- and message-derived) are zeroed before
- * return.
+ * return; A2 A3 and the padded block only when written (a frame flag: the
+ * first block of a one-call MAC reads A2 A3 from the message).
  */
 	.global dmd_poly1305
 	.type dmd_poly1305, @function
 dmd_poly1305:''')
     gen_prologue()
     emit('std Y+%d, r1\t\t; mode: store the tag' % F_XOR)
+    emit('std Y+%d, r1\t\t; F_AHI not written yet' % F_AW)
     emit('rjmp .Lp_onecall')
     flush('dmd_poly1305')
     print('''
@@ -362,6 +393,7 @@ dmd_poly1305_xor:''')
     gen_prologue()
     emit('ldi r16, 1')
     emit('std Y+%d, r16\t\t; mode: XOR the tag in' % F_XOR)
+    emit('std Y+%d, r1\t\t; F_AHI not written yet' % F_AW)
     label('.Lp_onecall')
     emit('set\t\t\t; T: one-call MAC')
     emit('std Y+%d, r18\t\t; tag' % F_TAG)
@@ -381,10 +413,11 @@ dmd_poly1305_xor:''')
     gen_setup_s()
     emit('sbiw r24, 1\t\t; blocks after this one')
     emit('brcc 1f')
-    emit('rjmp .Lp_empty')
+    emit('jmp .Lp_empty\t\t; beyond rjmp: the first-block body is between')
     label('1')
     gen_a_first()
-    emit('rjmp .Lp_body')
+    gen_body(True)
+    emit('jmp .Lp_next')
     flush('dmd_poly1305_xor')
 
     print('''
@@ -392,6 +425,7 @@ dmd_poly1305_xor:''')
 	.type dmd_avr_poly1305_blocks, @function
 dmd_avr_poly1305_blocks:''')
     gen_prologue()
+    emit('std Y+%d, r1\t\t; F_AHI not written yet' % F_AW)
     emit('clt\t\t\t; T clear: context blocks')
     emit('movw r30, r24\t\t; Z = ctx')
     emit('movw r26, r22\t\t; X = m')
@@ -408,7 +442,6 @@ dmd_avr_poly1305_blocks:''')
     emit('rjmp .Lp_done')
     label('1')
     gen_a_general()
-    label('.Lp_body')
     gen_body()
     emit('rjmp .Lp_next')
 
@@ -419,14 +452,23 @@ dmd_avr_poly1305_blocks:''')
         emit('std Z+%d, r16' % (CTX_H + i))
     emit('rjmp .Lp_exit')
 
-    label('.Lp_empty')
+    gen_tail_exit('.Lp')
+    flush('dmd_avr_poly1305_blocks')
+
+
+
+def gen_tail_exit(L):
+    """The last partial block, the final, the frame wipe and the return of
+    a one-call MAC, with labels @L_empty (no full block), @L_tail, @L_final
+    and @L_exit; the block loop is at @L_next."""
+    label(L + '_empty')
     emit('; no full block: h = 0')
     for i in range(17):
         emit('std Y+%d, %s' % (F_W + i, ZERO))
-    label('.Lp_tail')
+    label(L + '_tail')
     emit('ldd r16, Y+%d' % F_REST)
     emit('tst r16')
-    emit('breq .Lp_final')
+    emit('breq %s_final' % L)
     emit('std Y+%d, %s\t\t; once' % (F_REST, ZERO))
     emit('; the last n = len % 16 bytes, 0x01, zeros: a block of hibit 0')
     emit('movw r24, r30')
@@ -454,18 +496,30 @@ dmd_avr_poly1305_blocks:''')
     emit('clr %s' % HIBIT)
     emit('ldi r24, 1')
     emit('clr r25')
-    emit('rjmp .Lp_next')
+    emit('rjmp %s_next' % L)
 
-    label('.Lp_final')
+    label(L + '_final')
     emit('clr r1')
     emit('ldd r26, Y+%d\t\t; X = tag' % F_TAG)
     emit('ldd r27, Y+%d' % (F_TAG + 1))
-    gen_finish_math(('Y', F_W), F_XOR)
+    gen_finish_math(('Y', F_W), F_XOR, L)
 
-    label('.Lp_exit')
+    label(L + '_exit')
     emit('clr r1')
+    emit('; S and h (F_W): always written. F_AHI only by a block after the')
+    emit('; first (or any context block) or the padded last block: a public')
+    emit('; branch on the block count, which the one-block path skips')
     for i in range(WIPE):
-        emit('std Y+%d, r1' % (1 + i))
+        if PRE and F_S <= 1 + i < F_AHI:
+            continue        # no S on the frame
+        if not F_AHI <= 1 + i < F_W:
+            emit('std Y+%d, r1' % (1 + i))
+    emit('ldd r16, Y+%d' % F_AW)
+    emit('tst r16')
+    emit('breq 1f')
+    for i in range(F_AHI, F_W):
+        emit('std Y+%d, r1' % i)
+    label('1')
     emit('adiw r28, %d' % FRAME)
     emit('in r0, 0x3f')
     emit('cli')
@@ -475,8 +529,98 @@ dmd_avr_poly1305_blocks:''')
     for r in reversed(SAVED):
         emit('pop %s' % r)
     emit('ret')
-    flush('dmd_avr_poly1305_blocks')
 
+
+def gen_pre():
+    """dmd_avr_poly1305_prep and dmd_avr_poly1305_xor_pre."""
+    global PRE
+    print('''
+/*
+ * void dmd_avr_poly1305_prep(uint8_t pk[44]);
+ *
+ * pk = S1 S2 S3 (12 bytes) || r (16) || s (16), r given unclamped: clamps
+ * r in place and writes S_k = R_k + (R_k >> 2), what dmd_poly1305() computes
+ * on its frame at every call. Ahead of time (a sender's precompute), so
+ * that dmd_avr_poly1305_xor_pre() need not. Only call-clobbered registers:
+ * nothing of the key on the stack. Straight-line code.
+ */
+	.global dmd_avr_poly1305_prep
+	.type dmd_avr_poly1305_prep, @function
+dmd_avr_poly1305_prep:''')
+    emit('movw r30, r24\t\t; Z = pk')
+    for b in sorted(CLAMP):
+        emit('ldd r18, Z+%d' % (PK_R + b))
+        emit('andi r18, %d' % CLAMP[b])
+        emit('std Z+%d, r18' % (PK_R + b))
+    for k in range(1, 4):
+        for b in range(4):
+            emit('ldd r%d, Z+%d' % (18 + b, PK_R + 4 * k + b))
+        emit('movw r22, r18')
+        emit('movw r24, r20')
+        for _ in range(2):
+            emit('lsr r25')
+            emit('ror r24')
+            emit('ror r23')
+            emit('ror r22')
+        emit('add r18, r22')
+        emit('adc r19, r23')
+        emit('adc r20, r24')
+        emit('adc r21, r25')
+        for b in range(4):
+            emit('std Z+%d, r%d' % (4 * (k - 1) + b, 18 + b))
+    emit('ret')
+    flush('dmd_avr_poly1305_prep')
+
+    PRE = True
+    print('''
+/*
+ * void dmd_avr_poly1305_xor_pre(const uint8_t pk[44], const uint8_t *m,
+ *                               size_t len, uint8_t acc[16]);
+ *
+ * dmd_poly1305_xor() with the key as dmd_avr_poly1305_prep() left it: S and
+ * the clamped r are read from pk, not computed on the frame (no S there to
+ * compute or to wipe). The same blocks, tail, final and wipe otherwise,
+ * with labels of its own.
+ */
+	.global dmd_avr_poly1305_xor_pre
+	.type dmd_avr_poly1305_xor_pre, @function
+dmd_avr_poly1305_xor_pre:''')
+    gen_prologue()
+    emit('ldi r16, 1')
+    emit('std Y+%d, r16\t\t; mode: XOR the tag in' % F_XOR)
+    emit('std Y+%d, r1\t\t; F_AHI not written yet' % F_AW)
+    emit('set\t\t\t; T: one-call MAC')
+    emit('std Y+%d, r18\t\t; acc' % F_TAG)
+    emit('std Y+%d, r19' % (F_TAG + 1))
+    emit('mov r16, r20')
+    emit('andi r16, 15')
+    emit('std Y+%d, r16\t\t; len %% 16' % F_REST)
+    emit('movw r30, r24\t\t; Z = pk')
+    emit('movw r26, r22\t\t; X = m')
+    emit('movw r24, r20')
+    for _ in range(4):
+        emit('lsr r25')
+        emit('ror r24')
+    emit('clr %s' % ZERO)
+    emit('clr %s' % HIBIT)
+    emit('inc %s' % HIBIT)
+    emit('sbiw r24, 1\t\t; blocks after this one')
+    emit('brcc 1f')
+    emit('jmp .Lq_empty')
+    label('1')
+    gen_a_first()
+    gen_body(True)
+    label('.Lq_next')
+    emit('sbiw r24, 1')
+    emit('brcc 1f')
+    emit('jmp .Lq_tail')
+    label('1')
+    gen_a_general()
+    gen_body()
+    emit('rjmp .Lq_next')
+    gen_tail_exit('.Lq')
+    flush('dmd_avr_poly1305_xor_pre')
+    PRE = False
 
 def gen_finish():
     print('''
@@ -545,3 +689,4 @@ print('''/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 gen_init()
 gen_mac()
 gen_finish()
+gen_pre()

@@ -334,6 +334,22 @@ static void test_poly1305(void)
 		ok &= !memcmp(tag, ref, 16);
 	}
 	kat_report(ok, PSTR("poly1305: one-call MAC XORed into an accumulator at every length 0..150"));
+	/* The same from a prepared key (S || clamped r || s), 0..150. */
+	ok = 1;
+	for (s = 0; s <= 150; s++) {
+		uint8_t pk[DMD_POLY1305_PREP + 32];
+
+		poly_tag(ref, k, msg, s);
+		for (s2 = 0; s2 < 16; s2++) {
+			tag[s2] = (uint8_t)(s * 5 + s2 * 31);
+			ref[s2] ^= tag[s2];
+		}
+		memcpy(pk + DMD_POLY1305_PREP, k, 32);
+		dmd_poly1305_prep(pk);
+		dmd_poly1305_xor_pre(pk, msg, s, tag);
+		ok &= !memcmp(tag, ref, 16);
+	}
+	kat_report(ok, PSTR("poly1305: prepared-key XOR form = one-call MAC at every length 0..150"));
 	ok = 1;
 	for (s = 0; s < sizeof(ctx); s++)
 		ok &= ((uint8_t *)&ctx)[s] == 0;
@@ -344,7 +360,7 @@ static void test_poly1305(void)
  * Timer 1 at the CPU clock: cycles of one dmd_poly1305 of @n bytes. Out of
  * line, so every measurement runs the same instructions around the call.
  */
-static __attribute__((noinline)) uint16_t timed_mac(const uint8_t k[32],
+static __attribute__((noinline)) uint16_t timed_mac(const uint8_t *k,
 						   const uint8_t *m, size_t n,
 						   int xor)
 {
@@ -354,7 +370,9 @@ static __attribute__((noinline)) uint16_t timed_mac(const uint8_t k[32],
 	memset(tag, 0, sizeof(tag));
 	TCNT1 = 0;
 	t0 = TCNT1;
-	if (xor)
+	if (xor == 2)
+		dmd_poly1305_xor_pre(k, m, n, tag);
+	else if (xor)
 		dmd_poly1305_xor(k, m, n, tag);
 	else
 		dmd_poly1305(k, m, n, tag);
@@ -364,23 +382,28 @@ static __attribute__((noinline)) uint16_t timed_mac(const uint8_t k[32],
 
 /*
  * Same cycles for all-zero, all-one and mixed keys and messages of @n
- * bytes, through dmd_poly1305 or (@xor) dmd_poly1305_xor.
+ * bytes, through dmd_poly1305, (@xor 1) dmd_poly1305_xor or (@xor 2)
+ * dmd_poly1305_xor_pre on the key prepared (outside the timed call).
  */
 static int timing_same(size_t n, int xor)
 {
-	uint8_t k[32];
+	uint8_t k[DMD_POLY1305_PREP + 32];
 	uint16_t ref = 0, t;
 	unsigned int r;
 	int ok = 1;
 
 	for (r = 0; r < 8; r++) {
-		kat_ct_fill(k, sizeof(k), msg, n, r);
-		t = timed_mac(k, msg, n, xor);
+		kat_ct_fill(k + DMD_POLY1305_PREP, 32, msg, n, r);
+		if (xor == 2)
+			dmd_poly1305_prep(k);
+		t = timed_mac(xor == 2 ? k : k + DMD_POLY1305_PREP, msg, n,
+			      xor);
 		if (!r)
 			ref = t;
 		ok &= t == ref;
 	}
-	board_puts(xor ? "# dmd_poly1305_xor of " : "# dmd_poly1305 of ");
+	board_puts(xor == 2 ? "# dmd_poly1305_xor_pre of " :
+		   xor ? "# dmd_poly1305_xor of " : "# dmd_poly1305 of ");
 	kat_put_uint((unsigned int)n);
 	board_puts(" bytes: ");
 	kat_put_uint(ref);
@@ -392,7 +415,7 @@ static int timing_same(size_t n, int xor)
  * The one-call MAC takes the same cycles for all-zero, all-one and mixed
  * keys and messages of one length (data-dependent timing would show as a
  * difference): 16 bytes (the first-block path only), 17 and 128; and so
- * does its XOR form.
+ * do its XOR forms, from the key or from a prepared key.
  */
 static void test_timing(void)
 {
@@ -405,9 +428,10 @@ static void test_timing(void)
 	for (l = 0; l < 3; l++) {
 		ok &= timing_same(lens[l], 0);
 		ok &= timing_same(lens[l], 1);
+		ok &= timing_same(lens[l], 2);
 	}
 	TCCR1B = 0;
-	kat_report(ok, PSTR("poly1305: one-call MAC and its XOR form take the same cycles for 8 keys and messages (16, 17, 128 bytes)"));
+	kat_report(ok, PSTR("poly1305: one-call MAC and its XOR forms take the same cycles for 8 keys and messages (16, 17, 128 bytes)"));
 }
 
 static void bench(void)
