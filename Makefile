@@ -50,6 +50,10 @@ $(NEEDS_DEPS): deps
 	@$(MAKE) --no-print-directory $@.after-deps
 
 # Every suite writes TAP to $(TAPDIR)/<suite>.tap; the summary counts them.
+# A suite run alone (make check-core-api) finds the directory too.
+ifneq ($(filter check-%,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(TAPDIR))
+endif
 check.after-deps:
 	@rm -rf $(TAPDIR); mkdir -p $(TAPDIR)
 	@$(MAKE) --no-print-directory all
