@@ -14,10 +14,14 @@
 
 #define SLOT_CHUNK	256
 
+/*
+ * Record @j's distinct copies, in arrival order (spec section 8.1): a
+ * damaged copy, before or after the genuine one, never replaces it.
+ */
 struct slot {
-	uint32_t off;
-	uint16_t len;
-	uint8_t have;
+	uint32_t off[DLIB_COPIES];
+	uint16_t len[DLIB_COPIES];
+	uint8_t have;		/* copies held; 0: none yet */
 };
 
 struct diamond_asm {
@@ -107,12 +111,27 @@ static struct slot *slot_at(const struct diamond_asm *a, uint32_t j)
 }
 
 /*
- * The bytes of record @j. An assembler that holds only empty records has
- * no buffer at all: then NULL, never NULL + 0 (undefined in C).
+ * The bytes of copy @c of record @j. An assembler that holds only empty
+ * records has no buffer at all: then NULL, never NULL + 0 (undefined in C).
  */
-static uint8_t *payload(const struct diamond_asm *a, uint32_t j)
+static uint8_t *payload(const struct diamond_asm *a, uint32_t j,
+			unsigned int c)
 {
-	return a->data ? a->data + slot_at(a, j)->off : NULL;
+	return a->data ? a->data + slot_at(a, j)->off[c] : NULL;
+}
+
+/* Is @f's payload one of the copies @sl holds already? */
+static int held(const struct diamond_asm *a, const struct slot *sl,
+		const struct diamond_frame *f)
+{
+	unsigned int c;
+
+	for (c = 0; c < sl->have; c++)
+		if (sl->len[c] == f->len &&
+		    (!f->len || !memcmp(a->data + sl->off[c], f->payload,
+					f->len)))
+			return 1;
+	return 0;
 }
 
 /* Copy @len bytes; with none, touch neither pointer (either may be NULL). */
@@ -175,12 +194,9 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 	sl = slot_make(a, f->index);
 	if (!sl)
 		return -ENOMEM;
-	if (sl->have && sl->len == f->len) {
-		/* A duplicate: overwrite in place, so repeats cost nothing. */
-		copy(payload(a, f->index), f->payload, f->len);
+	/* A repeat, or a copy past the bound: dropped (spec 8.1). */
+	if (held(a, sl, f) || sl->have == DLIB_COPIES)
 		return ret;
-	}
-	/* Another length: the latest copy wins; the old bytes stay unused. */
 	if (a->used + f->len > a->cap) {
 		cap = a->cap ? a->cap : 256;
 		while (cap < a->used + f->len)
@@ -197,9 +213,9 @@ int diamond_asm_record(struct diamond_asm *a, const struct diamond_frame *f,
 		memcpy(a->data + a->used, f->payload, f->len);
 	if (!sl->have)
 		a->nhave++;
-	sl->off = (uint32_t)a->used;
-	sl->len = f->len;
-	sl->have = 1;
+	sl->off[sl->have] = (uint32_t)a->used;
+	sl->len[sl->have] = f->len;
+	sl->have++;
 	a->used += f->len;
 	if ((uint32_t)f->index + 1 > a->top)
 		a->top = (uint32_t)f->index + 1;
@@ -226,6 +242,7 @@ int dlib_asm_frames(const struct diamond_asm *a, uint32_t device_id,
 		.device_id = device_id, .epoch = a->epoch,
 	};
 	const struct slot *sl;
+	unsigned int c;
 	uint32_t j;
 	int rc;
 
@@ -235,14 +252,14 @@ int dlib_asm_frames(const struct diamond_asm *a, uint32_t device_id,
 			j = (j / SLOT_CHUNK + 1) * SLOT_CHUNK - 1;
 			continue;
 		}
-		if (!sl->have)
-			continue;
-		f.index = (uint16_t)j;
-		f.len = sl->len;
-		f.payload = payload(a, j);
-		rc = emit(arg, &f);
-		if (rc)
-			return rc;
+		for (c = 0; c < sl->have; c++) {	/* every copy held */
+			f.index = (uint16_t)j;
+			f.len = sl->len[c];
+			f.payload = payload(a, j, c);
+			rc = emit(arg, &f);
+			if (rc)
+				return rc;
+		}
 	}
 	return 0;
 }
@@ -250,7 +267,7 @@ int dlib_asm_frames(const struct diamond_asm *a, uint32_t device_id,
 int diamond_asm_tag(struct diamond_asm *a, const struct diamond_frame *f,
 		    uint8_t **buf, size_t *cap, struct diamond_epoch_body *body)
 {
-	int rc = dlib_asm_assemble(a, f, buf, cap, body);
+	int rc = dlib_asm_assemble(a, f, 0, buf, cap, body);
 
 	reset(a);
 	return rc;
@@ -276,20 +293,49 @@ uint32_t dlib_asm_top(const struct diamond_asm *a)
 	return a->pending ? a->top : 0;
 }
 
+unsigned int dlib_asm_picks(const struct diamond_asm *a, uint32_t first,
+			    uint32_t count)
+{
+	unsigned int n = 1;
+	uint32_t j;
+
+	if (!dlib_asm_has(a, first, count))
+		return 0;
+	for (j = first; j < first + count && n <= DLIB_TRIES; j++)
+		n *= slot_at(a, j)->have;
+	return n;
+}
+
+/*
+ * The copy of record @j that pick @*pick takes: @*pick read as a number
+ * whose digits are the copy choices of the records with more than one,
+ * the lowest record first; consumes that digit.
+ */
+static unsigned int pick_copy(const struct diamond_asm *a, uint32_t j,
+			      unsigned int *pick)
+{
+	unsigned int have = slot_at(a, j)->have, c = *pick % have;
+
+	*pick /= have;
+	return c;
+}
+
 int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
-		       uint32_t count, const uint8_t *tag, size_t taglen,
-		       uint8_t **buf, size_t *cap,
+		       uint32_t count, unsigned int pick, const uint8_t *tag,
+		       size_t taglen, uint8_t **buf, size_t *cap,
 		       struct diamond_epoch_body *body)
 {
 	uint8_t *out;
 	size_t adlen = taglen - DIAMOND_TAG_SIZE, need = adlen, pos;
+	unsigned int c, p = pick;
 	uint16_t len;
 	uint32_t j;
 
 	if (!dlib_asm_has(a, first, count))
 		return -ENOMSG;
 	for (j = first; j < first + count; j++)
-		need += DMD_BODY_LEN_SIZE + slot_at(a, j)->len;
+		need += DMD_BODY_LEN_SIZE +
+			slot_at(a, j)->len[pick_copy(a, j, &p)];
 	need += DIAMOND_TAG_SIZE;
 	if (need - adlen > a->max_body)
 		return -EMSGSIZE;
@@ -305,10 +351,11 @@ int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
 	memcpy(out, tag, adlen);
 	pos = adlen;
 	for (j = first; j < first + count; j++) {
-		len = slot_at(a, j)->len;
+		c = pick_copy(a, j, &pick);
+		len = slot_at(a, j)->len[c];
 		out[pos] = (uint8_t)len;
 		out[pos + 1] = (uint8_t)(len >> 8);
-		copy(out + pos + 2, payload(a, j), len);
+		copy(out + pos + 2, payload(a, j, c), len);
 		pos += DMD_BODY_LEN_SIZE + len;
 	}
 	memcpy(out + pos, tag + adlen, DIAMOND_TAG_SIZE);
@@ -323,16 +370,17 @@ int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
 }
 
 int dlib_asm_assemble(const struct diamond_asm *a,
-			  const struct diamond_frame *f, uint8_t **buf,
-			  size_t *cap, struct diamond_epoch_body *body)
+			  const struct diamond_frame *f, unsigned int pick,
+			  uint8_t **buf, size_t *cap,
+			  struct diamond_epoch_body *body)
 {
 	int rc;
 
 	/* Nothing, another epoch, records missing or records past n. */
 	if (a->epoch != f->epoch || !dlib_asm_complete(a, f->index))
 		return -ENOMSG;
-	rc = dlib_asm_range(a, 0, f->index, f->payload, f->len, buf, cap,
-				body);
+	rc = dlib_asm_range(a, 0, f->index, pick, f->payload, f->len, buf,
+			    cap, body);
 	if (!rc) {
 		body->device_id = f->device_id;
 		body->suite = f->suite;

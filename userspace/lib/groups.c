@@ -546,6 +546,53 @@ static void unit_failed(struct dlib_dev *d, struct dlib_ep *ep,
 	}
 }
 
+/* Open unit @u as the pick @pick of its record copies puts it together. */
+static int try_pick(struct diamond_gw *gw, struct dlib_dev *d,
+		    struct dlib_ep *ep, const struct unit *u, unsigned int pick,
+		    struct diamond_epoch_body *body, struct dmd_receiver *next)
+{
+	int rc, had;
+
+	rc = dlib_asm_range(ep->asm_, u->first, u->count, pick, u->tag,
+			    u->taglen, &gw->body, &gw->body_cap, body);
+	if (!rc)
+		rc = dlib_grow_pt(gw, body->ct_len - DIAMOND_TAG_SIZE + 1);
+	body->epoch = ep->epoch;
+	if (rc)
+		return rc;
+	had = d->tfm != NULL;
+	if (!had)
+		dlib_make_room(gw, d);
+	rc = gw->be->open_unit(d, u->group, u->final ? u->n : 0, body, gw->pt,
+			       next);
+	dlib_track_tfm(gw, d, had);
+	return rc;
+}
+
+/*
+ * Open unit @u with each way its held record copies go together, at most
+ * DLIB_TRIES verifications (spec 8.1), each from the cursor @next was
+ * sought to; @next moved past the unit if one verified.
+ */
+static int try_picks(struct diamond_gw *gw, struct dlib_dev *d,
+		     struct dlib_ep *ep, const struct unit *u,
+		     struct diamond_epoch_body *body,
+		     struct dmd_receiver *next)
+{
+	unsigned int pick, n = dlib_asm_picks(ep->asm_, u->first, u->count);
+	struct dmd_receiver at = *next;
+	int rc = -ENOMSG;
+
+	for (pick = 0; pick < n && pick < DLIB_TRIES; pick++) {
+		*next = at;
+		rc = try_pick(gw, d, ep, u, pick, body, next);
+		if (rc != -EBADMSG)
+			break;	/* verified, or no other copy can help */
+	}
+	dmd_wipe(&at, sizeof(at));
+	return rc;
+}
+
 /* Verify @u of @ep; durable cursor; deliver. -ENOMEM only is fatal. */
 static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 		     struct dlib_ep *ep, const struct unit *u)
@@ -559,27 +606,14 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 	uint32_t from;
 	int rc, had, saved = 0;
 
-	rc = dlib_asm_range(ep->asm_, u->first, u->count, u->tag,
-				u->taglen, &gw->body, &gw->body_cap, &body);
 	/* The cursor moved to the unit from the epoch's nearest checkpoint. */
+	rc = dlib_ckpt_seek(&ep->ckpt, d->rx, ep->epoch, u->group, &next,
+			    &gw->chain_steps, &d->walk_credit);
 	if (!rc)
-		rc = dlib_ckpt_seek(&ep->ckpt, d->rx, ep->epoch, u->group,
-				    &next, &gw->chain_steps,
-				    &d->walk_credit);
+		rc = try_picks(gw, d, ep, u, &body, &next);
+	/* Verify -> durable cursor -> deliver (userspace.rst 4). */
 	if (!rc)
-		rc = dlib_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE + 1);
-	body.epoch = ep->epoch;
-	if (!rc) {
-		had = d->tfm != NULL;
-		if (!had)
-			dlib_make_room(gw, d);
-		rc = gw->be->open_unit(d, u->group, u->final ? u->n : 0, &body,
-				       gw->pt, &next);
-		dlib_track_tfm(gw, d, had);
-		/* Verify -> durable cursor -> deliver (userspace.rst 4). */
-		if (!rc)
-			rc = saved = dlib_store_save_rx(gw->store, &next);
-	}
+		rc = saved = dlib_store_save_rx(gw->store, &next);
 	if (saved) {
 		/* The kernel's cursor moved but the file's did not. */
 		had = d->tfm != NULL;

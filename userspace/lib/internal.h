@@ -182,6 +182,12 @@ int dlib_grp_screen(const struct dlib_dev *d,
 void dlib_grp_stale(struct diamond_gw *gw, struct dlib_dev *d,
 			const struct diamond_frame *f);
 #define DLIB_GTAG_CHUNK	256
+/*
+ * Spec section 8.1: distinct copies of a record the gateway holds, and
+ * verifications it spends on a unit before it gives the unit up.
+ */
+#define DLIB_COPIES	3
+#define DLIB_TRIES	8
 /* Call @emit for every group tag frame @ep holds, in group order. */
 int dlib_ep_tag_frames(const struct dlib_ep *ep,
 		       int (*emit)(void *arg, const struct diamond_frame *f),
@@ -248,17 +254,26 @@ int dlib_asm_has(const struct diamond_asm *a, uint32_t first,
 /* The highest record index held + 1. */
 uint32_t dlib_asm_top(const struct diamond_asm *a);
 /*
- * Records first .. first + count - 1 as a body, with @tag (AD || T of
- * @taglen bytes) around it: AD || body || T in *@buf.
+ * How many ways records first .. first + count - 1 can be put together
+ * from the copies held (0: one is missing); past DLIB_TRIES, some number
+ * above it.
+ */
+unsigned int dlib_asm_picks(const struct diamond_asm *a, uint32_t first,
+			    uint32_t count);
+/*
+ * Records first .. first + count - 1 as a body, each the copy that
+ * @pick (< dlib_asm_picks()) chooses, with @tag (AD || T of @taglen
+ * bytes) around it: AD || body || T in *@buf.
  */
 int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
-		       uint32_t count, const uint8_t *tag, size_t taglen,
-		       uint8_t **buf, size_t *cap,
+		       uint32_t count, unsigned int pick, const uint8_t *tag,
+		       size_t taglen, uint8_t **buf, size_t *cap,
 		       struct diamond_epoch_body *body);
 /* diamond_asm_tag() without emptying the assembler. */
 int dlib_asm_assemble(const struct diamond_asm *a,
-			  const struct diamond_frame *f, uint8_t **buf,
-			  size_t *cap, struct diamond_epoch_body *body);
+			  const struct diamond_frame *f, unsigned int pick,
+			  uint8_t **buf, size_t *cap,
+			  struct diamond_epoch_body *body);
 
 /*
  * A verification backend. open() verifies @body against d->st with

@@ -218,6 +218,30 @@ int dlib_grow_pt(struct diamond_gw *gw, size_t need)
 	return 0;
 }
 
+/*
+ * Open the epoch with each way its held record copies go together, at
+ * most DLIB_TRIES (spec 8.1); the last failure if none verifies.
+ */
+static int try_picks(struct diamond_gw *gw, struct dlib_ep *ep,
+		     const struct diamond_frame *t,
+		     struct diamond_epoch_body *body)
+{
+	unsigned int pick, n = dlib_asm_picks(ep->asm_, 0, t->index);
+	int rc = -ENOMSG;
+
+	for (pick = 0; pick < n && pick < DLIB_TRIES; pick++) {
+		rc = dlib_asm_assemble(ep->asm_, t, pick, &gw->body,
+				       &gw->body_cap, body);
+		if (!rc)
+			rc = dlib_grow_pt(gw, body->ct_len - DIAMOND_TAG_SIZE);
+		if (!rc)
+			rc = diamond_gw_open_epoch(gw, body, gw->pt);
+		if (rc != -EBADMSG)
+			break;	/* verified, or no other copy can help */
+	}
+	return rc;
+}
+
 /* A complete epoch: verify, make durable, deliver; then older ones go. */
 static int verify(struct diamond_gw *gw, struct dlib_ep *ep)
 {
@@ -229,12 +253,7 @@ static int verify(struct diamond_gw *gw, struct dlib_ep *ep)
 	int rc;
 
 	tag_frame(ep, &t);
-	rc = dlib_asm_assemble(ep->asm_, &t, &gw->body, &gw->body_cap,
-				   &body);
-	if (!rc)
-		rc = dlib_grow_pt(gw, body.ct_len - DIAMOND_TAG_SIZE);
-	if (!rc)
-		rc = diamond_gw_open_epoch(gw, &body, gw->pt);
+	rc = try_picks(gw, ep, &t, &body);
 	if (rc) {
 		dlib_ep_reject(gw, ep, rc);
 		return rc == -ENOMEM ? rc : 0;
