@@ -78,7 +78,7 @@ $(US_FRAMETOOL): $(TOP)/tools/frametool.c $(US_LIB_A)
 	$(CC) $(CSTD) -o $@ $< $(US_LIB_A) $(US_KCAPI)
 
 CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-ingest userspace-groups \
-		userspace-forgery userspace-vm
+		userspace-forgery userspace-copies userspace-vm
 
 
 .PHONY: check-userspace-host check-userspace-crash check-userspace-ingest check-userspace-vm
@@ -131,6 +131,15 @@ check-userspace-forgery: $(DIAMONDCTL) $(US_FRAMETOOL)
 	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/forgery.sh \
 		>$(TAPDIR)/userspace-forgery.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-forgery.tap; exit $$rc
+
+# Issue 23: damaged copies of records and tags before or after the
+# genuine frames, grouped and ungrouped devices (spec section 8.1).
+.PHONY: check-userspace-copies
+check-userspace-copies: $(DIAMONDCTL) $(US_FRAMETOOL)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/copies.sh \
+		>$(TAPDIR)/userspace-copies.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-copies.tap; exit $$rc
 
 # Needs the kernel module (mk/kernel.mk): a module that cannot be built
 # fails the suite, as check-kselftest does.

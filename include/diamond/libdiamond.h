@@ -391,8 +391,9 @@ void diamond_asm_free(struct diamond_asm *a);
  * @dropped: receives the epoch of an unfinished epoch that this frame
  *	abandoned (a frame of a newer epoch arrived first)
  *
- * A repeated index replaces the earlier record. A frame of an epoch older
- * than the one being assembled is ignored.
+ * A repeated index keeps up to 3 distinct copies (exact repeats and
+ * further copies are dropped); diamond_asm_tag() uses the latest. A frame
+ * of an epoch older than the one being assembled is ignored.
  *
  * Return: 0; 1 if an unfinished epoch was abandoned (its number in
  * *@dropped; it is incomplete); -EMSGSIZE if the epoch grows too large

@@ -267,7 +267,8 @@ int dlib_asm_frames(const struct diamond_asm *a, uint32_t device_id,
 int diamond_asm_tag(struct diamond_asm *a, const struct diamond_frame *f,
 		    uint8_t **buf, size_t *cap, struct diamond_epoch_body *body)
 {
-	int rc = dlib_asm_assemble(a, f, 0, buf, cap, body);
+	/* Pick 1: every record's latest copy, as this API always did. */
+	int rc = dlib_asm_assemble(a, f, 1, buf, cap, body);
 
 	reset(a);
 	return rc;
@@ -307,17 +308,22 @@ unsigned int dlib_asm_picks(const struct diamond_asm *a, uint32_t first,
 }
 
 /*
- * The copy of record @j that pick @*pick takes: @*pick read as a number
- * whose digits are the copy choices of the records with more than one,
- * the lowest record first; consumes that digit.
+ * The copy of record @j that @pick takes. Pick 0 takes every record's
+ * first copy and pick 1 every record's last, the two an attacker who
+ * repeats frames leaves most likely genuine; pick p >= 2 reads *@rest
+ * (p - 1 at the first record) as a number whose digits count back from
+ * each record's last copy, the lowest record first, and consumes the
+ * digit of @j. Picks 0 .. dlib_asm_picks() - 1 take every way once.
  */
 static unsigned int pick_copy(const struct diamond_asm *a, uint32_t j,
-			      unsigned int *pick)
+			      unsigned int pick, unsigned int *rest)
 {
-	unsigned int have = slot_at(a, j)->have, c = *pick % have;
+	unsigned int have = slot_at(a, j)->have, digit = *rest % have;
 
-	*pick /= have;
-	return c;
+	if (!pick)
+		return 0;
+	*rest /= have;
+	return have - 1 - digit;
 }
 
 int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
@@ -327,7 +333,7 @@ int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
 {
 	uint8_t *out;
 	size_t adlen = taglen - DIAMOND_TAG_SIZE, need = adlen, pos;
-	unsigned int c, p = pick;
+	unsigned int c, rest = pick ? pick - 1 : 0, r2 = rest;
 	uint16_t len;
 	uint32_t j;
 
@@ -335,7 +341,7 @@ int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
 		return -ENOMSG;
 	for (j = first; j < first + count; j++)
 		need += DMD_BODY_LEN_SIZE +
-			slot_at(a, j)->len[pick_copy(a, j, &p)];
+			slot_at(a, j)->len[pick_copy(a, j, pick, &r2)];
 	need += DIAMOND_TAG_SIZE;
 	if (need - adlen > a->max_body)
 		return -EMSGSIZE;
@@ -351,7 +357,7 @@ int dlib_asm_range(const struct diamond_asm *a, uint32_t first,
 	memcpy(out, tag, adlen);
 	pos = adlen;
 	for (j = first; j < first + count; j++) {
-		c = pick_copy(a, j, &pick);
+		c = pick_copy(a, j, pick, &rest);
 		len = slot_at(a, j)->len[c];
 		out[pos] = (uint8_t)len;
 		out[pos + 1] = (uint8_t)(len >> 8);

@@ -38,7 +38,8 @@
 struct unit {
 	uint32_t group, first, count, n;
 	int final;
-	const uint8_t *tag;	/* AD || G_i or AD || T */
+	const struct dlib_tags *tags;	/* its tag frame's copies */
+	const uint8_t *tag;	/* the copy that verified: AD || G_i or AD || T */
 	size_t taglen;
 };
 
@@ -103,7 +104,7 @@ static uint32_t top_tag(const struct dlib_ep *ep)
 
 	for (k = nchunks(ep); k-- > 0;)
 		for (j = DLIB_GTAG_CHUNK; ep->gtag[k] && j-- > 0;)
-			if (ep->gtag[k][j].p)
+			if (ep->gtag[k][j].t.have)
 				return k * DLIB_GTAG_CHUNK + j + 1;
 	return 0;
 }
@@ -116,19 +117,20 @@ int dlib_ep_tag_frames(const struct dlib_ep *ep,
 		.type = DIAMOND_FRAME_GROUP, .suite = ep->suite,
 		.device_id = ep->dev->id, .epoch = ep->epoch,
 	};
-	const struct dlib_gtag *g;
+	const struct dlib_tags *g;
+	unsigned int c;
 	uint32_t k, j;
 	int rc = 0;
 
 	for (k = 0; !rc && k < nchunks(ep); k++)
 		for (j = 0; ep->gtag[k] && !rc && j < DLIB_GTAG_CHUNK; j++) {
-			g = &ep->gtag[k][j];
-			if (!g->p)
-				continue;
-			t.index = (uint16_t)(k * DLIB_GTAG_CHUNK + j);
-			t.len = g->len;
-			t.payload = g->p;
-			rc = emit(arg, &t);
+			g = &ep->gtag[k][j].t;
+			for (c = 0; !rc && c < g->have; c++) {
+				t.index = g->n[c];
+				t.len = g->len[c];
+				t.payload = g->p[c];
+				rc = emit(arg, &t);
+			}
 		}
 	return rc;
 }
@@ -139,7 +141,7 @@ void dlib_ep_tags_free(struct dlib_ep *ep)
 
 	for (k = 0; ep->gtag && k < nchunks(ep); k++) {
 		for (j = 0; ep->gtag[k] && j < DLIB_GTAG_CHUNK; j++)
-			free(ep->gtag[k][j].p);	/* ciphertext: no wipe */
+			dlib_tags_free(&ep->gtag[k][j].t);
 		free(ep->gtag[k]);
 	}
 	free(ep->gtag);
@@ -209,14 +211,17 @@ void dlib_grp_stale(struct diamond_gw *gw, struct dlib_dev *d,
 	group_event(gw, d, &ev);
 }
 
-/* Hold a group tag frame; the latest different copy wins. 1: a duplicate. */
+/*
+ * Hold a group tag frame's copy (spec 8.1); 1: a repeat or a copy past
+ * the bound.
+ */
 int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 		       const struct diamond_frame *f)
 {
 	uint32_t groups = max_units(ep->dev) - 1;
 	size_t words = (groups + 63) / 64, n = DLIB_GTAG_CHUNK;
-	struct dlib_gtag **k, *t;
-	uint8_t *p;
+	struct dlib_gtag **k;
+	int rc;
 
 	if (!ep->gtag) {
 		ep->ngtag = groups;
@@ -236,40 +241,32 @@ int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
 			return -ENOMEM;
 		ep->gtag_bytes += n * sizeof(**k);	/* charged */
 	}
-	t = gtag_at(ep, f->index);
-	if (t->p && t->len == f->len && !memcmp(t->p, f->payload, f->len)) {
+	rc = dlib_tags_hold(&gtag_at(ep, f->index)->t, f);
+	if (rc == 1)
 		dlib_drop_frames(gw, ep->dev, 1);
-		return 1;
-	}
-	p = malloc(f->len);
-	if (!p)
-		return -ENOMEM;
-	memcpy(p, f->payload, f->len);
-	free(t->p);
-	ep->gtag_bytes = ep->gtag_bytes - t->len + f->len;	/* charged */
-	t->p = p;
-	t->len = f->len;
-	return 0;
+	if (!rc)
+		ep->gtag_bytes += f->len;	/* charged */
+	return rc;
 }
 
 /* Non-final unit @c of @ep as it is held (complete or not). */
 static void nonfinal_unit(const struct dlib_ep *ep, uint32_t c, struct unit *u)
 {
 	*u = (struct unit){ .group = c, .first = c * ep->dev->g,
-			    .count = ep->dev->g, .tag = gtag_at(ep, c)->p,
-			    .taglen = gtag_at(ep, c)->len };
+			    .count = ep->dev->g, .tags = &gtag_at(ep, c)->t };
 }
 
 /* Is the final unit of @ep (its tag held) complete and untried? */
 static int final_unit(const struct dlib_ep *ep, struct unit *u)
 {
 	const struct dlib_dev *d = ep->dev;
-	uint32_t q = nonfinal(ep->tag_n, d->st.b, d->g);
+	uint16_t n = ep->tag.n[0];	/* copies naming another n: unused */
+	uint32_t q = nonfinal(n, d->st.b, d->g);
 
 	*u = (struct unit){ .group = q, .first = q * d->g,
-			    .count = ep->tag_n - q * d->g, .n = ep->tag_n,
-			    .final = 1, .tag = ep->tag, .taglen = ep->tag_len };
-	return !ep->tag_failed && dlib_asm_top(ep->asm_) <= ep->tag_n &&
+			    .count = n - q * d->g, .n = n, .final = 1,
+			    .tags = &ep->tag };
+	return !ep->tag_failed && dlib_asm_top(ep->asm_) <= n &&
 	       dlib_asm_has(ep->asm_, u->first, u->count);
 }
 
@@ -286,7 +283,7 @@ static void update_ready(struct dlib_ep *ep, uint32_t c)
 
 	if (c >= ep->ngtag)
 		return;
-	ready = t && t->p && !t->failed &&
+	ready = t && t->t.have && !t->failed &&
 		dlib_asm_has(ep->asm_, c * ep->dev->g, ep->dev->g);
 	if (ready)
 		ep->ready[c / 64] |= bit;
@@ -314,7 +311,7 @@ static int first_unit(const struct dlib_ep *ep, uint32_t c0, struct unit *u)
 	uint32_t c = ep->ready ? next_ready(ep, c0) : UINT32_MAX;
 	struct unit f;
 
-	if (ep->tag_len) {
+	if (ep->tag.have) {
 		/* Past the final group, no unit of this epoch exists. */
 		if (final_unit(ep, &f) && f.group >= c0 && f.group <= c) {
 			*u = f;
@@ -570,24 +567,33 @@ static int try_pick(struct diamond_gw *gw, struct dlib_dev *d,
 }
 
 /*
- * Open unit @u with each way its held record copies go together, at most
- * DLIB_TRIES verifications (spec 8.1), each from the cursor @next was
- * sought to; @next moved past the unit if one verified.
+ * Open unit @u with each held copy of its tag frame (of the final group:
+ * those naming u->n), the latest first, and each way its held record
+ * copies go together, at most DLIB_TRIES verifications in all, shared
+ * evenly (spec 8.1), each from the cursor @next was sought to; @next
+ * moved past the unit and u->tag the copy that verified if one did.
  */
 static int try_picks(struct diamond_gw *gw, struct dlib_dev *d,
-		     struct dlib_ep *ep, const struct unit *u,
+		     struct dlib_ep *ep, struct unit *u,
 		     struct diamond_epoch_body *body,
 		     struct dmd_receiver *next)
 {
-	unsigned int pick, n = dlib_asm_picks(ep->asm_, u->first, u->count);
+	unsigned int c = u->tags->have, pick, each = c ? DLIB_TRIES / c : 0,
+		     n = dlib_asm_picks(ep->asm_, u->first, u->count);
 	struct dmd_receiver at = *next;
-	int rc = -ENOMSG;
+	int rc = -EBADMSG;
 
-	for (pick = 0; pick < n && pick < DLIB_TRIES; pick++) {
-		*next = at;
-		rc = try_pick(gw, d, ep, u, pick, body, next);
-		if (rc != -EBADMSG)
-			break;	/* verified, or no other copy can help */
+	while (c-- > 0 && rc == -EBADMSG) {
+		if (u->final && u->tags->n[c] != u->n)
+			continue;
+		u->tag = u->tags->p[c];
+		u->taglen = u->tags->len[c];
+		for (pick = 0; pick < n && pick < each; pick++) {
+			*next = at;
+			rc = try_pick(gw, d, ep, u, pick, body, next);
+			if (rc != -EBADMSG)
+				break;	/* verified, or no copy can help */
+		}
 	}
 	dmd_wipe(&at, sizeof(at));
 	return rc;
@@ -595,7 +601,7 @@ static int try_picks(struct diamond_gw *gw, struct dlib_dev *d,
 
 /* Verify @u of @ep; durable cursor; deliver. -ENOMEM only is fatal. */
 static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
-		     struct dlib_ep *ep, const struct unit *u)
+		     struct dlib_ep *ep, struct unit *u)
 {
 	struct diamond_event ev = {
 		.kind = DIAMOND_EV_GROUP_VERIFIED, .epoch = ep->epoch,

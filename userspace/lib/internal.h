@@ -54,10 +54,31 @@ void dlib_state_advance(struct dmd_state *st, uint64_t epoch);
 struct dlib_dev;
 struct dlib_ckpt;
 
-/* A held group tag frame (type 3): AD || G_i. */
+/*
+ * Spec section 8.1: distinct copies of a record or a tag frame the gateway
+ * holds, and
+ * verifications it spends on a unit before it gives the unit up.
+ */
+#define DLIB_COPIES	3
+#define DLIB_TRIES	8
+
+/* The distinct copies of one tag frame, in arrival order (tagcopies.c). */
+struct dlib_tags {
+	uint8_t *p[DLIB_COPIES];	/* AD || T, or AD || G_i */
+	uint16_t len[DLIB_COPIES];
+	uint16_t n[DLIB_COPIES];	/* the frame's index field */
+	uint8_t have;			/* copies held */
+};
+
+/* Hold @f in @t: 0, 1 a repeat or a copy past the bound, or -ENOMEM. */
+int dlib_tags_hold(struct dlib_tags *t, const struct diamond_frame *f);
+/* The bytes @t's copies hold, for the charge. */
+size_t dlib_tags_bytes(const struct dlib_tags *t);
+void dlib_tags_free(struct dlib_tags *t);
+
+/* The held copies of a group tag frame (type 3). */
 struct dlib_gtag {
-	uint8_t *p;
-	uint16_t len;
+	struct dlib_tags t;
 	uint8_t failed;		/* its unit failed; cleared by a new frame */
 };
 
@@ -71,8 +92,7 @@ struct dlib_ep {
 	struct diamond_asm *asm_;
 	uint64_t epoch;
 	uint8_t suite;
-	uint8_t *tag;			/* AD || T of a held tag frame, or NULL */
-	uint16_t tag_n, tag_len;
+	struct dlib_tags tag;		/* the held copies of its tag frame */
 	uint32_t frames;		/* frames taken */
 	/*
 	 * Held group tag frames by group, in chunks of DLIB_GTAG_CHUNK made
@@ -84,6 +104,7 @@ struct dlib_ep {
 	uint32_t ngtag;			/* groups @gtag covers: q(b) */
 	size_t gtag_bytes;		/* what @gtag holds, for the charge */
 	uint8_t tag_failed;		/* the final group failed as it is */
+	int bad;			/* no groups: why it failed as it is */
 	struct dlib_ckpt *ckpt;		/* its group-start keys walked so far */
 	size_t charge;			/* bytes charged to the buffer */
 	struct dlib_ep *prev, *next;
@@ -182,12 +203,6 @@ int dlib_grp_screen(const struct dlib_dev *d,
 void dlib_grp_stale(struct diamond_gw *gw, struct dlib_dev *d,
 			const struct diamond_frame *f);
 #define DLIB_GTAG_CHUNK	256
-/*
- * Spec section 8.1: distinct copies of a record the gateway holds, and
- * verifications it spends on a unit before it gives the unit up.
- */
-#define DLIB_COPIES	3
-#define DLIB_TRIES	8
 /* Call @emit for every group tag frame @ep holds, in group order. */
 int dlib_ep_tag_frames(const struct dlib_ep *ep,
 		       int (*emit)(void *arg, const struct diamond_frame *f),

@@ -317,7 +317,7 @@ void dlib_quarantine(struct diamond_gw *gw, const struct dlib_ep *ep,
 	struct stat sb;
 	int fd, rc;
 
-	if (!gw->qdir || (!ep->tag_len && !ep->gtag))
+	if (!gw->qdir || (!ep->tag.have && !ep->gtag))
 		return;
 	snprintf(path, sizeof(path), "%s/%010llu-%u-%llu-%s.frames", gw->qdir,
 		 (unsigned long long)gw->qseq++, (unsigned int)ep->dev->id,

@@ -53,7 +53,8 @@ static void lru_touch(struct diamond_gw *gw, struct dlib_ep *ep)
 static void charge(struct diamond_gw *gw, struct dlib_ep *ep)
 {
 	size_t now = sizeof(*ep) + dlib_asm_footprint(ep->asm_) +
-		     ep->tag_len + ep->gtag_bytes + dlib_ckpt_bytes(ep->ckpt);
+		     dlib_tags_bytes(&ep->tag) + ep->gtag_bytes +
+		     dlib_ckpt_bytes(ep->ckpt);
 
 	gw->stats.buffered = gw->stats.buffered - ep->charge + now;
 	ep->charge = now;
@@ -70,7 +71,7 @@ void dlib_ep_free(struct diamond_gw *gw, struct dlib_ep *ep)
 	gw->stats.buffered -= ep->charge;
 	gw->stats.open_epochs--;
 	diamond_asm_free(ep->asm_);
-	free(ep->tag);		/* ciphertext: nothing to wipe */
+	dlib_tags_free(&ep->tag);
 	dlib_ep_tags_free(ep);
 	dlib_ckpt_free(ep->ckpt);
 	free(ep);
@@ -89,8 +90,10 @@ void dlib_ep_reject(struct diamond_gw *gw, struct dlib_ep *ep, int err)
 {
 	if (err == -ENOBUFS)
 		dlib_drop_frames(gw, ep->dev, ep->frames);
+	if (err == -ENOMSG && ep->bad)	/* complete, but no copy verified */
+		err = ep->bad;
 	dlib_gw_event(gw, DIAMOND_EV_REJECTED, err, ep->dev->id, ep->epoch,
-			  ep->tag_len ? ep->tag_n : 0);
+			  ep->tag.have ? ep->tag.n[0] : 0);
 	dlib_quarantine(gw, ep, err);
 	dlib_ep_free(gw, ep);
 }
@@ -192,15 +195,17 @@ void dlib_deliver(struct diamond_gw *gw, struct dlib_dev *d,
 	d->stats.records += b->count;
 }
 
-static void tag_frame(const struct dlib_ep *ep, struct diamond_frame *f)
+/* Copy @c of the tag frame @ep holds. */
+static void tag_frame(const struct dlib_ep *ep, unsigned int c,
+		      struct diamond_frame *f)
 {
 	f->type = DIAMOND_FRAME_TAG;
 	f->suite = ep->suite;
 	f->device_id = ep->dev->id;
 	f->epoch = ep->epoch;
-	f->index = ep->tag_n;
-	f->len = ep->tag_len;
-	f->payload = ep->tag;
+	f->index = ep->tag.n[c];
+	f->len = ep->tag.len[c];
+	f->payload = ep->tag.p[c];
 }
 
 int dlib_grow_pt(struct diamond_gw *gw, size_t need)
@@ -219,17 +224,20 @@ int dlib_grow_pt(struct diamond_gw *gw, size_t need)
 }
 
 /*
- * Open the epoch with each way its held record copies go together, at
- * most DLIB_TRIES (spec 8.1); the last failure if none verifies.
+ * Open the epoch with tag copy @t and each way the held record copies go
+ * together, at most @tries verifications (spec 8.1); the last failure if
+ * none verifies.
  */
-static int try_picks(struct diamond_gw *gw, struct dlib_ep *ep,
-		     const struct diamond_frame *t,
-		     struct diamond_epoch_body *body)
+static int try_tag(struct diamond_gw *gw, struct dlib_ep *ep,
+		   const struct diamond_frame *t,
+		   struct diamond_epoch_body *body, unsigned int tries)
 {
 	unsigned int pick, n = dlib_asm_picks(ep->asm_, 0, t->index);
 	int rc = -ENOMSG;
 
-	for (pick = 0; pick < n && pick < DLIB_TRIES; pick++) {
+	if (!dlib_asm_complete(ep->asm_, t->index))
+		return rc;	/* records missing, or past its count */
+	for (pick = 0; pick < n && pick < tries; pick++) {
 		rc = dlib_asm_assemble(ep->asm_, t, pick, &gw->body,
 				       &gw->body_cap, body);
 		if (!rc)
@@ -242,7 +250,34 @@ static int try_picks(struct diamond_gw *gw, struct dlib_ep *ep,
 	return rc;
 }
 
-/* A complete epoch: verify, make durable, deliver; then older ones go. */
+/*
+ * Open the epoch with each held tag copy whose count its records
+ * complete, the latest first, at most DLIB_TRIES verifications in all,
+ * shared evenly; *@t: the copy that verified; else the last failure.
+ */
+static int try_tags(struct diamond_gw *gw, struct dlib_ep *ep,
+		    struct diamond_frame *t, struct diamond_epoch_body *body)
+{
+	unsigned int c = ep->tag.have, each = c ? DLIB_TRIES / c : 0;
+	int rc, last = -ENOMSG;
+
+	while (c-- > 0) {
+		tag_frame(ep, c, t);
+		rc = try_tag(gw, ep, t, body, each);
+		if (rc == -ENOMSG)
+			continue;	/* this copy's records are not all here */
+		last = rc;
+		if (rc != -EBADMSG)
+			break;	/* verified, or no other copy can help */
+	}
+	return last;
+}
+
+/*
+ * A complete epoch: verify, make durable, deliver; then older ones go.
+ * An epoch no copy opens stays while another copy of its tag may come
+ * (spec 8.1): it is reported with why it failed once it goes.
+ */
 static int verify(struct diamond_gw *gw, struct dlib_ep *ep)
 {
 	struct dlib_dev *d = ep->dev;
@@ -252,13 +287,18 @@ static int verify(struct diamond_gw *gw, struct dlib_ep *ep)
 	unsigned int i;
 	int rc;
 
-	tag_frame(ep, &t);
-	rc = try_picks(gw, ep, &t, &body);
+	rc = try_tags(gw, ep, &t, &body);
+	if (rc == -ENOMSG)
+		return 0;	/* no tag copy's records all here yet */
+	if (rc == -EBADMSG && ep->tag.have < DLIB_COPIES) {
+		ep->bad = rc;
+		return 0;
+	}
 	if (rc) {
 		dlib_ep_reject(gw, ep, rc);
 		return rc == -ENOMEM ? rc : 0;
 	}
-	memcpy(d->last_tag, ep->tag + ep->tag_len - DIAMOND_TAG_SIZE,
+	memcpy(d->last_tag, t.payload + t.len - DIAMOND_TAG_SIZE,
 	       DIAMOND_TAG_SIZE);
 	dlib_deliver(gw, d, &body, gw->pt, 0, 0);
 	dmd_wipe(gw->pt, body.ct_len - DIAMOND_TAG_SIZE);
@@ -270,13 +310,25 @@ static int verify(struct diamond_gw *gw, struct dlib_ep *ep)
 	return 0;
 }
 
+/* The highest count a held tag copy names. */
+static uint16_t top_count(const struct dlib_tags *t)
+{
+	uint16_t n = 0;
+	unsigned int c;
+
+	for (c = 0; c < t->have; c++)
+		if (t->n[c] > n)
+			n = t->n[c];
+	return n;
+}
+
 static int add_record(struct diamond_gw *gw, struct dlib_ep *ep,
 		      const struct diamond_frame *f)
 {
 	uint64_t dropped;
 	int rc;
 
-	if (ep->tag_len && f->index >= ep->tag_n) {
+	if (ep->tag.have && f->index >= top_count(&ep->tag)) {
 		dlib_drop_frames(gw, ep->dev, 1);	/* past the tag's count */
 		return 1;
 	}
@@ -289,22 +341,11 @@ static int add_record(struct diamond_gw *gw, struct dlib_ep *ep,
 static int hold_tag(struct diamond_gw *gw, struct dlib_ep *ep,
 		    const struct diamond_frame *f)
 {
-	uint8_t *t;
+	int rc = dlib_tags_hold(&ep->tag, f);
 
-	if (ep->tag_len == f->len && ep->tag_n == f->index &&
-	    !memcmp(ep->tag, f->payload, f->len)) {
-		dlib_drop_frames(gw, ep->dev, 1);	/* a duplicate */
-		return 1;
-	}
-	t = malloc(f->len);	/* the latest different copy wins */
-	if (!t)
-		return -ENOMEM;
-	memcpy(t, f->payload, f->len);
-	free(ep->tag);
-	ep->tag = t;
-	ep->tag_len = f->len;
-	ep->tag_n = f->index;
-	return 0;
+	if (rc == 1)	/* a repeat, or a copy past the bound */
+		dlib_drop_frames(gw, ep->dev, 1);
+	return rc;
 }
 
 /* A copy of the tag frame of the epoch @d verified last. */
@@ -401,7 +442,7 @@ int dlib_win_frame(struct diamond_gw *gw, const struct diamond_frame *f)
 		dlib_grp_touch(ep, f);
 		return dlib_grp_progress(gw, d, 0);
 	}
-	if (ep->tag_len && dlib_asm_complete(ep->asm_, ep->tag_n))
+	if (ep->tag.have)
 		return verify(gw, ep);
 	return 0;
 }
@@ -422,11 +463,13 @@ int dlib_ep_frames(const struct dlib_ep *ep,
 {
 	struct diamond_frame t;
 	int rc = dlib_asm_frames(ep->asm_, ep->dev->id, emit, arg);
+	unsigned int c;
 
 	if (!rc)
 		rc = dlib_ep_tag_frames(ep, emit, arg);
-	if (rc || !ep->tag_len)
-		return rc;
-	tag_frame(ep, &t);
-	return emit(arg, &t);
+	for (c = 0; !rc && c < ep->tag.have; c++) {
+		tag_frame(ep, c, &t);
+		rc = emit(arg, &t);
+	}
+	return rc;
 }
