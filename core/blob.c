@@ -5,6 +5,8 @@
  * Version 1 is read and written (it is the kernel's setkey format); what is
  * stored is version 2, which adds the provisioning generation, the group
  * size and a CRC-32 so that a damaged blob is refused before any use.
+ * Provisioning hashes a fresh value into E_0 that no blob needs to carry:
+ * only the provisioning host ever derives E_0.
  */
 #include <diamond/core.h>
 
@@ -13,6 +15,7 @@
 
 #define E0_LABEL_V1 "DIAMOND/1 E0"
 #define E0_LABEL_V2 "DIAMOND/2 E0"
+#define E0_LABEL_V3 "DIAMOND/3 E0"
 #define E0_LABEL_LEN 12
 
 static int params_valid(unsigned int suite, unsigned int agg, uint32_t b)
@@ -133,39 +136,77 @@ void dmd_blob2_write(uint8_t *blob, const struct dmd_state *st)
 }
 
 /*
- * Generation 0 is version 1's derivation, unchanged; a later generation
- * adds its number under its own label, so each gives an unrelated E_0.
+ * E_0 = SHA-256(label || suite || agg || le32(b) || le32(device_id) ||
+ * @tail || [@nonce] || root)[0:k]: @tail is the label's fields after the
+ * device ID (le16 G, then le16 g for "DIAMOND/3 E0"), @nonce NULL for the
+ * earlier derivations.
  */
-int dmd_derive_initial(struct dmd_state *st, const uint8_t root[DMD_ROOT_SIZE])
+static void derive(struct dmd_state *st, const char *label,
+		   const uint8_t *tail, size_t tail_len, const uint8_t *nonce,
+		   const uint8_t root[DMD_ROOT_SIZE])
 {
 	struct dmd_sha256 h;
-	uint8_t hdr[E0_LABEL_LEN + 12], digest[32];
-	const char *label = st && st->gen ? E0_LABEL_V2 : E0_LABEL_V1;
-	size_t i, k, n = E0_LABEL_LEN + 10;
+	uint8_t hdr[E0_LABEL_LEN + 10], digest[32];
+	size_t i, k = dmd_key_size(st->suite);
 
-	if (!st || !root || !params_valid(st->suite, st->agg, st->b) ||
-	    st->group > st->b)
-		return DMD_EINVAL;
 	for (i = 0; i < E0_LABEL_LEN; i++)
 		hdr[i] = (uint8_t)label[i];
 	hdr[E0_LABEL_LEN] = st->suite;
 	hdr[E0_LABEL_LEN + 1] = st->agg;
 	dmd_store32_le(hdr + E0_LABEL_LEN + 2, st->b);
 	dmd_store32_le(hdr + E0_LABEL_LEN + 6, st->device_id);
-	if (st->gen) {
-		dmd_store16_le(hdr + n, st->gen);
-		n += 2;
-	}
 
 	dmd_sha256_init(&h);
-	dmd_sha256_update(&h, hdr, n);
+	dmd_sha256_update(&h, hdr, sizeof(hdr));
+	dmd_sha256_update(&h, tail, tail_len);
+	if (nonce)
+		dmd_sha256_update(&h, nonce, DMD_PROV_NONCE_SIZE);
 	dmd_sha256_update(&h, root, DMD_ROOT_SIZE);
 	dmd_sha256_final(&h, digest);
 
-	k = dmd_key_size(st->suite);
 	for (i = 0; i < DMD_KEY_MAX; i++)
 		st->key[i] = i < k ? digest[i] : 0;
 	st->epoch = (uint64_t)st->gen << DMD_GEN_SHIFT;
 	dmd_wipe(digest, sizeof(digest));
+	dmd_wipe(&h, sizeof(h));
+}
+
+static int derive_params_valid(const struct dmd_state *st)
+{
+	return st && params_valid(st->suite, st->agg, st->b) &&
+	       st->group <= st->b;
+}
+
+/*
+ * Generation 0 is version 1's derivation, unchanged; a later generation
+ * adds its number under its own label, so each gives an unrelated E_0.
+ */
+int dmd_derive_initial(struct dmd_state *st, const uint8_t root[DMD_ROOT_SIZE])
+{
+	uint8_t gen[2];
+
+	if (!derive_params_valid(st) || !root)
+		return DMD_EINVAL;
+	dmd_store16_le(gen, st->gen);
+	derive(st, st->gen ? E0_LABEL_V2 : E0_LABEL_V1, gen, st->gen ? 2 : 0,
+	       NULL, root);
+	return DMD_OK;
+}
+
+/*
+ * Every parameter of the blob, and a value no other provisioning used: a
+ * lost, restored or copied ledger repeats G, never E_0.
+ */
+int dmd_derive_fresh(struct dmd_state *st,
+		     const uint8_t nonce[DMD_PROV_NONCE_SIZE],
+		     const uint8_t root[DMD_ROOT_SIZE])
+{
+	uint8_t tail[4];
+
+	if (!derive_params_valid(st) || !nonce || !root)
+		return DMD_EINVAL;
+	dmd_store16_le(tail, st->gen);
+	dmd_store16_le(tail + 2, st->group);
+	derive(st, E0_LABEL_V3, tail, sizeof(tail), nonce, root);
 	return DMD_OK;
 }

@@ -10,6 +10,7 @@ VECFILE_SRCS  := $(TOP)/selftests/lib/vecfile.c
 VECTORS       := $(TOP)/vectors/diamond.txt
 BLOB_VECTORS  := $(TOP)/vectors/blob.txt
 FRAME_VECTORS := $(TOP)/vectors/frames.txt
+PROV_VECTORS  := $(TOP)/vectors/provision.txt
 CORE_TESTS    := test_vectors test_blobs test_api test_groups test_frame \
 		 test_literal_forgery test_erasure test_ctgrind
 
@@ -32,6 +33,7 @@ vectors: $(CORE_HOST)/gen-vectors
 	$(CORE_HOST)/gen-vectors $(VECTORS)
 	$(CORE_HOST)/gen-vectors --blobs $(BLOB_VECTORS)
 	$(CORE_HOST)/gen-vectors --frames $(FRAME_VECTORS)
+	$(CORE_HOST)/gen-vectors --provision $(PROV_VECTORS)
 
 CHECK_SUITES += core-vectors core-blobs core-api core-groups core-frame \
 		vectors-check core-literal core-erasure core-ctgrind core-asan
@@ -48,7 +50,7 @@ check-core-frame: $(CORE_HOST)/test_frame
 
 .PHONY: check-core-blobs
 check-core-blobs: $(CORE_HOST)/test_blobs
-	@$< $(BLOB_VECTORS) | tee $(TAPDIR)/core-blobs.tap
+	@$< $(BLOB_VECTORS) $(PROV_VECTORS) | tee $(TAPDIR)/core-blobs.tap
 
 .PHONY: check-core-vectors check-vectors-check check-core-literal \
 	check-core-erasure check-core-ctgrind check-core-asan
@@ -61,6 +63,7 @@ check-vectors-check: $(CORE_HOST)/gen-vectors
 		"vectors/diamond.txt regenerates byte for byte" "$< --check $(VECTORS)" \
 		"vectors/blob.txt regenerates byte for byte" "$< --blobs --check $(BLOB_VECTORS)" \
 		"vectors/frames.txt regenerates byte for byte" "$< --frames --check $(FRAME_VECTORS)" \
+		"vectors/provision.txt regenerates byte for byte" "$< --provision --check $(PROV_VECTORS)" \
 		| tee $(TAPDIR)/vectors-check.tap
 
 check-core-literal: $(CORE_HOST)/test_literal_forgery
@@ -77,7 +80,7 @@ check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_blobs test_api
 	@$(CORE_HOST)/asan/test_vectors $(VECTORS) > $(TAPDIR)/core-asan-vectors.tap; \
 		tail -n 1 $(TAPDIR)/core-asan-vectors.tap
 	@$(CORE_HOST)/asan/test_api | tee $(TAPDIR)/core-asan-api.tap
-	@$(CORE_HOST)/asan/test_blobs $(BLOB_VECTORS) | tee $(TAPDIR)/core-asan-blobs.tap
+	@$(CORE_HOST)/asan/test_blobs $(BLOB_VECTORS) $(PROV_VECTORS) | tee $(TAPDIR)/core-asan-blobs.tap
 	@$(CORE_HOST)/asan/test_groups | tee $(TAPDIR)/core-asan-groups.tap
 	@$(CORE_HOST)/asan/test_frame $(FRAME_VECTORS) | tee $(TAPDIR)/core-asan-frame.tap
 	@$(CORE_HOST)/asan/test_literal_forgery | tee $(TAPDIR)/core-asan-literal.tap

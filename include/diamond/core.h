@@ -98,10 +98,21 @@ void dmd_blob_write(uint8_t *blob, const struct dmd_state *st);
 /* Version 2, for storage: dmd_blob2_size(st->suite) bytes. */
 void dmd_blob2_write(uint8_t *blob, const struct dmd_state *st);
 /*
- * Spec section 2: E_0 of generation @st->gen from a root secret and the
- * parameters in @st; sets the epoch to gen * 2^32.
+ * Spec section 2, the earlier derivations ("DIAMOND/1 E0", "DIAMOND/2 E0"):
+ * E_0 of generation @st->gen from a root secret and the parameters in @st;
+ * sets the epoch to gen * 2^32. Only for test keys from fixed roots and
+ * the known answers: its uniqueness rests on the caller's ledger alone.
  */
 int dmd_derive_initial(struct dmd_state *st, const uint8_t root[DMD_ROOT_SIZE]);
+/*
+ * Spec section 2, provisioning ("DIAMOND/3 E0"): E_0 of generation
+ * @st->gen and group size @st->group from a root secret and @nonce, a value
+ * fresh from getrandom for this provisioning alone; sets the epoch to
+ * gen * 2^32.
+ */
+int dmd_derive_fresh(struct dmd_state *st,
+		     const uint8_t nonce[DMD_PROV_NONCE_SIZE],
+		     const uint8_t root[DMD_ROOT_SIZE]);
 /* CRC-32 (IEEE, as zlib's crc32()), without tables or data branches. */
 uint32_t dmd_crc32(const uint8_t *p, size_t len);
 

@@ -31,6 +31,7 @@ extern "C" {
 #define DIAMOND_FRAME_MAX	(DIAMOND_FRAME_HDR + DIAMOND_MAX_RECORD)
 #define DIAMOND_BLOB_MAX	64	/* a version 2 blob, suite 2 */
 #define DIAMOND_ROOT_SIZE	32
+#define DIAMOND_PROV_NONCE_SIZE	16	/* fresh per provisioning, spec section 2 */
 /*
  * The one limit of sender and gateway: the largest epoch body, the
  * length-prefixed ciphertext records with the tag (spec section 7, AD not
@@ -112,21 +113,45 @@ int diamond_blob_info(const uint8_t *blob, size_t len,
 		      struct diamond_params *p);
 
 /**
- * diamond_provision() - derive a device's initial blob from a root secret
+ * diamond_provision() - a device's initial blob by the earlier derivation
  * @root: the 32-byte root secret
  * @p: suite, agg, b, device_id, generation and group_size (epoch is
  *     ignored; the blob opens epoch generation * 2^32)
  * @blob: receives the version 2 blob, DIAMOND_BLOB_MAX bytes of room
  * @len: receives the blob length
  *
- * Each generation of a device ID gives unrelated keys; a caller must never
- * provision one ID twice in the same generation (diamondctl keeps a ledger).
+ * Spec section 2's earlier derivation, without a fresh value: its keys are
+ * unique only while no (root, ID, generation) repeats, which a lost or
+ * restored ledger breaks. For test keys from fixed roots; provisioning
+ * uses diamond_provision_fresh().
  *
  * Return: 0, or -EINVAL for bad parameters (group_size above b included).
  */
 int diamond_provision(const uint8_t root[DIAMOND_ROOT_SIZE],
 		      const struct diamond_params *p, uint8_t *blob,
 		      size_t *len);
+
+/**
+ * diamond_provision_fresh() - derive a device's initial blob at provisioning
+ * @root: the 32-byte root secret
+ * @nonce: DIAMOND_PROV_NONCE_SIZE bytes fresh from getrandom(2) for this
+ *         provisioning alone (a fixed value only for known answers)
+ * @p: as for diamond_provision()
+ * @blob: receives the version 2 blob, DIAMOND_BLOB_MAX bytes of room
+ * @len: receives the blob length
+ *
+ * Spec section 2: E_0 binds every parameter, the generation, the group size
+ * and @nonce, so two provisionings never share a key even when the ledger
+ * that hands out generations was lost, restored or copied. The blob does
+ * not carry @nonce; keep it with the root (diamondctl writes it into the
+ * ledger line) if the key must be recomputable.
+ *
+ * Return: 0, or -EINVAL for bad parameters (group_size above b included).
+ */
+int diamond_provision_fresh(const uint8_t root[DIAMOND_ROOT_SIZE],
+			    const uint8_t nonce[DIAMOND_PROV_NONCE_SIZE],
+			    const struct diamond_params *p, uint8_t *blob,
+			    size_t *len);
 
 /* ---- Files ------------------------------------------------------------- */
 

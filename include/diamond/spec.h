@@ -39,6 +39,8 @@
  */
 #define DMD_MAX_BODY		1048576
 #define DMD_ROOT_SIZE		32
+/* The fresh value of each provisioning (spec section 2), from getrandom. */
+#define DMD_PROV_NONCE_SIZE	16
 
 /*
  * Key blob (spec section 2). Version 1 is also the kernel's setkey format;

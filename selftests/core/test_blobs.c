@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The portable core against vectors/blob.txt (spec sections 2 and 13):
- * provisioning in each generation writes the vector's version 2 blob
- * byte for byte, accepted blobs parse (a version 1 blob re-serialises to
- * its "next"), and every damaged or ill-formed blob is refused.
+ * The portable core against vectors/blob.txt and vectors/provision.txt
+ * (spec sections 2 and 13): provisioning in each generation writes the
+ * vector's version 2 blob byte for byte (with the vector's fresh value N
+ * and group size when it gives them), accepted blobs parse (a version 1
+ * blob re-serialises to its "next"), and every damaged or ill-formed blob
+ * is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,11 +16,12 @@
 
 struct bvec {
 	char name[64], expect[16];
-	uint8_t root[DMD_ROOT_SIZE], blob[128], next[128];
+	uint8_t root[DMD_ROOT_SIZE], nonce[DMD_PROV_NONCE_SIZE];
+	uint8_t blob[128], next[128];
 	size_t blob_len, next_len;
-	unsigned int suite, agg, gen;
+	unsigned int suite, agg, gen, group;
 	unsigned long b, dev;
-	int has_root, has_params;
+	int has_root, has_nonce, has_params;
 };
 
 static size_t unhex(const char *s, uint8_t *out, size_t max)
@@ -61,10 +64,14 @@ static int next_vec(FILE *f, struct bvec *v)
 		else if (!strcmp(key, "root"))
 			v->has_root = unhex(val, v->root, DMD_ROOT_SIZE) ==
 				      DMD_ROOT_SIZE;
-		else if (!strcmp(key, "params"))
-			v->has_params = sscanf(val, "%u %u %lu %lu %u",
+		else if (!strcmp(key, "nonce"))
+			v->has_nonce = unhex(val, v->nonce,
+					     DMD_PROV_NONCE_SIZE) ==
+				       DMD_PROV_NONCE_SIZE;
+		else if (!strcmp(key, "params"))	/* group size optional */
+			v->has_params = sscanf(val, "%u %u %lu %lu %u %u",
 					       &v->suite, &v->agg, &v->b,
-					       &v->dev, &v->gen) == 5;
+					       &v->dev, &v->gen, &v->group) >= 5;
 	}
 	return any;
 }
@@ -90,7 +97,10 @@ static void check_ok(const struct bvec *v)
 	st.b = (uint32_t)v->b;
 	st.device_id = (uint32_t)v->dev;
 	st.gen = (uint16_t)v->gen;
-	ok = v->has_root && dmd_derive_initial(&st, v->root) == DMD_OK;
+	st.group = (uint16_t)v->group;
+	ok = v->has_root && (v->has_nonce ?
+			     dmd_derive_fresh(&st, v->nonce, v->root) :
+			     dmd_derive_initial(&st, v->root)) == DMD_OK;
 	if (ok)
 		dmd_blob2_write(out, &st);
 	tap_result(ok && v->blob_len == dmd_blob2_size(st.suite) &&
@@ -98,27 +108,38 @@ static void check_ok(const struct bvec *v)
 		   "%s: provisioning writes this blob", v->name);
 }
 
+/* Each vector file given, one TAP stream. */
 int main(int argc, char **argv)
 {
 	struct bvec v;
 	struct dmd_state st;
 	FILE *f;
+	int i;
 
-	if (argc != 2 || !(f = fopen(argv[1], "r"))) {
-		fprintf(stderr, "usage: test_blobs vectors/blob.txt\n");
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_blobs vectors/blob.txt "
+			"[vectors/provision.txt ...]\n");
 		return 2;
 	}
 	tap_header();
-	while (next_vec(f, &v)) {
-		if (!strcmp(v.expect, "ok"))
-			check_ok(&v);
-		else
-			tap_result(!strcmp(v.expect, "EKEY") &&
-				   dmd_blob_parse(&st, v.blob, v.blob_len) ==
-				   DMD_EKEY, "%s: refused (%s)", v.name,
-				   v.expect);
+	for (i = 1; i < argc; i++) {
+		f = fopen(argv[i], "r");
+		if (!f) {
+			perror(argv[i]);
+			return 2;
+		}
+		while (next_vec(f, &v)) {
+			if (!strcmp(v.expect, "ok"))
+				check_ok(&v);
+			else
+				tap_result(!strcmp(v.expect, "EKEY") &&
+					   dmd_blob_parse(&st, v.blob,
+							  v.blob_len) ==
+					   DMD_EKEY, "%s: refused (%s)",
+					   v.name, v.expect);
+		}
+		fclose(f);
 	}
-	fclose(f);
 	tap_trailing_plan();
 	return tap_finish();
 }
