@@ -44,7 +44,7 @@ prov 4 4 d4.bin 2>err4.txt
 check "re-provision after blob and state were deleted: a new generation" \
 	sh -c "'$D' state --state-dir st --device 4 | grep -qx 'device=4 epoch=4294967296 index=0 suite=2 agg=xor b=4 generation=1'"
 check "re-provision: the new blob differs from the first" sh -c "! cmp -s d4.bin d4.first"
-check "re-provision: the ledger holds both generations" grep -qx '4 1' root.generations
+check "re-provision: the ledger holds both generations" grep -Eqx '4 1 [0-9a-f]{32}' root.generations
 "$D" open --state-dir st --software --input old.bin >o4.json 2>e4.txt
 rc=$?
 check "old generation's traffic: rejected (exit 1), nothing delivered" sh -c "[ $rc -eq 1 ] && [ ! -s o4.json ]"
@@ -165,5 +165,55 @@ check "failed --header write: exit 3, no blob, no state left" sh -c \
 	"[ $rc -eq 3 ] && test ! -e d16.bin && test ! -e st/16.state && ! ls d16.bin.tmp.* 2>/dev/null"
 check "retry with a good --header succeeds" "$D" provision --root root --device 16 \
 	--suite 2 --agg xor --b 4 --blob d16.bin --header d16.h --state-dir st
+
+# Issue 23 item 5: a lost, restored or copied ledger orders generations,
+# but never repeats a key: each provisioning draws a fresh N into E_0.
+"$D" keygen -o lroot >/dev/null 2>&1
+lprov() {	# lprov ROOT ID BLOB [more options]: suite 2, xor, b 4
+	local root=$1 id=$2 blob=$3
+	shift 3
+	"$D" provision --root "$root" --device "$id" --suite 2 --agg xor --b 4 \
+		--blob "$blob" "$@"
+}
+hexof() { od -An -v -tx1 "$@" | tr -d ' \n'; }
+sealed() {	# sealed BLOB OUT: seal one fixed reading with a copy of BLOB
+	cp "$1" "$1.seal" && printf 'reading 21.5C\n' | "$D" seal --blob "$1.seal" >"$2"
+}
+cp lroot.generations ledger.bak
+lprov lroot 50 lr1.bin
+cp ledger.bak lroot.generations
+lprov lroot 50 lr2.bin --state-dir lst
+check "restored ledger: generation 0 is handed out again" sh -c \
+	"[ \$(grep -c '^50 0 ' lroot.generations) -eq 1 ] && [ '$(hexof -j24 -N4 lr1.bin)' = 00000000 ] && [ '$(hexof -j24 -N4 lr2.bin)' = 00000000 ]"
+check "restored ledger: the two blobs differ" sh -c "test -s lr1.bin && test -s lr2.bin && ! cmp -s lr1.bin lr2.bin"
+sealed lr1.bin ls1.bin
+sealed lr2.bin ls2.bin
+check "restored ledger: one reading sealed under each: the ciphertexts differ" sh -c \
+	"test -s ls1.bin && test -s ls2.bin && [ \$(stat -c %s ls1.bin) = \$(stat -c %s ls2.bin) ] && ! cmp -s ls1.bin ls2.bin"
+"$D" open --state-dir lst --software --input ls1.bin >o50a.json 2>/dev/null
+"$D" open --state-dir lst --software --input ls2.bin >o50b.json 2>/dev/null
+check "restored ledger: the first provisioning's traffic does not verify under the second" \
+	sh -c "test -s ls1.bin && test ! -s o50a.json && grep -q '\"data\":\"reading 21.5C\"' o50b.json"
+: >lroot.generations
+lprov lroot 50 lr3.bin
+check "emptied ledger: generation 0 again, epoch 0" sh -c \
+	"[ '$(hexof -j16 -N12 lr3.bin)' = 000000000000000000000000 ] && grep -Eqx '50 0 [0-9a-f]{32}' lroot.generations"
+check "emptied ledger: a key of its own" sh -c "test -s lr3.bin && ! cmp -s lr3.bin lr1.bin && ! cmp -s lr3.bin lr2.bin"
+mkdir -p host2
+cp lroot lroot.generations host2/
+lprov lroot 51 lh1.bin
+lprov host2/lroot 51 lh2.bin
+check "copied root on a second host: the same generation" sh -c \
+	"grep -q '^51 0 ' lroot.generations && grep -q '^51 0 ' host2/lroot.generations"
+check "copied root on a second host: different keys" sh -c "test -s lh1.bin && test -s lh2.bin && ! cmp -s lh1.bin lh2.bin"
+sealed lh1.bin lt1.bin
+sealed lh2.bin lt2.bin
+check "copied root on a second host: the ciphertexts differ" sh -c "test -s lt1.bin && test -s lt2.bin && ! cmp -s lt1.bin lt2.bin"
+# Spec section 2, recomputed here from ROOT and the ledger line's N.
+n51=$(awk '$1 == 51 { print $3 }' lroot.generations)
+e0=$( { printf 'DIAMOND/3 E0\x02\x00\x04\x00\x00\x00\x33\x00\x00\x00\x00\x00\x00\x00'
+	printf "$(echo "$n51" | sed 's/../\\x&/g')"; cat lroot; } | sha256sum | cut -c1-64)
+check "the ledger records N, and SHA-256(\"DIAMOND/3 E0\" .. N || R) is the blob's E_0" \
+	sh -c "[ ${#n51} -eq 32 ] && [ '$e0' = '$(hexof -j28 -N32 lh1.bin)' ]"
 
 tap_end

@@ -39,6 +39,8 @@ int parse_u64(const char *s, uint64_t max, uint64_t *out);
 long parse_hex(const char *s, uint8_t *out, size_t max);
 /* Read a whole small file; bytes read or a negative errno. */
 long read_file(const char *path, uint8_t *buf, size_t size);
+/* @len bytes from getrandom(2) (blocking until seeded); 0 or -errno. */
+int random_bytes(uint8_t *buf, size_t len);
 /* Write a new file with @mode, refusing to replace one; 0 or -errno. */
 int write_new_file(const char *path, const void *data, size_t len,
 		   unsigned int mode);
@@ -49,11 +51,13 @@ int write_new_files(const char *const *paths, const void *const *data,
 void ledger_path(const char *root_path, char *buf, size_t size);
 /*
  * Record and return in @gen device @id's next generation (@want < 0) or
- * generation @want. -ENOENT without a ledger (only @want >= 0 creates
- * one), -EEXIST if @want is not above every recorded one, -EOVERFLOW past
- * 65535.
+ * generation @want, with the provisioning's fresh value @nonce (spec
+ * section 2) on the same line. -ENOENT without a ledger (only @want >= 0
+ * creates one), -EEXIST if @want is not above every recorded one,
+ * -EOVERFLOW past 65535.
  */
 int ledger_take(const char *root_path, uint32_t id, long want,
+		const uint8_t nonce[DIAMOND_PROV_NONCE_SIZE],
 		unsigned int *gen);
 int parse_agg(const char *s, unsigned int *agg);
 const char *agg_name(unsigned int agg);

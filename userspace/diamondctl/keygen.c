@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "diamondctl.h"
 
@@ -34,8 +33,6 @@ int cmd_keygen(int argc, char **argv)
 	const char *paths[2] = { NULL, ledger };
 	const void *data[2] = { root, "" };
 	size_t lens[2] = { sizeof(root), 0 };
-	size_t got = 0;
-	ssize_t n;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -50,15 +47,10 @@ int cmd_keygen(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	paths[0] = out;
-	while (got < sizeof(root)) {
-		n = getrandom(root + got, sizeof(root) - got, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err_msg("getrandom: %s", strerror(errno));
-			return EXIT_SETUP;
-		}
-		got += (size_t)n;
+	rc = random_bytes(root, sizeof(root));
+	if (rc) {
+		err_msg("getrandom: %s", strerror(-rc));
+		return EXIT_SETUP;
 	}
 	ledger_path(out, ledger, sizeof(ledger));
 	rc = write_new_files(paths, data, lens, 2, 0600);

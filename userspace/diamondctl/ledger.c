@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The provisioning ledger: "ROOT.generations" beside a root secret, one
- * "DEVICE GENERATION" line per provisioning. Each provisioning of an ID
- * takes a generation no earlier one used (spec section 2), so deleting a
- * blob and a state file can never bring back an old key. The ledger is
- * read, extended and fsynced under an exclusive flock(2).
+ * "DEVICE GENERATION N" line per provisioning (N the provisioning's fresh
+ * value in hex; lines of older ledgers have no N). Each provisioning of an
+ * ID takes a generation no earlier one used, so generations stay in
+ * order; the keys never repeat even when the ledger is lost or restored,
+ * because N enters E_0 (spec section 2), and N here lets ROOT recompute
+ * them. The ledger is read, extended and fsynced under an exclusive
+ * flock(2).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,7 +30,7 @@ static long recorded(int fd, uint32_t id)
 {
 	unsigned long dev, gen;
 	long best = -1;
-	char line[64];
+	char line[80];
 	FILE *f;
 	int dup_fd = dup(fd);
 
@@ -45,11 +48,12 @@ static long recorded(int fd, uint32_t id)
 }
 
 int ledger_take(const char *root_path, uint32_t id, long want,
+		const uint8_t nonce[DIAMOND_PROV_NONCE_SIZE],
 		unsigned int *gen)
 {
-	char path[4200], line[64];
+	char path[4200], line[80];
 	long have;
-	int fd, n, rc = 0;
+	int fd, n, i, rc = 0;
 
 	ledger_path(root_path, path, sizeof(path));
 	fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC | (want >= 0 ? O_CREAT : 0),
@@ -75,7 +79,11 @@ int ledger_take(const char *root_path, uint32_t id, long want,
 		rc = -EOVERFLOW;
 		goto out;
 	}
-	n = snprintf(line, sizeof(line), "%u %ld\n", (unsigned int)id, want);
+	n = snprintf(line, sizeof(line), "%u %ld ", (unsigned int)id, want);
+	for (i = 0; i < DIAMOND_PROV_NONCE_SIZE; i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "%02x",
+			      nonce[i]);
+	line[n++] = '\n';
 	if (write(fd, line, (size_t)n) != n || fsync(fd) < 0)
 		rc = errno ? -errno : -EIO;
 	else

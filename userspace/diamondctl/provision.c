@@ -2,8 +2,10 @@
 /*
  * diamondctl provision: a device's initial key blob (raw and as a C header
  * for firmware) and the gateway's first state file for it. Each
- * provisioning of an ID takes a new generation from the ledger beside the
- * root (ledger.c), so it never repeats an earlier key.
+ * provisioning draws a fresh value N into E_0 (spec section 2), so it never
+ * repeats an earlier key whatever the ledger says, and takes a new
+ * generation from the ledger beside the root (ledger.c), which keeps the
+ * generations in order and records N.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,9 +26,10 @@ static void help(FILE *f)
 		"                            [--header OUT.h] [--state-dir DIR]\n"
 		"                            [--replace-state] [--generation G]\n"
 		"                            [--max-record N] [--group-size G] [--v1]\n\n"
-		"Derive device ID's initial key blob from ROOT, in the device's next\n"
-		"provisioning generation (recorded in ROOT.generations): generation G\n"
-		"starts at epoch G * 2^32, and no two generations share a key.\n"
+		"Derive device ID's initial key blob from ROOT and a fresh random value,\n"
+		"in the device's next provisioning generation (recorded with that value\n"
+		"in ROOT.generations): generation G starts at epoch G * 2^32. No two\n"
+		"provisionings share a key, even from a restored or copied ledger.\n"
 		"Numbers are decimal, without leading zeros.\n\n"
 		"  --root ROOT      32-byte root secret (diamondctl keygen)\n"
 		"  --device ID      device id, 0..4294967295\n"
@@ -97,10 +100,10 @@ static char *header_text(const uint8_t *blob, size_t len,
 
 /* Take the generation from the ledger, with the words an operator needs. */
 static int take_generation(const char *root_path, uint32_t id, long want,
-			   unsigned int *gen)
+			   const uint8_t *nonce, unsigned int *gen)
 {
 	char ledger[4200];
-	int rc = ledger_take(root_path, id, want, gen);
+	int rc = ledger_take(root_path, id, want, nonce, gen);
 
 	ledger_path(root_path, ledger, sizeof(ledger));
 	if (rc == -ENOENT)
@@ -214,7 +217,7 @@ int cmd_provision(int argc, char **argv)
 	const char *root_path = NULL, *blob_path = NULL, *hdr = NULL, *dir = NULL;
 	struct diamond_params p = { 0 };
 	uint8_t root[DIAMOND_ROOT_SIZE + 1], blob[DIAMOND_BLOB_MAX];
-	uint8_t dev[DIAMOND_BLOB_MAX];
+	uint8_t dev[DIAMOND_BLOB_MAX], nonce[DIAMOND_PROV_NONCE_SIZE];
 	int c, rc, have = 0, status = EXIT_SETUP, v1 = 0, replace = 0;
 	uint64_t v, max_record = 0, group = 0;
 	long want = -1;
@@ -317,12 +320,16 @@ int cmd_provision(int argc, char **argv)
 		explicit_bzero(root, sizeof(root));
 		return EXIT_SETUP;
 	}
-	/* The generation is recorded before any key exists. */
-	if (take_generation(root_path, p.device_id, want, &p.generation)) {
+	/* N and the generation are recorded before any key exists. */
+	rc = random_bytes(nonce, sizeof(nonce));
+	if (rc)
+		err_msg("getrandom: %s", strerror(-rc));
+	if (rc || take_generation(root_path, p.device_id, want, nonce,
+				  &p.generation)) {
 		explicit_bzero(root, sizeof(root));
 		return EXIT_SETUP;
 	}
-	rc = diamond_provision(root, &p, blob, &len);
+	rc = diamond_provision_fresh(root, nonce, &p, blob, &len);
 	explicit_bzero(root, sizeof(root));
 	if (rc) {
 		err_msg("provision: %s", diamond_strerror(rc));

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "diamondctl.h"
@@ -146,6 +147,22 @@ long read_file(const char *path, uint8_t *buf, size_t size)
 	}
 	close(fd);
 	return (long)got;
+}
+
+int random_bytes(uint8_t *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len) {
+		n = getrandom(buf + got, len - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		got += (size_t)n;
+	}
+	return 0;
 }
 
 /* fsync the directory holding @path: its new name is durable. */
