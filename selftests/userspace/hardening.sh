@@ -194,6 +194,13 @@ check "restored ledger: one reading sealed under each: the ciphertexts differ" s
 "$D" open --state-dir lst --software --input ls2.bin >o50b.json 2>/dev/null
 check "restored ledger: the first provisioning's traffic does not verify under the second" \
 	sh -c "test -s ls1.bin && test ! -s o50a.json && grep -q '\"data\":\"reading 21.5C\"' o50b.json"
+cp ledger.bak lroot.generations
+lprov lroot 50 lr4.bin --state-dir lst --replace-state 2>e50.txt
+rc=$?
+check "restored ledger: a gateway holding that generation refuses it (exit 3, no blob)" \
+	sh -c "[ $rc -eq 3 ] && test ! -e lr4.bin && grep -q 'a state of this or a newer generation exists' e50.txt"
+check "restored ledger: --generation above the gateway's replaces its state" sh -c \
+	"'$D' provision --root lroot --device 50 --suite 2 --agg xor --b 4 --blob lr5.bin --state-dir lst --replace-state --generation 1"
 : >lroot.generations
 lprov lroot 50 lr3.bin
 check "emptied ledger: generation 0 again, epoch 0" sh -c \
