@@ -2,7 +2,8 @@
 /*
  * libdiamond units for issue 10's sender-side hardening: error words that
  * do not lie, the exclusive sender lock, the one epoch body limit, and the
- * forward-only state import. Usage: test_hardening SCRATCH_DIR
+ * forward-only state import; and issue 23's fresh value N in provisioning.
+ * Usage: test_hardening SCRATCH_DIR
  */
 #include <errno.h>
 #include <stdio.h>
@@ -151,6 +152,49 @@ static void import(void)
 	memset(&st, 0, sizeof(st));
 }
 
+/*
+ * diamond_provision_fresh() (spec section 2): N decides the key, the
+ * clear fields stay those of the parameters, g = b is hashed as stored (0),
+ * and no blob equals the earlier derivation's.
+ */
+static void fresh(void)
+{
+	struct diamond_params p = { .suite = 1, .agg = 0, .b = 16,
+				    .device_id = 7, .generation = 3 };
+	uint8_t root[DIAMOND_ROOT_SIZE], n1[DIAMOND_PROV_NONCE_SIZE];
+	uint8_t n2[DIAMOND_PROV_NONCE_SIZE], a[DIAMOND_BLOB_MAX];
+	uint8_t b[DIAMOND_BLOB_MAX], c[DIAMOND_BLOB_MAX];
+	size_t la = 0, lb = 0, lc = 0;
+
+	memset(root, 'r', sizeof(root));
+	memset(n1, 1, sizeof(n1));
+	memcpy(n2, n1, sizeof(n2));
+	n2[15] ^= 0x80;
+	tap_result(diamond_provision_fresh(root, NULL, &p, a, &la) == -EINVAL,
+		   "provision_fresh: no N -> EINVAL");
+	tap_result(diamond_provision_fresh(root, n1, &p, a, &la) == 0 &&
+		   diamond_provision_fresh(root, n1, &p, b, &lb) == 0 &&
+		   la == 48 && lb == la && !memcmp(a, b, la),
+		   "provision_fresh: one (R, N, parameters) gives one blob");
+	diamond_provision_fresh(root, n2, &p, b, &lb);
+	tap_result(lb == la && !memcmp(a, b, 28) && memcmp(a + 28, b + 28, 16),
+		   "provision_fresh: one bit of N -> same clear fields, another key");
+	diamond_provision(root, &p, c, &lc);
+	tap_result(lc == la && !memcmp(a, c, 28) && memcmp(a + 28, c + 28, 16),
+		   "provision_fresh: not the earlier derivation's key");
+	p.group_size = 16;
+	diamond_provision_fresh(root, n1, &p, c, &lc);
+	tap_result(lc == la && !memcmp(a, c, la),
+		   "provision_fresh: g = b is hashed as stored, 0");
+	p.group_size = 4;
+	diamond_provision_fresh(root, n1, &p, c, &lc);
+	tap_result(c[26] == 4 && memcmp(a + 28, c + 28, 16),
+		   "provision_fresh: group size 4 is bound into the key");
+	p.group_size = 17;
+	tap_result(diamond_provision_fresh(root, n1, &p, c, &lc) == -EINVAL,
+		   "provision_fresh: group size above b -> EINVAL");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -163,6 +207,7 @@ int main(int argc, char **argv)
 	errors();
 	sender();
 	import();
+	fresh();
 	tap_trailing_plan();
 	return tap_finish();
 }
