@@ -2,8 +2,10 @@
 /*
  * The portable core against vectors/blob.txt (spec sections 2 and 13):
  * provisioning in each generation writes the vector's version 2 blob
- * byte for byte, accepted blobs parse (a version 1 blob re-serialises to
- * its "next"), and every damaged or ill-formed blob is refused.
+ * byte for byte (with a "g" line: provisioned with that group size), an
+ * accepted blob parses and is written back as version 2, its "next" (a
+ * version 1 blob too: spec section 2), and every damaged or ill-formed
+ * blob is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,7 @@ struct bvec {
 	char name[64], expect[16];
 	uint8_t root[DMD_ROOT_SIZE], blob[128], next[128];
 	size_t blob_len, next_len;
-	unsigned int suite, agg, gen;
+	unsigned int suite, agg, gen, g;
 	unsigned long b, dev;
 	int has_root, has_params;
 };
@@ -61,6 +63,8 @@ static int next_vec(FILE *f, struct bvec *v)
 		else if (!strcmp(key, "root"))
 			v->has_root = unhex(val, v->root, DMD_ROOT_SIZE) ==
 				      DMD_ROOT_SIZE;
+		else if (!strcmp(key, "g"))
+			v->g = (unsigned int)strtoul(val, NULL, 10);
 		else if (!strcmp(key, "params"))
 			v->has_params = sscanf(val, "%u %u %lu %lu %u",
 					       &v->suite, &v->agg, &v->b,
@@ -90,6 +94,7 @@ static void check_ok(const struct bvec *v)
 	st.b = (uint32_t)v->b;
 	st.device_id = (uint32_t)v->dev;
 	st.gen = (uint16_t)v->gen;
+	st.group = (uint16_t)v->g;	/* not an input of E_0 (spec 5.1) */
 	ok = v->has_root && dmd_derive_initial(&st, v->root) == DMD_OK;
 	if (ok)
 		dmd_blob2_write(out, &st);
