@@ -1138,6 +1138,19 @@ static void blob_vec(const char *name, const char *what, const uint8_t *b,
 	fprintf(out, "expect = %s\n", expect);
 }
 
+/* An accepted v2 blob of @st in generation 1, read and written back as is. */
+static void blob_kept(const char *name, const char *what, struct state *st,
+		      const uint8_t root[32], int group)
+{
+	uint8_t b[64];
+	size_t n;
+
+	initial_gen(st, root, 1);
+	n = blob2(b, st, 1, group);
+	blob_vec(name, what, b, n, "ok");
+	hex("next", b, n);
+}
+
 /* Accepted: provisioning in generations 0..2, and a v1 blob read as v2. */
 static void blob_positives(const uint8_t root[32])
 {
@@ -1173,11 +1186,8 @@ static void blob_positives(const uint8_t root[32])
 	n = blob2(b, &st, 0, 0);
 	hex("next", b, n);
 	st = make(1, 0, 16, 9);
-	initial_gen(&st, root, 1);
-	n = blob2(b, &st, 1, 4);
-	blob_vec("group-size-4", "group size 4 of b = 16 (section 5.1), kept "
-		 "as it is", b, n, "ok");
-	hex("next", b, n);
+	blob_kept("group-size-4", "group size 4 of b = 16 (section 5.1), kept "
+		  "as it is", &st, root, 4);
 }
 
 /* Refused (EKEY): damage, and fields a v2 blob may not hold. */
@@ -1285,11 +1295,8 @@ static void blob_errors(const uint8_t root[32])
 		blob_vec(name, "b = 65535 and e = 2^64 - 2, the "
 			 "largest valid", b, n, "ok");
 	}
-	initial_gen(&st, root, 1);
-	n = blob2(b, &st, 1, 16);
-	blob_vec("v2-group-b", "group size g = b = 16, the largest; read "
-		 "and written back as it is", b, n, "ok");
-	hex("next", b, n);
+	blob_kept("v2-group-b", "group size g = b = 16, the largest; read "
+		  "and written back as it is", &st, root, 16);
 }
 
 /*
