@@ -215,12 +215,14 @@ static int open_unit(struct dmd_receiver *rx, uint64_t epoch,
 }
 
 /*
- * The checks of spec section 9.2 that follow the unit's coordinates:
- * arguments, lengths, then the position, then the body.
+ * The checks of spec section 9.2 in its order: arguments, lengths, the
+ * unit's coordinates (@coords: DMD_EFORMAT when they name no unit), then
+ * the position, then the body.
  */
 static int check_unit(const struct dmd_receiver *rx, uint64_t epoch,
-		      const struct unit *u, const uint8_t *ad, size_t adlen,
-		      const uint8_t *ct, size_t ct_len, const uint8_t *pt)
+		      const struct unit *u, int coords, const uint8_t *ad,
+		      size_t adlen, const uint8_t *ct, size_t ct_len,
+		      const uint8_t *pt)
 {
 	int rc;
 
@@ -230,6 +232,8 @@ static int check_unit(const struct dmd_receiver *rx, uint64_t epoch,
 		return DMD_EFORMAT;
 	if (adlen > DMD_MAX_AD)
 		return DMD_ESIZE;
+	if (coords != DMD_OK)
+		return coords;
 	rc = check_position(rx, epoch, u->group);
 	if (rc == DMD_OK)
 		rc = check_body(ct, ct_len, u->count);
@@ -246,14 +250,14 @@ int dmd_receiver_group(struct dmd_receiver *rx, uint64_t epoch,
 	if (!rx)
 		return DMD_EINVAL;
 	/* A non-final group ends before the epoch can: (i + 1) g < b. */
-	if (group >= nonfinal_groups(rx->st.b, rx->st.b, rx->g))
-		return DMD_EFORMAT;
+	rc = group < nonfinal_groups(rx->st.b, rx->st.b, rx->g) ? DMD_OK :
+	     DMD_EFORMAT;
 	u.group = group;
 	u.first = group * rx->g;
 	u.count = rx->g;
 	u.field = DMD_GROUP_FLAG | (u.first + rx->g);
 	u.final = 0;
-	rc = check_unit(rx, epoch, &u, ad, adlen, ct, ct_len, pt);
+	rc = check_unit(rx, epoch, &u, rc, ad, adlen, ct, ct_len, pt);
 	return rc ? rc : open_unit(rx, epoch, &u, ad, adlen, ct, ct_len, pt);
 }
 
@@ -266,14 +270,15 @@ int dmd_receiver_close(struct dmd_receiver *rx, uint64_t epoch, uint32_t n,
 
 	if (!rx)
 		return DMD_EINVAL;
-	if (n < 1 || n > rx->st.b)
-		return DMD_EFORMAT;
+	rc = n >= 1 && n <= rx->st.b ? DMD_OK : DMD_EFORMAT;
+	if (rc != DMD_OK)
+		n = 1;	/* any unit: only the coordinate verdict is used */
 	u.group = nonfinal_groups(n, rx->st.b, rx->g);
 	u.first = u.group * rx->g;
 	u.count = n - u.first;
 	u.field = DMD_TRAILER_FLAG | n;
 	u.final = 1;
-	rc = check_unit(rx, epoch, &u, ad, adlen, ct, ct_len, pt);
+	rc = check_unit(rx, epoch, &u, rc, ad, adlen, ct, ct_len, pt);
 	return rc ? rc : open_unit(rx, epoch, &u, ad, adlen, ct, ct_len, pt);
 }
 

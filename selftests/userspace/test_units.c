@@ -437,6 +437,50 @@ static void ev_cb(void *arg, const struct diamond_event *ev)
 	s->last_epoch = ev->epoch;
 }
 
+/* A tag frame (type 2) of device 21, suite 2: count @n, a junk tag. */
+static size_t tag_frame(uint8_t *f, uint64_t epoch, uint16_t n)
+{
+	size_t i;
+
+	memset(f, 0, DIAMOND_FRAME_HDR + 16);
+	f[0] = 'D';
+	f[1] = 'F';
+	f[2] = 2;
+	f[3] = 2;
+	f[4] = 21;
+	for (i = 0; i < 8; i++)
+		f[8 + i] = (uint8_t)(epoch >> (8 * i));
+	f[16] = (uint8_t)n;
+	f[17] = (uint8_t)(n >> 8);
+	f[18] = 16;
+	memset(f + DIAMOND_FRAME_HDR, 0xa7, 16);
+	return DIAMOND_FRAME_HDR + 16;
+}
+
+/*
+ * Spec 9.2: a count out of range for the device (n > b = 8) is refused as
+ * such (-EINVAL) before its epoch is compared with the state (at 3): an
+ * expired or far-future epoch does not hide it.
+ */
+static void gateway_order(struct diamond_gw *gw, struct sink *sk)
+{
+	uint8_t f[DIAMOND_FRAME_HDR + 16];
+
+	sk->last_err = 0;
+	diamond_gw_feed(gw, f, tag_frame(f, 0, 9));
+	tap_result(sk->last_err == -EINVAL, "gateway: count 9 > b at an "
+		   "expired epoch -> EINVAL, not EKEYEXPIRED (%d)",
+		   sk->last_err);
+	sk->last_err = 0;
+	diamond_gw_feed(gw, f, tag_frame(f, 3 + 4097 + 1, 9));
+	tap_result(sk->last_err == -EINVAL, "gateway: count 9 > b past "
+		   "max_skip -> EINVAL, not ERANGE (%d)", sk->last_err);
+	sk->last_err = 0;
+	diamond_gw_feed(gw, f, tag_frame(f, 0, 8));
+	tap_result(sk->last_err == -EKEYEXPIRED, "gateway: count 8 at an "
+		   "expired epoch -> EKEYEXPIRED (%d)", sk->last_err);
+}
+
 static void test_gateway(void)
 {
 	static uint8_t stream[65536], frame[DIAMOND_FRAME_MAX + DIAMOND_MAX_AD];
@@ -549,6 +593,7 @@ static void test_gateway(void)
 			   "gateway: replay -> EKEYEXPIRED, all 22 frames dropped (%llu)",
 			   (unsigned long long)(gs.frames_dropped - was));
 	}
+	gateway_order(gw, &sk);
 	diamond_gw_free(gw);
 
 	/* A corrupt state file: a clear error, not a crash. */

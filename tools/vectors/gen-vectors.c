@@ -345,10 +345,24 @@ static void hex(const char *name, const uint8_t *p, size_t n)
 	fputc('\n', out);
 }
 
+static size_t blob2(uint8_t *b, const struct state *st, int gen, int group);
+
+/*
+ * The version "key" and "next" are written in (spec section 13: "next" has
+ * its key's version): 1, or 2 with this generation and group size field.
+ */
+static struct {
+	int v2, gen, group;
+} keyfmt;
+
 static void blob(const char *name, const struct state *st)
 {
-	uint8_t b[56] = { 'D', 'M', 'N', 'D', 1 };
+	uint8_t b[64] = { 'D', 'M', 'N', 'D', 1 };
 
+	if (keyfmt.v2) {
+		hex(name, b, blob2(b, st, keyfmt.gen, keyfmt.group));
+		return;
+	}
 	b[5] = (uint8_t)st->suite;
 	b[6] = (uint8_t)st->agg;
 	put_le(b + 8, st->b, 4);
@@ -803,7 +817,7 @@ static void corners(int suite)
 
 /* One sealed epoch of a grouped vector: its bodies and its units. */
 struct gepoch {
-	uint8_t pt[40000], ct[40000], ad[32];
+	uint8_t pt[40000], ct[40000], ad[1025];	/* 1025: one too many */
 	size_t ptlen, adlen, nu;
 	uint64_t epoch;
 	struct unit u[40];
@@ -1050,6 +1064,8 @@ static void group_negatives(int suite)
 	gstep(&ga, 0, "ok");
 }
 
+static void edges(int suite);
+
 static void generate(void)
 {
 	int suite, agg;
@@ -1070,6 +1086,8 @@ static void generate(void)
 	}
 	for (suite = 1; suite <= 2; suite++)
 		corners(suite);
+	for (suite = 1; suite <= 2; suite++)
+		edges(suite);
 }
 
 /* ---- key blobs, version 2 (spec section 2) ---- */
@@ -1123,6 +1141,19 @@ static void blob_vec(const char *name, const char *what, const uint8_t *b,
 	fprintf(out, "expect = %s\n", expect);
 }
 
+/* An accepted v2 blob of @st in generation 1, read and written back as is. */
+static void blob_kept(const char *name, const char *what, struct state *st,
+		      const uint8_t root[32], int group)
+{
+	uint8_t b[64];
+	size_t n;
+
+	initial_gen(st, root, 1);
+	n = blob2(b, st, 1, group);
+	blob_vec(name, what, b, n, "ok");
+	hex("next", b, n);
+}
+
 /* Accepted: provisioning in generations 0..2, and a v1 blob read as v2. */
 static void blob_positives(const uint8_t root[32])
 {
@@ -1158,11 +1189,8 @@ static void blob_positives(const uint8_t root[32])
 	n = blob2(b, &st, 0, 0);
 	hex("next", b, n);
 	st = make(1, 0, 16, 9);
-	initial_gen(&st, root, 1);
-	n = blob2(b, &st, 1, 4);
-	blob_vec("group-size-4", "group size 4 of b = 16 (section 5.1), kept "
-		 "as it is", b, n, "ok");
-	hex("next", b, n);
+	blob_kept("group-size-4", "group size 4 of b = 16 (section 5.1), kept "
+		  "as it is", &st, root, 4);
 }
 
 /* Refused (EKEY): damage, and fields a v2 blob may not hold. */
@@ -1201,6 +1229,79 @@ static void blob_negatives(const uint8_t root[32])
 	blob_vec("version-3", "version 3 (CRC valid)", b, n, "EKEY");
 }
 
+/* @b (@n bytes) with field bytes changed, its CRC then made valid again. */
+static void blob_field(const char *name, const char *what, const uint8_t *b,
+		       size_t n, size_t off, uint64_t v, int width)
+{
+	uint8_t x[64];
+
+	memcpy(x, b, n);
+	put_le(x + off, v, width);
+	if (b[4] == 2)
+		put_le(x + n - 4, crc32(0, x, (uInt)(n - 4)), 4);
+	blob_vec(name, what, x, n, "EKEY");
+}
+
+/*
+ * Every malformed-blob rule of spec section 2, one at a time, in version 2
+ * (CRC valid, so the rule itself refuses it) and version 1; and the
+ * largest values that are still valid.
+ */
+static void blob_errors(const uint8_t root[32])
+{
+	static const char *const ver[] = { "", "v1", "v2" };
+	struct state st = make(2, 0, 16, 11);
+	uint8_t b[72];	/* a blob and one byte too many */
+	char name[40];
+	size_t n;
+	int v;
+
+	initial(&st, root);
+	st.epoch = 77;
+	for (v = 2; v >= 1; v--) {
+		n = v == 2 ? blob2(b, &st, 0, 0) : 24 + ksize(st.suite);
+		if (v == 1) {	/* version 1: the header, then the key */
+			memcpy(b, "DMND", 4);
+			b[4] = 1;
+			b[5] = (uint8_t)st.suite;
+			b[6] = (uint8_t)st.agg;
+			b[7] = 0;
+			put_le(b + 8, st.b, 4);
+			put_le(b + 12, st.dev, 4);
+			put_le(b + 16, st.epoch, 8);
+			memcpy(b + 24, st.key, ksize(st.suite));
+		}
+#define BAD(tag, what, off, val, width) do { \
+		snprintf(name, sizeof(name), "%s-%s", ver[v], tag); \
+		blob_field(name, what, b, n, off, val, width); \
+	} while (0)
+		BAD("magic", "magic DMNE", 3, 'E', 1);
+		BAD("version-0", "version 0", 4, 0, 1);
+		BAD("suite-0", "suite 0", 5, 0, 1);
+		BAD("suite-3", "suite 3", 5, 3, 1);
+		BAD("suite-1-length", "suite 1 in a blob of suite 2's "
+		    "length", 5, 1, 1);
+		BAD("agg-3", "aggregation 3", 6, 3, 1);
+		BAD("reserved", "reserved byte 7 set", 7, 0x80, 1);
+		BAD("b-0", "b = 0", 8, 0, 4);
+		BAD("b-65536", "b = 65536", 8, 65536, 4);
+		BAD("epoch-max", "e = 2^64 - 1", 16, UINT64_MAX, 8);
+#undef BAD
+		snprintf(name, sizeof(name), "%s-long", ver[v]);
+		b[n] = 0;
+		blob_vec(name, "one byte too many", b, n + 1, "EKEY");
+		snprintf(name, sizeof(name), "%s-largest", ver[v]);
+		put_le(b + 8, 65535, 4);
+		put_le(b + 16, UINT64_MAX - 1, 8);
+		if (v == 2)
+			put_le(b + n - 4, crc32(0, b, (uInt)(n - 4)), 4);
+		blob_vec(name, "b = 65535 and e = 2^64 - 2, the "
+			 "largest valid", b, n, "ok");
+	}
+	blob_kept("v2-group-b", "group size g = b = 16, the largest; read "
+		  "and written back as it is", &st, root, 16);
+}
+
 static void generate_blobs(void)
 {
 	uint8_t root[32];
@@ -1212,6 +1313,305 @@ static void generate_blobs(void)
 	fill(root, sizeof(root));
 	blob_positives(root);
 	blob_negatives(root);
+	blob_errors(root);
+}
+
+/*
+ * ---- edges of the spec (issue 23 item 6): version 2 keys, g = 1, g = b - 1,
+ * n < g, high epochs, AD of 1024, tag copies, max_skip from the cursor's
+ * epoch, the order of a unit's checks (spec sections 2, 5.1, 9.1, 9.2) ----
+ */
+
+static struct gepoch gc;
+
+/* Version 2 keys of ungrouped vectors; "next" is then version 2 too. */
+static void v2_keys(int suite)
+{
+	struct state st = make(suite, 0, 4, 0x900);
+
+	keyfmt.v2 = 1;
+	head("v2-gen0", &st, "a version 2 key (generation 0, g = 0): two "
+	     "epochs, each next state in version 2");
+	small_body();
+	step_ok(&st, 0);
+	step_ok(&st, 1);
+
+	st = make(suite, 0, 4, 0x901);
+	st.epoch = 2ull << 32;
+	keyfmt.gen = 2;
+	keyfmt.group = 4;
+	head("v2-gen2-g-is-b", &st, "a version 2 key of generation 2 at epoch "
+	     "2^33, its group size field b = 4 (no groups): 2^33 opens, then "
+	     "2^33 + 3 after two lost");
+	small_body();
+	step_ok(&st, st.epoch);
+	step_ok(&st, st.epoch + 2);
+	memset(&keyfmt, 0, sizeof(keyfmt));
+}
+
+/* A grouped vector of @b records per epoch whose state is at @epoch. */
+static struct state gmake(int suite, uint32_t b, uint32_t g, uint64_t epoch,
+			  uint32_t dev, const char *name, const char *what)
+{
+	struct state st = make(suite, 0, b, dev);
+
+	st.epoch = epoch;
+	ghead(name, &st, g, what);
+	return st;
+}
+
+/* Seal and open, in order, epochs of @n[0], @n[1], ... records. */
+static void gepochs(struct state *st, uint32_t g, uint64_t epoch,
+		    const uint32_t *n, size_t nn, size_t adlen)
+{
+	size_t i;
+
+	for (i = 0; i < nn; i++) {
+		gseal(&ga, st, g, epoch + i, n[i], adlen);
+		gall(&ga);
+	}
+}
+
+/* Group sizes at their edges: g = 1, g = b - 1, and epochs of n < g. */
+static void group_sizes(int suite)
+{
+	static const uint32_t g1[] = { 5, 2, 1 }, gb1[] = { 6, 5, 4 },
+			      small[] = { 3, 7, 8 };
+	struct state st;
+
+	st = gmake(suite, 5, 1, 0, 0x910, "b5-g1", "b = 5, g = 1: a full "
+		   "epoch (groups 0..3 and a final group of record 4), 2 "
+		   "records (groups 0, 1 and an empty final group), 1 record "
+		   "(group 0 and an empty final group)");
+	gepochs(&st, 1, 0, g1, 3, 4);
+	st = gmake(suite, 6, 5, 0, 0x911, "b6-g5", "b = 6, g = b - 1 = 5: "
+		   "6 records (group 0 and a final group of 1), 5 records "
+		   "(group 0 and an empty final group), 4 records (n < g: the "
+		   "final group alone)");
+	gepochs(&st, 5, 0, gb1, 3, 2);
+	st = gmake(suite, 16, 8, 0, 0x912, "b16-g8-short", "b = 16, g = 8, "
+		   "n < g: 3 records, 7 records (the final group alone, as "
+		   "without groups), then 8 records (group 0 and an empty "
+		   "final group)");
+	gepochs(&st, 8, 0, small, 3, 5);
+}
+
+/* Epochs near the end of the index space, and of a later generation. */
+static void group_high(int suite)
+{
+	static const uint32_t n[] = { 9, 4 };
+	struct state st, s2;
+
+	st = gmake(suite, 16, 4, UINT64_MAX - 3, 0x920, "b16-g4-last-epochs",
+		   "the state at 2^64 - 4: a full epoch; 2^64 - 3 (the last) "
+		   "opens group 0; a unit of 2^64 - 2 is EFULL while it is "
+		   "open; its final group leaves the state at 2^64 - 2; "
+		   "units of 2^64 - 2 and 2^64 - 1 are EFULL, a replay "
+		   "EKEYEXPIRED");
+	s2 = st;
+	gseal(&ga, &s2, 4, UINT64_MAX - 3, 16, 8);
+	gseal(&gb, &s2, 4, UINT64_MAX - 2, 5, 8);
+	gall(&ga);
+	gstep(&gb, 0, "ok");
+	gstep_as(&gb, &gb.u[0], UINT64_MAX - 1, &gb.u[0], bad,
+		 unit_ct(&gb, &gb.u[0]), "EFULL");
+	gstep(&gb, 1, "ok");
+	gstep_as(&gb, &gb.u[0], UINT64_MAX - 1, &gb.u[0], bad,
+		 unit_ct(&gb, &gb.u[0]), "EFULL");
+	gstep_as(&gb, &gb.u[1], UINT64_MAX, &gb.u[1], bad,
+		 unit_ct(&gb, &gb.u[1]), "EFULL");
+	gstep(&gb, 0, "EKEYEXPIRED");
+
+	keyfmt.v2 = 1;
+	keyfmt.gen = 3;
+	keyfmt.group = 4;
+	st = gmake(suite, 16, 4, (3ull << 32) + 7, 0x921, "b16-g4-gen3",
+		   "a version 2 key of generation 3 and g = 4 at epoch "
+		   "3 * 2^32 + 7: 9 records, then 4 records after one lost "
+		   "epoch; each next state in version 2");
+	gseal(&ga, &st, 4, st.epoch, n[0], 3);
+	gall(&ga);
+	gseal(&ga, &st, 4, st.epoch + 1, n[1], 3);
+	gall(&ga);
+	memset(&keyfmt, 0, sizeof(keyfmt));
+}
+
+/* Unit @unit of @x with @adlen bytes of AD (its tag then fails or not). */
+static void gstep_adlen(struct gepoch *x, size_t unit, size_t adlen,
+			const char *expect)
+{
+	size_t keep = x->adlen;
+
+	x->adlen = adlen;
+	gstep(x, unit, expect);
+	x->adlen = keep;
+}
+
+/* AD of 1024 bytes in every unit; 1025 is refused. */
+static void group_ad(int suite)
+{
+	struct state st = gmake(suite, 16, 4, 0, 0x930, "b16-g4-ad1024",
+				"1024 bytes of AD with every unit opens; "
+				"1025 (the same AD and one byte more) is "
+				"ESIZE, before the body and the tag");
+
+	gseal(&ga, &st, 4, 0, 10, 1024);
+	fill(ga.ad + 1024, 1);
+	gstep(&ga, 0, "ok");
+	gstep_adlen(&ga, 1, 1025, "ESIZE");
+	gstep(&ga, 1, "ok");
+	gstep_adlen(&ga, 2, 1025, "ESIZE");
+	gstep(&ga, 2, "ok");
+}
+
+/* Unit @unit of @x with one bit of its tag flipped. */
+static void gstep_badtag(const struct gepoch *x, size_t unit)
+{
+	const struct unit *u = &x->u[unit];
+	size_t len = unit_ct(x, u);
+
+	bad[len - 1] ^= 0x01;
+	gstep_as(x, u, x->epoch, u, bad, len, "EBADMSG");
+}
+
+/* Copies of tag frames: damaged before the genuine one, repeated after. */
+static void group_copies(int suite)
+{
+	const struct unit *u;
+	size_t len;
+	struct state st = gmake(suite, 16, 4, 0, 0x940, "b16-g4-tag-copies",
+				"a damaged copy of a group tag, then the "
+				"genuine one, a repeat and a damaged copy "
+				"after it; the same for the epoch tag");
+
+	gseal(&ga, &st, 4, 0, 14, 6);
+	gstep_badtag(&ga, 0);
+	gstep(&ga, 0, "ok");
+	gstep(&ga, 0, "EKEYEXPIRED");
+	u = &ga.u[0];
+	len = unit_ct(&ga, u);
+	bad[len - 1] ^= 0x01;
+	gstep_as(&ga, u, 0, u, bad, len, "EKEYEXPIRED");
+	gstep(&ga, 1, "ok");
+	gstep(&ga, 2, "ok");
+	gstep_badtag(&ga, 3);
+	gstep_badtag(&ga, 3);
+	gstep(&ga, 3, "ok");
+	gstep(&ga, 3, "EKEYEXPIRED");
+	gstep(&ga, 2, "EKEYEXPIRED");
+}
+
+/* max_skip counts from the cursor's epoch: the open one, else e_cur. */
+static void group_skip(int suite)
+{
+	struct state st = gmake(suite, 16, 4, 0, 0x950, "b16-g4-skip-open",
+				"max_skip (4096) counts from the cursor's "
+				"epoch: with epoch 0 open, 4097 is ESKIP and "
+				"4096 opens; with no epoch open (the state at "
+				"4097), 4097 + 4097 is ESKIP and 4097 + 4096 "
+				"opens");
+
+	gseal(&ga, &st, 4, 0, 16, 4);
+	gseal(&gb, &st, 4, MAX_SKIP, 6, 4);
+	gseal(&gc, &st, 4, 2 * MAX_SKIP + 1, 5, 4);
+	gstep(&ga, 0, "ok");
+	gstep_as(&gb, &gb.u[0], MAX_SKIP + 1, &gb.u[0], bad,
+		 unit_ct(&gb, &gb.u[0]), "ESKIP");
+	gall(&gb);
+	gstep_as(&gc, &gc.u[0], 2 * MAX_SKIP + 2, &gc.u[0], bad,
+		 unit_ct(&gc, &gc.u[0]), "ESKIP");
+	gall(&gc);
+}
+
+/* In bad: unit @u of @x with its last record running into the tag. */
+static size_t unit_malformed(const struct gepoch *x, const struct unit *u)
+{
+	size_t len = unit_ct(x, u), last = last_record(x, u) - u->pos;
+
+	put_le(bad + last, u->len - last - 2 + 1, 2);
+	return len;
+}
+
+/* In bad: unit @u of @x without its last record. */
+static size_t unit_short(const struct gepoch *x, const struct unit *u)
+{
+	size_t last = last_record(x, u) - u->pos;
+
+	memcpy(bad, x->ct + u->pos, last);
+	memcpy(bad + last, u->tag, 16);
+	return last + 16;
+}
+
+/*
+ * Section 9.2 for units: lengths, then coordinates, then the position
+ * against the cursor (a final group below it too), then the body. Each
+ * refused step is wrong in two ways and gives the earlier error.
+ */
+static void group_order(int suite)
+{
+	struct unit as = { 0, 0, 3, 0, 0, { 0 } };
+	struct state st = gmake(suite, 16, 4, 5, 0x960, "units-order",
+				"the state at epoch 5, b = 16, g = 4. Epoch 4 "
+				"(expired): group 3 (no such group) with AD of "
+				"1025 bytes is ESIZE, without it EFORMAT; count "
+				"17 is EFORMAT; group 0 with AD of 1025 is "
+				"ESIZE. A malformed group 0 of epoch 5 + 4097 "
+				"is ESKIP. After groups 0 and 1 of epoch 5: "
+				"a malformed group 0 is EKEYEXPIRED; count 5 "
+				"(final group 1, below the cursor) with an "
+				"oversize body is EKEYEXPIRED; count 8 (an "
+				"empty final group 2, at the cursor) with "
+				"group 1's tag is EBADMSG; count 9 with one "
+				"stray byte is EFORMAT; group 2 short of a "
+				"record is EFORMAT; then group 2 and the final "
+				"group open");
+	size_t len;
+
+	gseal(&ga, &st, 4, 5, 16, 7);
+	fill(ga.ad + ga.adlen, 1025 - ga.adlen);
+	len = unit_ct(&ga, &ga.u[0]);
+	ga.adlen = 1025;
+	gstep_as(&ga, &ga.u[0], 4, &as, bad, len, "ESIZE");
+	gstep_as(&ga, &ga.u[0], 4, &ga.u[0], bad, len, "ESIZE");
+	ga.adlen = 7;
+	gstep_as(&ga, &ga.u[0], 4, &as, bad, len, "EFORMAT");
+	as.final = 1;
+	as.count = 17;
+	gstep_as(&ga, &ga.u[3], 4, &as, bad, unit_ct(&ga, &ga.u[3]),
+		 "EFORMAT");
+	ga.epoch = 5 + MAX_SKIP + 1;
+	gstep_as(&ga, &ga.u[0], ga.epoch, &ga.u[0], bad,
+		 unit_malformed(&ga, &ga.u[0]), "ESKIP");
+	ga.epoch = 5;
+	gstep(&ga, 0, "ok");
+	gstep(&ga, 1, "ok");
+	gstep_as(&ga, &ga.u[0], 5, &ga.u[0], bad,
+		 unit_malformed(&ga, &ga.u[0]), "EKEYEXPIRED");
+	as.count = 5;
+	memset(bad, 0xff, 7);
+	memcpy(bad + 7, ga.u[3].tag, 16);
+	gstep_as(&ga, &ga.u[3], 5, &as, bad, 7 + 16, "EKEYEXPIRED");
+	as.count = 8;
+	gstep_as(&ga, &ga.u[3], 5, &as, ga.u[1].tag, 16, "EBADMSG");
+	as.count = 9;
+	bad[0] = 0x01;
+	memcpy(bad + 1, ga.u[3].tag, 16);
+	gstep_as(&ga, &ga.u[3], 5, &as, bad, 1 + 16, "EFORMAT");
+	gstep_as(&ga, &ga.u[2], 5, &ga.u[2], bad,
+		 unit_short(&ga, &ga.u[2]), "EFORMAT");
+	gstep(&ga, 2, "ok");
+	gstep(&ga, 3, "ok");
+}
+
+static void edges(int suite)
+{
+	v2_keys(suite);
+	group_sizes(suite);
+	group_high(suite);
+	group_ad(suite);
+	group_copies(suite);
+	group_skip(suite);
+	group_order(suite);
 }
 
 /* ---- frame streams (spec section 8.1), built piece by piece ---- */

@@ -358,25 +358,29 @@ static int late_copy(const struct dlib_dev *d,
 		       DIAMOND_TAG_SIZE);
 }
 
-/* Frames that can never be part of a verifiable epoch of @d. */
+/*
+ * Frames that can never be part of a verifiable epoch of @d, in the order
+ * of spec 8.1 and 9.2: the suite, the coordinates (step 2), then the epoch
+ * against the cursor's (step 3; a grouped device's is its open epoch).
+ */
 static int screen(struct diamond_gw *gw, struct dlib_dev *d,
 		  const struct diamond_frame *f)
 {
-	/* A grouped device's lower bound is its open epoch (spec 9.1). */
 	const struct dmd_state *st = d->rx ? &d->rx->st : &d->st;
-	int rc = dlib_check_epoch(st, f->epoch, gw->max_skip);
+	int rc = f->suite != d->st.suite ? -EPROTO : 0;
 
-	/* Spec section 2: generation G's epochs start at G * 2^32. */
-	if (rc == -EKEYEXPIRED && f->epoch >> DMD_GEN_SHIFT < d->st.gen)
-		rc = -DIAMOND_EOLDGEN;
-	if (!rc && f->suite != d->st.suite)
-		rc = -EPROTO;
 	if (!rc && f->type == DIAMOND_FRAME_RECORD && f->index >= d->st.b)
 		rc = -EINVAL;
 	if (!rc && f->type == DIAMOND_FRAME_TAG && f->index > d->st.b)
 		rc = -EINVAL;
+	/* A group's coordinates; a group the cursor passed (step 3a). */
 	if (!rc)
 		rc = dlib_grp_screen(d, f);
+	if (!rc)
+		rc = dlib_check_epoch(st, f->epoch, gw->max_skip);
+	/* Spec section 2: generation G's epochs start at G * 2^32. */
+	if (rc == -EKEYEXPIRED && f->epoch >> DMD_GEN_SHIFT < d->st.gen)
+		rc = -DIAMOND_EOLDGEN;
 	if (!rc)
 		return 0;
 	dlib_drop_frames(gw, d, 1);
