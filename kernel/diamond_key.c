@@ -107,16 +107,17 @@ static void key_groups(struct diamond_tfm_ctx *ctx, u32 g)
 
 /*
  * Open the cursor a gateway stored (its state file's, userspace.rst section
- * 3) after the blob (e + 1, E_{e+1}) it keyed: epoch e open at group c, with
- * R_{e,c*g}. It must belong to the epoch before the blob's and name a
- * non-final group after the first. Lock held, blob keyed.
+ * 3) or sought to (a checkpoint, kernel-api.rst) after the blob (e + 1,
+ * E_{e+1}) it keyed: epoch e open at group c, with R_{e,c*g}. It must
+ * belong to the epoch before the blob's and name a group 0 .. q(b): c = 0
+ * holds R_{e,0}, less than E_e would. Lock held, blob keyed.
  */
 static int group_restore(struct diamond_tfm_ctx *ctx, const u8 *cur)
 {
 	u64 e = get_unaligned_le64(cur);
 	u32 c = get_unaligned_le32(cur + 8);
 
-	if (!ctx->grp.g || !ctx->epoch || e + 1 != ctx->epoch || !c ||
+	if (!ctx->grp.g || !ctx->epoch || e + 1 != ctx->epoch ||
 	    c > (ctx->b - 1) / ctx->grp.g)
 		return -EINVAL;
 	diamond_pre_erase(&ctx->pre);

@@ -143,9 +143,11 @@ check-userspace-copies: $(DIAMONDCTL) $(US_FRAMETOOL)
 
 # Needs the kernel module (mk/kernel.mk): a module that cannot be built
 # fails the suite, as check-kselftest does.
-check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC) $(KMOD_KO)
+# Also runs forgery.sh and copies.sh against the kernel backend.
+check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC) $(KMOD_KO) $(US_FRAMETOOL)
 	@mkdir -p $(TAPDIR)
 	@US_BUILD=$(US_BUILD) TOP=$(TOP) BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) \
+		FT=$(US_FRAMETOOL) \
 		$(US_TEST_SRC)/vm.sh >$(TAPDIR)/userspace-vm.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-vm.tap; [ $$rc -eq 4 ] && rc=0; exit $$rc
 

@@ -175,6 +175,15 @@ int dmd_open(struct dmd_state *st, uint64_t epoch, const uint8_t *ad,
  *                         (records q*g .. n-1, possibly none, tag T).
  * Opening a unit past the cursor gives up on the groups between (and on the
  * rest of an open epoch) and erases their keys.
+ *
+ * Copies (spec 8.1, the copy rule): the receiver holds no frames, so the
+ * rule is its caller's. A failed call changes nothing, so the caller keeps
+ * the distinct copies of a unit's records and tags and presents the unit
+ * once per combination, in the rule's order and within its budget of
+ * verifications, until one is DMD_OK; it never lets a later copy replace an
+ * earlier one, and never gives a unit up for a damaged copy while it may
+ * still try another. Once a unit is released its keys are gone: every copy
+ * presented after that is DMD_EEXPIRED.
  */
 int dmd_receiver_init(struct dmd_receiver *rx, const struct dmd_state *st,
 		      uint32_t g, uint32_t max_skip);

@@ -228,6 +228,55 @@ static void tampering(unsigned int suite)
 }
 
 /* R <- the next slot key of the record chain. */
+/*
+ * The copy rule of spec 8.1 as the core sees it: the caller keeps the copies
+ * of a unit and presents them one by one. Each unit of an epoch (g = 4,
+ * n = 10: groups 0 and 1 and the final group) is presented first damaged,
+ * in a record (its last byte) and then in its tag, then genuine: each damaged
+ * try is DMD_EBADMSG with the receiver byte for byte unchanged and nothing
+ * released, and the genuine copy after it verifies; a damaged copy after the
+ * genuine one finds no keys (DMD_EEXPIRED), the receiver unchanged again.
+ */
+static void copies(unsigned int suite)
+{
+	static struct sealed x;
+	static struct unit bad;
+	static uint8_t pt[MAXBODY];
+	struct dmd_state tx = make_state(suite, B, 4);
+	struct dmd_receiver rx, before;
+	size_t i, k, zero;
+	int ok;
+
+	dmd_receiver_init(&rx, &tx, 4, DMD_DEFAULT_MAX_SKIP);
+	ok = seal_epoch(&tx, 4, 10, &x) == DMD_OK && x.nu == 3;
+	for (i = 0; ok && i < x.nu; i++) {
+		for (k = 0; ok && k < 2; k++) {
+			bad = x.u[i];
+			/* k 0: a record's last byte; k 1: the tag's. */
+			bad.ct[bad.len - 1 - (k ? 0 : 16)] ^= 1;
+			before = rx;
+			memset(pt, 0, sizeof(pt));
+			ok = present(&rx, x.epoch, &bad, bad.group, bad.count,
+				     pt) == DMD_EBADMSG &&
+			     !memcmp(&before, &rx, sizeof(rx));
+			for (zero = 0; ok && zero < sizeof(pt); zero++)
+				ok = !pt[zero];
+		}
+		ok = ok && open_unit(&rx, &x, i, pt) == DMD_OK &&
+		     !memcmp(pt, x.u[i].pt, x.u[i].len - 16);
+		before = rx;
+		ok = ok && present(&rx, x.epoch, &bad, bad.group, bad.count,
+				   pt) == DMD_EEXPIRED &&
+		     !memcmp(&before, &rx, sizeof(rx));
+	}
+	ok = ok && !rx.open && rx.st.epoch == tx.epoch &&
+	     !memcmp(rx.st.key, tx.key, sizeof(tx.key));
+	tap_result(ok, "suite %u: each unit damaged (a record, the tag) then "
+		   "genuine: the damaged tries change nothing, the genuine "
+		   "verifies; a damaged copy after it is EEXPIRED", suite);
+	dmd_receiver_wipe(&rx);
+}
+
 static void next_slot_key(unsigned int suite, uint8_t *r)
 {
 	struct dmd_stream st;
@@ -383,6 +432,7 @@ int main(void)
 		lossless(suite, 1024, 64, 1000);
 		lossless(suite, 1024, 1024, 1024);
 		tampering(suite);
+		copies(suite);
 		erasure(suite);
 		seek(suite);
 	}

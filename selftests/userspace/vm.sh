@@ -8,12 +8,19 @@
 # modprobe diamond), load it, open through the kernel and compare with the
 # host's output, then a forged epoch, a replay, an incomplete epoch, the
 # state files, and a grouped device (g < b) against the software path. Skips (exit 4) when the module is not built.
-# Environment: US_BUILD, TOP, BUILD, KMOD_KO (the module, mk/kernel.mk).
+# Then the suites of forgery.sh and copies.sh (issue 23) against the kernel
+# backend (backend.sh): each is run on the host to record its opens, the
+# guest runs them through the module with kprobes counting the module's
+# chain steps, and each is run again on the guest's results; its TAP lines
+# become this suite's, named "forgery (kernel): ..." and "copies (kernel): ...".
+# Environment: US_BUILD, TOP, BUILD, KMOD_KO (the module, mk/kernel.mk), FT
+# (frametool).
 set -u
 US_BUILD=${US_BUILD:?}
 TOP=${TOP:?}
 BUILD=${BUILD:?}
 KO=${KMOD_KO:?}
+FT=${FT:?}
 D=$US_BUILD/diamondctl
 DS=$US_BUILD/diamondctl-static
 
@@ -77,6 +84,14 @@ while i < len(d):
 open("incomplete.bin", "wb").write(out)
 PY
 
+# The kernel-backend passes of forgery.sh and copies.sh: record their opens.
+SUITES="forgery copies"
+for s in $SUITES; do
+	mkdir -p w/jobs/$s
+	BACKEND=kernel VM_PHASE=record VM_JOBS=$W/w/jobs/$s D=$D FT=$FT \
+		"$TOP/selftests/userspace/$s.sh" >/dev/null 2>&1
+done
+
 cat >guest.sh <<'SH'
 st=/w/st
 # Without the module: hide it from request_module's autoload first.
@@ -118,12 +133,43 @@ sed 's/^/@@e4 /' /w/e4.txt
 cat /w/frames.bin /w/frames.bin | diamondctl open --state-dir $st >/dev/null 2>/w/e5.txt
 echo "@@rc5 $?"
 sed 's/^/@@e5 /' /w/e5.txt
+# The recorded jobs of the kernel-backend suites (backend.sh), each from its
+# own state; kprobes count the module's work: kprobe_profile's hits of
+# each probe before (k0) and after (k1) the job; every result file goes
+# back line by line as "@@J SUITE/N/FILE LINE".
+T=/sys/kernel/tracing
+mount -t tracefs nodev $T 2>/dev/null
+for p in slot:diamond_cursor_slot upd:epoch_update req:diamond_decrypt \
+	 key:diamond_setkey stream:stream; do
+	echo "p:dmd_${p%%:*} diamond:${p#*:}" >>$T/kprobe_events 2>/dev/null ||
+		echo "@@noprobe ${p%%:*}"
+done
+echo 0 >$T/tracing_on 2>/dev/null
+echo 1 >$T/events/kprobes/enable 2>/dev/null
+hits() { awk '$1 ~ /^dmd_/ { printf "%s %s ", $1, $2 } END { print "" }' \
+	$T/kprobe_profile 2>/dev/null || echo; }
+for s in $(ls /w/jobs); do
+	for n in $(ls /w/jobs/$s | sort -n); do
+		j=/w/jobs/$s/$n
+		m=
+		[ -f $j/metrics ] && m="--metrics $j/m.prom"
+		hits >$j/k0
+		diamondctl open --state-dir $j/st $m --input $j/in.bin \
+			>$j/out 2>$j/err
+		echo $? >$j/rc
+		hits >$j/k1
+		for f in out err m.prom rc k0 k1; do
+			[ -f $j/$f ] && awk -v p="@@J $s/$n/$f " '{ print p $0 }' $j/$f
+		done
+	done
+done
+echo "@@jobs done"
 SH
 mkdir -p w && cp -r st.orig w/st && cp -r st.orig w/st.orig && \
 	cp -r stg w/stg && cp -r stg.orig w/stg.orig && \
 	cp frames.bin forged.bin incomplete.bin f5.bin fgl.bin fgl1.bin \
 	fgl2.bin guest.sh w/
-BUILD=$BUILD/vm "$TOP/tools/vm/run-vm" --timeout 600 --module "$KO" \
+BUILD=$BUILD/vm "$TOP/tools/vm/run-vm" --timeout 1500 --module "$KO" \
 	--file "$DS:/bin/diamondctl" --file "$W/w:/w" -- 'sh /w/guest.sh' \
 	>console.txt 2>vmerr.txt
 vmrc=$?
@@ -157,6 +203,36 @@ t "grouped device: groups released and rejected, as the software path" 'grep -q 
 t "grouped device: the state file (cursor) equals the software run's" '[ "$(sec md5g)" = "$(md5sum <stgs/11.state | cut -d" " -f1)" ]'
 t "grouped device, restart mid-epoch: JSON and state as the software path" 'cmp -s kernelg2.json expectg2.json && [ "$(sec md5g2)" = "$(md5sum <stgs2/11.state | cut -d" " -f1)" ]'
 t "no kernel BUG/WARNING in the guest" '! grep -qE "BUG:|WARNING:|Oops" console.txt vmerr.txt'
+
+# The kernel-backend suites: the guest's results back into job directories,
+# the suites run again on them, their results folded in here.
+tr -d '\r' <console.txt | awk -v dir="$W/res" '
+	substr($0, 1, 4) == "@@J " {
+		rest = substr($0, 5); sp = index(rest, " ")
+		if (!sp) next
+		f = dir "/" substr(rest, 1, sp - 1); d = f
+		sub(/\/[^\/]*$/, "", d)
+		if (!(d in made)) { system("mkdir -p \"" d "\""); made[d] = 1 }
+		if (f != last) { if (last != "") close(last); last = f }
+		print substr(rest, sp + 1) >> f
+	}'
+t "kernel-backend jobs: the guest ran them all" 'sec jobs | grep -q done'
+for s in $SUITES; do
+	BACKEND=kernel VM_PHASE=replay VM_JOBS=$W/res/$s D=$D FT=$FT \
+		"$TOP/selftests/userspace/$s.sh" >$s.tap 2>$s.err
+	t "$s (kernel): the suite ran to its plan" 'grep -q "^1\.\.[1-9]" $s.tap'
+	t "$s (kernel): every job it recorded ran in the guest ($(ls w/jobs/$s | wc -l) jobs)" \
+		'[ -n "$(ls w/jobs/$s)" ] && (for j in $(ls w/jobs/$s); do [ -s res/$s/$j/rc ] || exit 1; done)'
+	while IFS= read -r line; do
+		case $line in
+		"ok "*"# SKIP"*)
+			n=$((n + 1)); echo "ok $n - $s (kernel): ${line#ok * - }" ;;
+		"ok "*) t "$s (kernel): ${line#ok * - }" true ;;
+		"not ok "*) t "$s (kernel): ${line#not ok * - }" false ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <$s.tap
+done
 echo "1..$n"
 [ $fails -eq 0 ] || sed 's/^/# /' console.txt vmerr.txt | tail -60
 [ $fails -eq 0 ]

@@ -7,6 +7,16 @@
  * on every verified epoch and the gateway mirrors that in the state file.
  * A request is one epoch: IV le64(epoch), assoclen |AD|, authsize 16; for
  * a grouped device one unit, behind a one-entry unit table in the AD.
+ *
+ * The module walks a grouped request's record chain from the cursor its
+ * tfm is keyed with, and keeps no checkpoints: a unit at group i of the
+ * open epoch costs it i - c groups of chain steps every time it is tried,
+ * so forged units far ahead would cost it what libdiamond's checkpoints
+ * (checkpoint.c) save. So a unit more than KERN_SPAN steps past where the
+ * tfm stands is opened by a tfm keyed at the cursor libdiamond sought to
+ * it (the state file's cursor format, kernel-api.rst "Restoring a
+ * cursor"): the module walks nothing but the unit's own records. That key
+ * holds only future keys (the unit's group start and E_{e+1}).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +30,8 @@
 
 #define KCAPI_NAME_SUITE1	"diamond(ctr(aes),ghash)"
 #define KCAPI_NAME_SUITE2	"diamond(chacha20,poly1305)"
+/* The longest walk the module is asked to make for a unit (checkpoint.c). */
+#define KERN_SPAN		256u
 
 static const char *alg_name(unsigned int suite)
 {
@@ -54,62 +66,148 @@ int diamond_kernel_probe(char *msg, size_t size)
 	return -ENOPKG;
 }
 
+/* Where a grouped tfm's state stands: closed at (@epoch, E_@epoch), or open. */
+struct kern_pos {
+	uint64_t epoch;
+	uint32_t group;
+	uint8_t open;
+};
+
+/* d->tfm: the AF_ALG tfm and, for a grouped device, where it stands. */
+struct kern_tfm {
+	struct kcapi_handle *h;
+	struct kern_pos at;
+};
+
+static struct kern_pos pos_of(const struct dmd_receiver *rx)
+{
+	struct kern_pos p = { rx->st.epoch, rx->open ? rx->group : 0,
+			      rx->open };
+
+	return p;
+}
+
 /*
  * The module's key for @d (kernel-api.rst): the version 1 blob, or for a
- * grouped device the version 2 blob of its cursor's state with g and,
+ * grouped device the version 2 blob of the cursor @rx's state with g and,
  * while an epoch is open, the cursor le64(e) || le32(c) || R_{e,c*g}.
  */
-static size_t kernel_key(const struct dlib_dev *d, uint8_t *key)
+static size_t kernel_key(const struct dlib_dev *d,
+			 const struct dmd_receiver *rx, uint8_t *key)
 {
 	size_t n, k = dmd_key_size(d->st.suite);
 	struct dmd_state st;
 
-	if (!d->rx) {
+	if (!rx) {
 		dmd_blob_write(key, &d->st);
 		return dmd_blob_size(d->st.suite);
 	}
-	dmd_receiver_state(d->rx, &st);
+	dmd_receiver_state(rx, &st);
 	st.group = (uint16_t)d->g;
 	dmd_blob2_write(key, &st);
 	dmd_wipe(&st, sizeof(st));
 	n = dmd_blob2_size(d->st.suite);
-	if (d->rx->open) {
-		dmd_store64_le(key + n, d->rx->st.epoch);
-		dmd_store32_le(key + n + 8, d->rx->group);
-		memcpy(key + n + 12, d->rx->r, k);
+	if (rx->open) {
+		dmd_store64_le(key + n, rx->st.epoch);
+		dmd_store32_le(key + n + 8, rx->group);
+		memcpy(key + n + 12, rx->r, k);
 		n += 12 + k;
 	}
 	return n;
 }
 
-static int attach(struct dlib_dev *d)
+/* A new tfm *@out keyed with @rx's state (NULL: @d's blob), standing there. */
+static int tfm_new(const struct dlib_dev *d, const struct dmd_receiver *rx,
+		   struct kern_tfm **out)
 {
-	struct kcapi_handle *h;
+	struct kern_tfm *t = calloc(1, sizeof(*t));
 	uint8_t key[DMD_BLOB2_MAX + 12 + DMD_KEY_MAX];
 	size_t len;
 	int rc;
 
-	rc = kcapi_aead_init(&h, alg_name(d->st.suite), 0);
-	if (rc)
+	if (!t)
+		return -ENOMEM;
+	rc = kcapi_aead_init(&t->h, alg_name(d->st.suite), 0);
+	if (rc) {
+		free(t);
 		return rc == -ENOENT || rc == -EOPNOTSUPP ? -ENOPKG : rc;
-	len = kernel_key(d, key);
-	rc = kcapi_aead_setkey(h, key, (uint32_t)len);
+	}
+	len = kernel_key(d, rx, key);
+	rc = kcapi_aead_setkey(t->h, key, (uint32_t)len);
 	dmd_wipe(key, sizeof(key));
 	if (!rc)
-		rc = kcapi_aead_settaglen(h, DIAMOND_TAG_SIZE);
+		rc = kcapi_aead_settaglen(t->h, DIAMOND_TAG_SIZE);
 	if (rc) {
-		kcapi_aead_destroy(h);
+		kcapi_aead_destroy(t->h);
+		free(t);
 		return rc;
 	}
-	d->tfm = h;
+	if (rx)
+		t->at = pos_of(rx);
+	*out = t;
 	return 0;
+}
+
+static int attach(struct dlib_dev *d)
+{
+	struct kern_tfm *t;
+	int rc = tfm_new(d, d->rx, &t);
+
+	if (!rc)
+		d->tfm = t;
+	return rc;
+}
+
+/*
+ * The chain steps the module walks from where @t stands to the start of
+ * @p's group (epoch updates and record slots), UINT64_MAX if it is behind.
+ */
+static uint64_t walk(const struct kern_pos *t, const struct kern_pos *p,
+		     uint32_t g)
+{
+	if (p->epoch < t->epoch ||
+	    (t->open && p->epoch == t->epoch && p->group < t->group))
+		return UINT64_MAX;
+	if (t->open && p->epoch == t->epoch)
+		return (uint64_t)(p->group - t->group) * g;
+	return p->epoch - t->epoch + !t->open + (uint64_t)p->group * g;
 }
 
 static void kern_release(struct dlib_dev *d)
 {
-	if (d->tfm)
-		kcapi_aead_destroy(d->tfm);
+	struct kern_tfm *t = d->tfm;
+
+	if (t) {
+		kcapi_aead_destroy(t->h);
+		free(t);
+	}
 	d->tfm = NULL;
+}
+
+/*
+ * Before a grouped request for the unit @next was sought to: a module walk
+ * of more than KERN_SPAN steps from where the tfm stands (or a unit behind
+ * it, after a failed try far ahead) is replaced by a fresh tfm keyed at
+ * @next. AF_ALG refuses a setkey while the tfm has an operation socket
+ * (-EBUSY), hence a new tfm, not a new key. A module that refuses the
+ * cursor (one from before group-0 cursors) gets a tfm keyed at the
+ * device's own cursor, and walks from there as it always did.
+ */
+static int stand_at(struct dlib_dev *d, const struct dmd_receiver *next)
+{
+	struct kern_tfm *t = d->tfm;
+	struct kern_pos p = pos_of(next);
+	int rc;
+
+	if (walk(&t->at, &p, d->g) <= KERN_SPAN)
+		return 0;
+	kern_release(d);
+	rc = tfm_new(d, next, &t);
+	if (rc && rc != -ENOMEM && rc != -ENOPKG)
+		rc = tfm_new(d, d->rx, &t);
+	if (!rc)
+		d->tfm = t;
+	return rc;
 }
 
 /*
@@ -144,6 +242,7 @@ static int kern_open(struct dlib_dev *d,
 	size_t inlen = body->adlen + body->ct_len;
 	size_t outlen = body->adlen + body->ct_len - DIAMOND_TAG_SIZE;
 	uint8_t iv[DMD_IV_SIZE], *in = NULL, *out;
+	struct kcapi_handle *h;
 	ssize_t n;
 	int rc;
 
@@ -173,8 +272,9 @@ static int kern_open(struct dlib_dev *d,
 		return -ENOMEM;
 	}
 	dmd_store64_le(iv, body->epoch);
-	kcapi_aead_setassoclen(d->tfm, body->adlen);
-	n = kcapi_aead_decrypt(d->tfm, in ? in : body->ad, inlen, iv, out,
+	h = ((struct kern_tfm *)d->tfm)->h;
+	kcapi_aead_setassoclen(h, body->adlen);
+	n = kcapi_aead_decrypt(h, in ? in : body->ad, inlen, iv, out,
 			       outlen, KCAPI_ACCESS_HEURISTIC);
 	if (n >= 0 && (size_t)n == outlen) {
 		memcpy(pt, out + body->adlen, body->ct_len - DIAMOND_TAG_SIZE);
@@ -237,6 +337,7 @@ static int kern_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
 	size_t assoc = 10 + body->adlen, inlen = assoc + body->ct_len;
 	size_t outlen = inlen - DIAMOND_TAG_SIZE;
 	uint8_t iv[DMD_IV_SIZE], *in, *out;
+	struct kern_tfm *t;
 	ssize_t got;
 	int rc;
 
@@ -251,6 +352,10 @@ static int kern_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
 		rc = attach(d);
 	if (rc)
 		return rc;
+	rc = stand_at(d, next);
+	if (rc)
+		return rc;
+	t = d->tfm;
 	in = malloc(inlen);
 	out = malloc(outlen);
 	if (!in || !out) {
@@ -266,12 +371,13 @@ static int kern_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
 	memcpy(in + 10, body->ad, body->adlen);
 	memcpy(in + assoc, body->ct, body->ct_len);
 	dmd_store64_le(iv, body->epoch);
-	kcapi_aead_setassoclen(d->tfm, (uint32_t)assoc);
-	got = kcapi_aead_decrypt(d->tfm, in, inlen, iv, out, outlen,
+	kcapi_aead_setassoclen(t->h, (uint32_t)assoc);
+	got = kcapi_aead_decrypt(t->h, in, inlen, iv, out, outlen,
 				 KCAPI_ACCESS_HEURISTIC);
 	if (got >= 0 && (size_t)got == outlen && !dmd_load32_le(out + 2)) {
 		memcpy(pt, out + assoc, body->ct_len - DIAMOND_TAG_SIZE);
 		rx_advance(next, body->epoch, at, n != 0);
+		t->at = pos_of(next);	/* the module moved as @next did */
 		rc = 0;
 	} else {
 		rc = failed(d, got);
