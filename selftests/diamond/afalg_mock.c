@@ -139,6 +139,10 @@ static int mock_crypt(struct mock_fd *t, int enc, uint64_t epoch,
 	memcpy(out, in, assoclen);
 	if (assoclen > DMD_MAX_AD)
 		return -EMSGSIZE;
+	/* The kernel's own bound: setkey sized its buffer for b records. */
+	if ((enc ? blen : blen - DMD_TAG_SIZE) >
+	    (size_t)st.b * (2 + DMD_MAX_RECORD))
+		return -EMSGSIZE;
 	if (enc) {
 		/* The kernel's order (spec 9.2): epoch, then body. */
 		rc = dmd_check_epoch(st.epoch, epoch, DMD_DEFAULT_MAX_SKIP);
