@@ -3,7 +3,8 @@
  * bench-fw-kat: the plain AEADs' and the re-keying PRF's known answers
  * (bench/baselines/kat_vectors.h: RFC 7253 Appendix A, SP 800-38C
  * Appendix C, RFC 3610, the GCM specification, bench/rekey-vectors.sh),
- * SKINNY-128 and ForkSkinny-128 (forkskinny_vectors.h), and
+ * SKINNY-128 and ForkSkinny-128 (forkskinny_vectors.h), SuperSonic
+ * (sonikku_vectors.h), and
  * UMAC-64/128 (RFC 4418 section 5, the rows that fit the board's longest
  * record; longer ones are reported as SKIP) on
  * the board that measures them, with the board's own AES (the AVR's is
@@ -21,6 +22,8 @@
 #include "kat_vectors.h"
 #include "rekey.h"
 #include "skinny128.h"
+#include "sonikku_vectors.h"
+#include "supersonic.h"
 #include "umac.h"
 
 #include <diamond/util.h>
@@ -159,6 +162,25 @@ static void skinny_row(const struct skinny_vec *v)
 	       v->in);
 }
 
+static void supersonic_row(const struct supersonic_vec *v)
+{
+	static const uint8_t key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+					 12, 13, 14, 15 };
+	static uint8_t m[SUPERSONIC_KAT_MAXLEN];
+	uint8_t e[32], l[16], r[16];
+	struct supersonic_key k;
+	size_t j;
+
+	for (j = 0; j < sizeof(m); j++)
+		m[j] = (uint8_t)(0x20 + j);
+	unhex(e, v->tag);
+	supersonic_init(&k, key, v->ntk);
+	supersonic_mac(&k, m, v->len, l, r);
+	supersonic_wipe(&k);
+	report(same(l, e, 16) && same(r, e + 16, 16),
+	       v->ntk == 3 ? "SuperSonic-384" : "SuperSonic-256", "reference");
+}
+
 static void umac_row(const struct umac_vec *v)
 {
 	static const uint8_t key[16] = "abcdefghijklmnop";
@@ -196,10 +218,11 @@ int main(void)
 	struct rekey_vec r;
 	struct umac_vec u;
 	struct skinny_vec k;
+	struct supersonic_vec sv;
 	size_t i;
 
 	board_init();
-	board_puts("TAP version 13\n# plain AEADs, re-keying PRF, SKINNY, ForkSkinny, UMAC on "
+	board_puts("TAP version 13\n# plain AEADs, re-keying PRF, SKINNY, ForkSkinny, SuperSonic, UMAC on "
 		   BOARD_NAME "\n");
 	for (i = 0; i < NELEM(aead_vecs); i++) {
 		board_flash_read(&v, &aead_vecs[i], sizeof(v));
@@ -212,6 +235,10 @@ int main(void)
 	for (i = 0; i < NELEM(skinny_vecs); i++) {
 		board_flash_read(&k, &skinny_vecs[i], sizeof(k));
 		skinny_row(&k);
+	}
+	for (i = 0; i < NELEM(supersonic_vecs); i++) {
+		board_flash_read(&sv, &supersonic_vecs[i], sizeof(sv));
+		supersonic_row(&sv);
 	}
 	for (i = 0; i < NELEM(umac_vecs); i++) {
 		board_flash_read(&u, &umac_vecs[i], sizeof(u));

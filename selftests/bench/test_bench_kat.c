@@ -19,6 +19,8 @@
  *  - SKINNY-128-256/384 and ForkSkinny-128-256/384: bench/baselines/
  *    forkskinny_vectors.h (the SKINNY paper; the ForkAE reference code),
  *    both branches together and each alone;
+ *  - SuperSonic on ForkSkinny-128-384/256: bench/baselines/
+ *    sonikku_vectors.h (the Sonikku reference code), each half alone too;
  *  - AEZ v5: bench/baselines/aez_vectors.h (Krovetz's reference code, and
  *    Yawning's aez testdata), each also decrypted, in place, and refused
  *    with every plaintext byte wiped once one ciphertext bit is flipped;
@@ -48,6 +50,8 @@
 #include "forkskinny_vectors.h"
 #include "kat_vectors.h"
 #include "skinny128.h"
+#include "sonikku_vectors.h"
+#include "supersonic.h"
 #include "rekey.h"
 #include "umac.h"
 #include "scheme.h"
@@ -517,6 +521,32 @@ static void test_skinny_vecs(void)
 	}
 }
 
+static void test_supersonic_vecs(void)
+{
+	static const uint8_t key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+					 12, 13, 14, 15 };
+	uint8_t m[SUPERSONIC_KAT_MAXLEN], e[32], l[16], r[16], l1[16], r1[16];
+	struct supersonic_key k;
+	size_t i, j;
+
+	for (j = 0; j < sizeof(m); j++)
+		m[j] = (uint8_t)(0x20 + j);
+	for (i = 0; i < sizeof(supersonic_vecs) / sizeof(supersonic_vecs[0]); i++) {
+		const struct supersonic_vec *v = &supersonic_vecs[i];
+
+		unhex(e, v->tag);
+		supersonic_init(&k, key, v->ntk);
+		supersonic_mac(&k, m, v->len, l, r);
+		supersonic_mac(&k, m, v->len, l1, NULL);
+		supersonic_mac(&k, m, v->len, NULL, r1);
+		tap_result(!memcmp(l, e, 16) && !memcmp(r, e + 16, 16) &&
+			   !memcmp(l1, e, 16) && !memcmp(r1, e + 16, 16),
+			   "SuperSonic-%u: Sonikku reference, %u bytes",
+			   128 * v->ntk, v->len);
+	}
+	supersonic_wipe(&k);
+}
+
 /* ---- UMAC ------------------------------------------------------------------ */
 
 static void test_umac_vecs(void)
@@ -780,6 +810,7 @@ int main(void)
 	test_aead_random();
 	test_rekey();
 	test_skinny_vecs();
+	test_supersonic_vecs();
 	test_umac_vecs();
 	test_umac_random();
 	test_aez_vecs();
