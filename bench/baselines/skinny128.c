@@ -14,35 +14,32 @@
  * passes of x4 ^= NOR(x7, x6), x0 ^= NOR(x3, x2), with the bit permutation
  * (x7..x0) -> (x2, x1, x7, x6, x4, x0, x3, x5) after the first three and a
  * swap of x1 and x2 after the last. Each bit of the four cells is kept in
- * its own word (bit 0 of every byte), so the permutations are renamings.
+ * its own word (bit 0 of every byte) and the permutations are followed by
+ * renaming: b[i] is always the word that started as bit i, and the
+ * comments give the bit positions the passes see.
  */
 static uint32_t sbox_row(uint32_t x)
 {
-	uint32_t b[8], n[8];
-	unsigned int i, pass;
+	uint32_t b0 = x & CELL_LSB, b1 = (x >> 1) & CELL_LSB;
+	uint32_t b2 = (x >> 2) & CELL_LSB, b3 = (x >> 3) & CELL_LSB;
+	uint32_t b4 = (x >> 4) & CELL_LSB, b5 = (x >> 5) & CELL_LSB;
+	uint32_t b6 = (x >> 6) & CELL_LSB, b7 = (x >> 7) & CELL_LSB;
 
-	for (i = 0; i < 8; i++)
-		b[i] = (x >> i) & CELL_LSB;
-	for (pass = 0; pass < 3; pass++) {
-		b[4] ^= ~(b[7] | b[6]) & CELL_LSB;
-		b[0] ^= ~(b[3] | b[2]) & CELL_LSB;
-		n[7] = b[2];
-		n[6] = b[1];
-		n[5] = b[7];
-		n[4] = b[6];
-		n[3] = b[4];
-		n[2] = b[0];
-		n[1] = b[3];
-		n[0] = b[5];
-		for (i = 0; i < 8; i++)
-			b[i] = n[i];
-	}
-	b[4] ^= ~(b[7] | b[6]) & CELL_LSB;
-	b[0] ^= ~(b[3] | b[2]) & CELL_LSB;
-	x = b[0] | b[2] << 1 | b[1] << 2;	/* the last pass swaps x1, x2 */
-	for (i = 3; i < 8; i++)
-		x |= b[i] << i;
-	return x;
+	/* pass 1: x7..x0 = b7 b6 b5 b4 b3 b2 b1 b0 */
+	b4 ^= ~(b7 | b6) & CELL_LSB;
+	b0 ^= ~(b3 | b2) & CELL_LSB;
+	/* pass 2: x7..x0 = b2 b1 b7 b6 b4 b0 b3 b5 */
+	b6 ^= ~(b2 | b1) & CELL_LSB;
+	b5 ^= ~(b4 | b0) & CELL_LSB;
+	/* pass 3: x7..x0 = b0 b3 b2 b1 b6 b5 b4 b7 */
+	b1 ^= ~(b0 | b3) & CELL_LSB;
+	b7 ^= ~(b6 | b5) & CELL_LSB;
+	/* pass 4: x7..x0 = b5 b4 b0 b3 b1 b7 b6 b2 */
+	b3 ^= ~(b5 | b4) & CELL_LSB;
+	b2 ^= ~(b1 | b7) & CELL_LSB;
+	/* out: the last pass's order with x1 and x2 swapped */
+	return b5 << 7 | b4 << 6 | b0 << 5 | b3 << 4 | b1 << 3 | b6 << 2 |
+	       b7 << 1 | b2;
 }
 
 static uint32_t rotl32(uint32_t x, unsigned int n)

@@ -791,7 +791,7 @@ int main(void)
 		&scheme_faae2_128a, &scheme_faae1_ossl, &scheme_graphene1_ossl,
 		&scheme_graphene2_ossl, &scheme_gcm_ossl, &scheme_chapoly_ossl,
 		&scheme_ocb_ossl, &scheme_gcm, &scheme_ccm, &scheme_umac64,
-		&scheme_umac128, &scheme_aez,
+		&scheme_umac128, &scheme_aez, &scheme_supersonic,
 	};
 	static const size_t recs[] = { 16, 64, 128, 5 };
 	static const uint32_t bs[] = { 1, 7 };
