@@ -6,6 +6,8 @@
 # (bench/baselines/scheme.h).
 #
 #   make check-bench-kat   known answers of the baselines (part of make check)
+#   make check-bench-ctgrind  SKINNY, ForkSkinny, SuperSonic: no secret-
+#                          dependent branch or index (valgrind)
 #   make check-bench-fw-kat-avr, check-bench-fw-kat-m4
 #                          the same answers on the boards (part of make check)
 #   make bench             every comparison figure: host (callgrind + rdtsc
@@ -51,6 +53,23 @@ check-bench-kat: $(BENCH_KATS)
 	@$(BENCH_OUT)/test_bench_kat | tee $(TAPDIR)/bench-kat.tap
 	@$(BENCH_OUT)/test_bench_kat_bytes | tee $(TAPDIR)/bench-kat-bytes.tap
 	@$(BENCH_OUT)/asan/test_bench_kat | tee $(TAPDIR)/bench-kat-asan.tap
+
+# SKINNY, ForkSkinny and SuperSonic under valgrind with secret inputs
+# undefined (ctgrind, as check-core-ctgrind does for the core).
+BENCH_CT_SRC := $(addprefix $(BENCH_BL)/,skinny128.c forkskinny.c supersonic.c)
+
+$(BENCH_OUT)/test_sonikku_ctgrind: $(TOP)/selftests/bench/test_sonikku_ctgrind.c $(BENCH_CT_SRC) $(CORE_LIB_host) $(BENCH_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -o $@ $< $(BENCH_CT_SRC) $(CORE_LIB_host)
+
+all: $(BENCH_OUT)/test_sonikku_ctgrind
+
+CHECK_SUITES += bench-ctgrind
+
+.PHONY: check-bench-ctgrind
+check-bench-ctgrind: $(BENCH_OUT)/test_sonikku_ctgrind
+	@mkdir -p $(TAPDIR)
+	@$(TOP)/tools/run-ctgrind.sh $< | tee $(TAPDIR)/bench-ctgrind.tap
 
 # --- host driver ------------------------------------------------------------
 BENCH_COMPARE := $(BENCH_OUT)/bench-compare
