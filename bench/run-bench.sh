@@ -89,39 +89,38 @@ for s in $SCHEMES $M4ONLY; do
 done
 mv "$emb" "$DOC/embedded.csv"
 
+# Per-call firmware (not tests): one CSV line per board, the totals of
+# region ids 1..N over REPS calls. per_call ELF-NAME N REPS
+per_call() {
+	local name=$1 n=$2 reps=$3 f line id
+	f=$(mktemp)
+	"$BUILD/tools/avr-run" "$OUT/avr/$name.elf" >/dev/null 2>"$f" ||
+		{ echo "avr-run failed: $name" >&2; cat "$f" >&2; exit 1; }
+	awk -v n="$n" -v reps="$reps" '/^avr-run: region/ { split($4, a, "="); c[$3] += a[2] }
+		END { printf "avr"; for (i = 1; i <= n; i++) printf ",%.0f", c[i] / reps; printf "\n" }' "$f"
+	rm -f "$f"
+	line=m4
+	for id in $(seq 1 "$n"); do
+		line=$line,$(( $(m4_sum "$OUT/m4/$name.elf" "$id") / reps ))
+	done
+	echo "$line"
+}
+
 # bench/fw/rekey_fw.c: 64 calls per region, ids as listed there.
 step "5/6 re-keying PRF against Diamond1's key-chain AES calls, both boards"
-rk="$DOC/rekey.csv.tmp"
-echo "platform,rekey_prf,aes_schedule,aes_block,d1_chain_step,d1_slot_48B,d1_chain_step_rekeyed" > "$rk"
-f=$(mktemp)
-"$BUILD/tools/avr-run" "$OUT/avr/rekey.elf" >/dev/null 2>"$f" ||
-	{ echo "avr-run failed: rekey" >&2; cat "$f" >&2; exit 1; }
-awk '/^avr-run: region/ { split($4, a, "="); c[$3] += a[2] }
-	END { printf "avr"; for (i = 1; i <= 6; i++) printf ",%.0f", c[i] / 64; printf "\n" }' "$f" >> "$rk"
-rm -f "$f"
-line=m4
-for id in 1 2 3 4 5 6; do
-	line=$line,$(( $(m4_sum "$OUT/m4/rekey.elf" $id) / 64 ))
-done
-echo "$line" >> "$rk"
-mv "$rk" "$DOC/rekey.csv"
+{
+	echo "platform,rekey_prf,aes_schedule,aes_block,d1_chain_step,d1_slot_48B,d1_chain_step_rekeyed"
+	per_call rekey 6 64
+} > "$DOC/rekey.csv.tmp"
+mv "$DOC/rekey.csv.tmp" "$DOC/rekey.csv"
 
-# bench/fw/sonikku_fw.c: REPS = 8 calls per region, ids as listed there.
+# bench/fw/sonikku_fw.c: 8 calls per region, ids as listed there.
 step "5b/6 SKINNY, ForkSkinny and SuperSonic per call, both boards"
-sk="$DOC/sonikku.csv.tmp"
-echo "platform,skinny384,fork384_c1,fork384_both,sonic384_setup,sonic384_16,sonic384_64,sonic384_95,sonic384_128,sonic256_16,sonic256_64,sonic256_95,sonic256_128,skinny256,fork256_c1" > "$sk"
-f=$(mktemp)
-"$BUILD/tools/avr-run" "$OUT/avr/sonikku.elf" >/dev/null 2>"$f" ||
-	{ echo "avr-run failed: sonikku" >&2; cat "$f" >&2; exit 1; }
-awk '/^avr-run: region/ { split($4, a, "="); c[$3] += a[2] }
-	END { printf "avr"; for (i = 1; i <= 14; i++) printf ",%.0f", c[i] / 8; printf "\n" }' "$f" >> "$sk"
-rm -f "$f"
-line=m4
-for id in $(seq 1 14); do
-	line=$line,$(( $(m4_sum "$OUT/m4/sonikku.elf" $id) / 8 ))
-done
-echo "$line" >> "$sk"
-mv "$sk" "$DOC/sonikku.csv"
+{
+	echo "platform,skinny384,fork384_c1,fork384_both,sonic384_setup,sonic384_16,sonic384_64,sonic384_95,sonic384_128,sonic256_16,sonic256_64,sonic256_95,sonic256_128,skinny256,fork256_c1"
+	per_call sonikku 14 8
+} > "$DOC/sonikku.csv.tmp"
+mv "$DOC/sonikku.csv.tmp" "$DOC/sonikku.csv"
 
 step "6/6 kernel: the kernel engineer's make bench-kernel (VM, -icount)"
 if [ "${BENCH_KERNEL:-1}" = 0 ]; then
