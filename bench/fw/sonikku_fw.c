@@ -21,6 +21,14 @@
 #define REPS 8
 #endif
 
+/* One call in its own region. */
+#define TIMED(id, call)							\
+	do {								\
+		board_mark_start(id);					\
+		call;							\
+		board_mark_stop(id);					\
+	} while (0)
+
 static const unsigned short lens[4] = { 16, 64, 95, 128 };
 static uint8_t tk[48], x[16], m[128], t[32];
 
@@ -32,9 +40,7 @@ static void mac_regions(unsigned int first, unsigned int ntk)
 	supersonic_init(&k, tk, ntk);
 	for (l = 0; l < 4; l++)
 		for (i = 0; i < REPS; i++) {
-			board_mark_start(first + l);
-			supersonic_mac(&k, m, lens[l], t, t + 16);
-			board_mark_stop(first + l);
+			TIMED(first + l, supersonic_mac(&k, m, lens[l], t, t + 16));
 			m[i] ^= t[0];
 		}
 	supersonic_wipe(&k);
@@ -51,24 +57,12 @@ int main(void)
 	for (i = 0; i < sizeof(m); i++)
 		m[i] = (uint8_t)(0x20 + i);
 	for (i = 0; i < REPS; i++) {
-		board_mark_start(1);
-		skinny128_encrypt(tk, 3, x, x);
-		board_mark_stop(1);
-		board_mark_start(2);
-		forkskinny128_encrypt(tk, 3, x, (uint8_t *)0, x);
-		board_mark_stop(2);
-		board_mark_start(3);
-		forkskinny128_encrypt(tk, 3, x, t, x);
-		board_mark_stop(3);
-		board_mark_start(4);
-		supersonic_init(&k, x, 3);
-		board_mark_stop(4);
-		board_mark_start(13);
-		skinny128_encrypt(tk, 2, x, x);
-		board_mark_stop(13);
-		board_mark_start(14);
-		forkskinny128_encrypt(tk, 2, x, (uint8_t *)0, x);
-		board_mark_stop(14);
+		TIMED(1, skinny128_encrypt(tk, 3, x, x));
+		TIMED(2, forkskinny128_encrypt(tk, 3, x, (uint8_t *)0, x));
+		TIMED(3, forkskinny128_encrypt(tk, 3, x, t, x));
+		TIMED(4, supersonic_init(&k, x, 3));
+		TIMED(13, skinny128_encrypt(tk, 2, x, x));
+		TIMED(14, forkskinny128_encrypt(tk, 2, x, (uint8_t *)0, x));
 	}
 	supersonic_wipe(&k);
 	mac_regions(5, 3);
