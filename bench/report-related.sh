@@ -5,12 +5,14 @@
 # (issue 22), printed to stdout for bench/report.sh: Diamond against the
 # plain AEADs of the CCM / GCM / OCB study, UMAC and the host's OpenSSL
 # AEADs, per platform and record size; the study's ordering on each
-# platform; the re-keying PRF against Diamond1's key-chain AES calls.
-# Reads host-callgrind.csv (b = 1024), embedded.csv and rekey.csv.
+# platform; the re-keying PRF against Diamond1's key-chain AES calls; the
+# Sonikku primitives and SuperSonic per call.
+# Reads host-callgrind.csv (b = 1024), embedded.csv, rekey.csv and
+# sonikku.csv.
 set -euo pipefail
 D=$1
-HC=$D/host-callgrind.csv EM=$D/embedded.csv RK=$D/rekey.csv
-RELATED="Diamond1 Diamond2 GCM CCM OCB3 UMAC-64 UMAC-128 AEZ AES-128-GCM AES-128-OCB ChaCha20-Poly1305"
+HC=$D/host-callgrind.csv EM=$D/embedded.csv RK=$D/rekey.csv SK=$D/sonikku.csv
+RELATED="Diamond1 Diamond2 GCM CCM OCB3 UMAC-64 UMAC-128 AEZ SuperSonic AES-128-GCM AES-128-OCB ChaCha20-Poly1305"
 
 # platform,scheme,rec,online,total per record, sender side, b = 1024.
 rows() {
@@ -68,6 +70,7 @@ echo "| Diamond1/2 | yes: a new key per record, erased once used | yes: one 16-b
 echo "| FAAE1/2, Graphene1/2 | yes (hash chain) | yes (XOR of tags) | no | key chain only (Graphene: the slots too) | derived from the position |"
 echo "| GCM, CCM, OCB3 | no: one key | no | yes, 16 B | none per record (key schedule, H or L table once) | 96 bits, never repeated |"
 echo "| UMAC-64/128 (CTR then UMAC) | no: one key | no | yes, 8 or 16 B | subkeys once; the pad per nonce could be | 128 bits, never repeated |"
+echo "| SuperSonic-384 (MAC only, record in the clear) | no: one key | no | yes, 16 B (C0 of the 256-bit output) | K' and L once; nothing per record | none: deterministic, equal records get equal tags |"
 echo "| AEZ v5 (robust AE, tau = 16) | no: one key | no | yes, 16 B: 16 zero bytes enciphered with the record | only the nonce hash Delta could be; the enciphering needs the record | 128 bits; a repeat reveals only equal records |"
 echo
 
@@ -105,5 +108,20 @@ if [ -s "$RK" ]; then
 	echo "|---|---|---|---|---|---|---|---|"
 	awk -F, 'NR > 1 { printf "| %s | %d | %d | %d | %d | %d | %d | %.2f |\n",
 		$1, $2, $3, $4, $5, $6, $7, $7 / $5 }' "$RK"
+	echo
+fi
+
+if [ -s "$SK" ]; then
+	echo "## Sonikku: SKINNY, ForkSkinny and SuperSonic per call"
+	echo
+	echo "Per call, mean of 8 (\`bench/fw/sonikku_fw.c\`; AVR cycles, M4 instructions),"
+	echo "portable constant-time C (bench/baselines/skinny128.c, forkskinny.c,"
+	echo "supersonic.c). FS = ForkSkinny, C1 = the right branch only; SuperSonic"
+	echo "with K' and L set up, both output halves."
+	echo
+	echo "| platform | SKINNY-128-384 | FS-128-384 C1 | FS-128-384 both | SuperSonic-384 set-up | SuperSonic-384 16 / 64 / 95 / 128 B | SuperSonic-256 16 / 64 / 95 / 128 B | SKINNY-128-256 | FS-128-256 C1 |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	awk -F, 'NR > 1 { printf "| %s | %d | %d | %d | %d | %d / %d / %d / %d | %d / %d / %d / %d | %d | %d |\n",
+		$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 }' "$SK"
 	echo
 fi

@@ -7,6 +7,7 @@
 #   host-tsc.csv        TSC ticks per message, same run order (ratios only)
 #   embedded.csv        AVR cycles / M4 instructions per message, sender
 #   rekey.csv           the re-keying PRF and Diamond1's key-chain AES calls
+#   sonikku.csv         SKINNY, ForkSkinny and SuperSonic per call
 #   kernel.txt          make bench-kernel output, when the kernel bench exists
 #   comparison.md       the tables (bench/report.sh), *.png the plots
 # BENCH_KERNEL=0 skips the kernel VM step (its kernel.txt is kept).
@@ -15,7 +16,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 OUT=${BENCH_OUT:-$BUILD/bench}
 DOC=${BENCH_DOC:-$TOP/Documentation/performance}
-SCHEMES=${BENCH_FW_SCHEMES:-diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 gcm ccm ocb3}
+SCHEMES=${BENCH_FW_SCHEMES:-diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 gcm ccm ocb3 supersonic}
 M4ONLY=${BENCH_FW_M4_ONLY:-umac64 umac128}
 RECS=${BENCH_FW_RECS:-16 64 95 128}
 MSGS=${BENCH_FW_MSGS:-1024}
@@ -36,6 +37,7 @@ name() {
 	graphene1) echo Graphene1 ;; graphene2) echo Graphene2 ;;
 	gcm) echo GCM ;; ccm) echo CCM ;; ocb3) echo OCB3 ;;
 	umac64) echo UMAC-64 ;; umac128) echo UMAC-128 ;;
+	supersonic) echo SuperSonic ;;
 	esac
 }
 
@@ -87,22 +89,38 @@ for s in $SCHEMES $M4ONLY; do
 done
 mv "$emb" "$DOC/embedded.csv"
 
+# Per-call firmware (not tests): one CSV line per board, the totals of
+# region ids 1..N over REPS calls. per_call ELF-NAME N REPS
+per_call() {
+	local name=$1 n=$2 reps=$3 f line id
+	f=$(mktemp)
+	"$BUILD/tools/avr-run" "$OUT/avr/$name.elf" >/dev/null 2>"$f" ||
+		{ echo "avr-run failed: $name" >&2; cat "$f" >&2; exit 1; }
+	awk -v n="$n" -v reps="$reps" '/^avr-run: region/ { split($4, a, "="); c[$3] += a[2] }
+		END { printf "avr"; for (i = 1; i <= n; i++) printf ",%.0f", c[i] / reps; printf "\n" }' "$f"
+	rm -f "$f"
+	line=m4
+	for id in $(seq 1 "$n"); do
+		line=$line,$(( $(m4_sum "$OUT/m4/$name.elf" "$id") / reps ))
+	done
+	echo "$line"
+}
+
 # bench/fw/rekey_fw.c: 64 calls per region, ids as listed there.
 step "5/6 re-keying PRF against Diamond1's key-chain AES calls, both boards"
-rk="$DOC/rekey.csv.tmp"
-echo "platform,rekey_prf,aes_schedule,aes_block,d1_chain_step,d1_slot_48B,d1_chain_step_rekeyed" > "$rk"
-f=$(mktemp)
-"$BUILD/tools/avr-run" "$OUT/avr/rekey.elf" >/dev/null 2>"$f" ||
-	{ echo "avr-run failed: rekey" >&2; cat "$f" >&2; exit 1; }
-awk '/^avr-run: region/ { split($4, a, "="); c[$3] += a[2] }
-	END { printf "avr"; for (i = 1; i <= 6; i++) printf ",%.0f", c[i] / 64; printf "\n" }' "$f" >> "$rk"
-rm -f "$f"
-line=m4
-for id in 1 2 3 4 5 6; do
-	line=$line,$(( $(m4_sum "$OUT/m4/rekey.elf" $id) / 64 ))
-done
-echo "$line" >> "$rk"
-mv "$rk" "$DOC/rekey.csv"
+{
+	echo "platform,rekey_prf,aes_schedule,aes_block,d1_chain_step,d1_slot_48B,d1_chain_step_rekeyed"
+	per_call rekey 6 64
+} > "$DOC/rekey.csv.tmp"
+mv "$DOC/rekey.csv.tmp" "$DOC/rekey.csv"
+
+# bench/fw/sonikku_fw.c: 8 calls per region, ids as listed there.
+step "5b/6 SKINNY, ForkSkinny and SuperSonic per call, both boards"
+{
+	echo "platform,skinny384,fork384_c1,fork384_both,sonic384_setup,sonic384_16,sonic384_64,sonic384_95,sonic384_128,sonic256_16,sonic256_64,sonic256_95,sonic256_128,skinny256,fork256_c1"
+	per_call sonikku 14 8
+} > "$DOC/sonikku.csv.tmp"
+mv "$DOC/sonikku.csv.tmp" "$DOC/sonikku.csv"
 
 step "6/6 kernel: the kernel engineer's make bench-kernel (VM, -icount)"
 if [ "${BENCH_KERNEL:-1}" = 0 ]; then

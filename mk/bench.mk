@@ -6,6 +6,8 @@
 # (bench/baselines/scheme.h).
 #
 #   make check-bench-kat   known answers of the baselines (part of make check)
+#   make check-bench-ctgrind  SKINNY, ForkSkinny, SuperSonic: no secret-
+#                          dependent branch or index (valgrind)
 #   make check-bench-fw-kat-avr, check-bench-fw-kat-m4
 #                          the same answers on the boards (part of make check)
 #   make bench             every comparison figure: host (callgrind + rdtsc
@@ -18,7 +20,8 @@ BENCH_DIR    := $(TOP)/bench
 BENCH_BL     := $(BENCH_DIR)/baselines
 BENCH_OUT    := $(BUILD)/bench
 BENCH_PORT   := $(addprefix $(BENCH_BL)/,ascon.c faae.c faae1.c faae2.c graphene.c diamond.c \
-		perrec.c plain.c ocb3.c ccm.c rekey.c umac.c umac_etm.c)
+		perrec.c plain.c ocb3.c ccm.c rekey.c umac.c umac_etm.c \
+		skinny128.c forkskinny.c supersonic.c sonic_rec.c)
 # AEZ is measured on the host only so far.
 BENCH_HOSTSRC := $(BENCH_PORT) $(addprefix $(BENCH_BL)/,ossl.c aez.c aez_rec.c blake2b.c)
 BENCH_HDRS   := $(wildcard $(BENCH_BL)/*.h) $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h
@@ -51,6 +54,23 @@ check-bench-kat: $(BENCH_KATS)
 	@$(BENCH_OUT)/test_bench_kat_bytes | tee $(TAPDIR)/bench-kat-bytes.tap
 	@$(BENCH_OUT)/asan/test_bench_kat | tee $(TAPDIR)/bench-kat-asan.tap
 
+# SKINNY, ForkSkinny and SuperSonic under valgrind with secret inputs
+# undefined (ctgrind, as check-core-ctgrind does for the core).
+BENCH_CT_SRC := $(addprefix $(BENCH_BL)/,skinny128.c forkskinny.c supersonic.c)
+
+$(BENCH_OUT)/test_sonikku_ctgrind: $(TOP)/selftests/bench/test_sonikku_ctgrind.c $(BENCH_CT_SRC) $(CORE_LIB_host) $(BENCH_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -o $@ $< $(BENCH_CT_SRC) $(CORE_LIB_host)
+
+all: $(BENCH_OUT)/test_sonikku_ctgrind
+
+CHECK_SUITES += bench-ctgrind
+
+.PHONY: check-bench-ctgrind
+check-bench-ctgrind: $(BENCH_OUT)/test_sonikku_ctgrind
+	@mkdir -p $(TAPDIR)
+	@$(TOP)/tools/run-ctgrind.sh $< | tee $(TAPDIR)/bench-ctgrind.tap
+
 # --- host driver ------------------------------------------------------------
 BENCH_COMPARE := $(BENCH_OUT)/bench-compare
 
@@ -62,7 +82,7 @@ $(BENCH_COMPARE): $(BENCH_DIR)/host/bench-compare.c $(BENCH_HOSTSRC) $(CORE_LIB_
 # Built on the embedded boards' support code and compiler settings
 # (mk/embedded.mk, read after this file: hence the second expansion).
 BENCH_FW_SCHEMES := diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 \
-		    gcm ccm ocb3
+		    gcm ccm ocb3 supersonic
 # UMAC's subkeys (about 1.2 KB of context) are measured on the M4 only.
 BENCH_FW_M4_ONLY := umac64 umac128
 BENCH_FW_RECS    := 16 64 95 128
@@ -134,9 +154,19 @@ $(BENCH_OUT)/m4/rekey.elf: $(BENCH_DIR)/fw/rekey_fw.c $(BENCH_OUT)/m4/libbench.a
 	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(BENCH_BL) $(EMB_M4_LD) -o $@ \
 		$< $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
 
+# SKINNY, ForkSkinny and SuperSonic per call, both boards (not a test).
+$(BENCH_OUT)/avr/sonikku.elf: $(BENCH_DIR)/fw/sonikku_fw.c $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -I$(BENCH_BL) $(EMB_AVR_LD) -o $@ \
+		$< $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
+
+$(BENCH_OUT)/m4/sonikku.elf: $(BENCH_DIR)/fw/sonikku_fw.c $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(BENCH_BL) $(EMB_M4_LD) -o $@ \
+		$< $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
+
 BENCH_FW := $(foreach b,avr m4,$(foreach s,$(BENCH_FW_SCHEMES),$(foreach r,$(BENCH_FW_RECS),$(BENCH_OUT)/$(b)/$(s)-$(r).elf))) \
 	    $(foreach s,$(BENCH_FW_M4_ONLY),$(foreach r,$(BENCH_FW_RECS),$(BENCH_OUT)/m4/$(s)-$(r).elf)) \
-	    $(BENCH_OUT)/avr/rekey.elf $(BENCH_OUT)/m4/rekey.elf
+	    $(BENCH_OUT)/avr/rekey.elf $(BENCH_OUT)/m4/rekey.elf \
+	    $(BENCH_OUT)/avr/sonikku.elf $(BENCH_OUT)/m4/sonikku.elf
 
 .PHONY: bench-firmware
 bench-firmware: $(BENCH_FW)

@@ -74,6 +74,8 @@ extern const struct scheme scheme_gcm, scheme_ccm, scheme_ocb3;
 extern const struct scheme scheme_umac64, scheme_umac128;
 /* AEZ v5 per record, tau 16 (aez_rec.c); host only for now. */
 extern const struct scheme scheme_aez;
+/* SuperSonic-384 MAC per record, record in the clear (sonic_rec.c). */
+extern const struct scheme scheme_supersonic;
 
 #ifdef SCHEME_OPENSSL
 /* Host: the same constructions on OpenSSL primitives, and plain AEADs. */

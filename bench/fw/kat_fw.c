@@ -2,7 +2,9 @@
 /*
  * bench-fw-kat: the plain AEADs' and the re-keying PRF's known answers
  * (bench/baselines/kat_vectors.h: RFC 7253 Appendix A, SP 800-38C
- * Appendix C, RFC 3610, the GCM specification, bench/rekey-vectors.sh) on
+ * Appendix C, RFC 3610, the GCM specification, bench/rekey-vectors.sh),
+ * SKINNY-128 and ForkSkinny-128 (forkskinny_vectors.h), SuperSonic
+ * (sonikku_vectors.h), and
  * UMAC-64/128 (RFC 4418 section 5, the rows that fit the board's longest
  * record; longer ones are reported as SKIP) on
  * the board that measures them, with the board's own AES (the AVR's is
@@ -14,9 +16,14 @@
 #include "board.h"
 
 #include "aead.h"
+#include "forkskinny.h"
+#include "forkskinny_vectors.h"
 #include "gcm.h"
 #include "kat_vectors.h"
 #include "rekey.h"
+#include "skinny128.h"
+#include "sonikku_vectors.h"
+#include "supersonic.h"
 #include "umac.h"
 
 #include <diamond/util.h>
@@ -131,6 +138,49 @@ static void rekey_row(const struct rekey_vec *v)
 	report(same(f, e, 16), "re-keying PRF", v->k);
 }
 
+static void skinny_row(const struct skinny_vec *v)
+{
+	uint8_t tk[48], in[16], e0[16], e1[16], c0[16], c1[16], l[16], r[16];
+	int ok;
+
+	unhex(tk, v->tweakey);
+	unhex(in, v->in);
+	unhex(e1, v->c1);
+	if (!v->fork) {
+		skinny128_encrypt(tk, v->ntk, in, c1);
+		report(same(c1, e1, 16), v->ntk == 3 ? "SKINNY-128-384" :
+		       "SKINNY-128-256", "paper vector");
+		return;
+	}
+	unhex(e0, v->c0);
+	forkskinny128_encrypt(tk, v->ntk, in, c0, c1);
+	forkskinny128_encrypt(tk, v->ntk, in, l, (uint8_t *)0);
+	forkskinny128_encrypt(tk, v->ntk, in, (uint8_t *)0, r);
+	ok = same(c0, e0, 16) && same(c1, e1, 16) && same(l, e0, 16) &&
+	     same(r, e1, 16);
+	report(ok, v->ntk == 3 ? "ForkSkinny-128-384" : "ForkSkinny-128-256",
+	       v->in);
+}
+
+static void supersonic_row(const struct supersonic_vec *v)
+{
+	static const uint8_t key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+					 12, 13, 14, 15 };
+	static uint8_t m[SUPERSONIC_KAT_MAXLEN];
+	uint8_t e[32], l[16], r[16];
+	struct supersonic_key k;
+	size_t j;
+
+	for (j = 0; j < sizeof(m); j++)
+		m[j] = (uint8_t)(0x20 + j);
+	unhex(e, v->tag);
+	supersonic_init(&k, key, v->ntk);
+	supersonic_mac(&k, m, v->len, l, r);
+	supersonic_wipe(&k);
+	report(same(l, e, 16) && same(r, e + 16, 16),
+	       v->ntk == 3 ? "SuperSonic-384" : "SuperSonic-256", "reference");
+}
+
 static void umac_row(const struct umac_vec *v)
 {
 	static const uint8_t key[16] = "abcdefghijklmnop";
@@ -167,10 +217,12 @@ int main(void)
 	struct aead_vec v;
 	struct rekey_vec r;
 	struct umac_vec u;
+	struct skinny_vec k;
+	struct supersonic_vec sv;
 	size_t i;
 
 	board_init();
-	board_puts("TAP version 13\n# plain AEADs, re-keying PRF, UMAC on "
+	board_puts("TAP version 13\n# plain AEADs, re-keying PRF, SKINNY, ForkSkinny, SuperSonic, UMAC on "
 		   BOARD_NAME "\n");
 	for (i = 0; i < NELEM(aead_vecs); i++) {
 		board_flash_read(&v, &aead_vecs[i], sizeof(v));
@@ -179,6 +231,14 @@ int main(void)
 	for (i = 0; i < NELEM(rekey_vecs); i++) {
 		board_flash_read(&r, &rekey_vecs[i], sizeof(r));
 		rekey_row(&r);
+	}
+	for (i = 0; i < NELEM(skinny_vecs); i++) {
+		board_flash_read(&k, &skinny_vecs[i], sizeof(k));
+		skinny_row(&k);
+	}
+	for (i = 0; i < NELEM(supersonic_vecs); i++) {
+		board_flash_read(&sv, &supersonic_vecs[i], sizeof(sv));
+		supersonic_row(&sv);
 	}
 	for (i = 0; i < NELEM(umac_vecs); i++) {
 		board_flash_read(&u, &umac_vecs[i], sizeof(u));

@@ -37,7 +37,7 @@ static const struct scheme *const schemes[] = {
 	&scheme_faae1, &scheme_graphene1, &scheme_graphene2,
 	&scheme_gcm_ossl, &scheme_chapoly_ossl, &scheme_ocb_ossl,
 	&scheme_gcm, &scheme_ccm, &scheme_ocb3, &scheme_umac64, &scheme_umac128,
-	&scheme_aez,
+	&scheme_aez, &scheme_supersonic,
 };
 #define NSCHEMES (sizeof(schemes) / sizeof(schemes[0]))
 

@@ -16,6 +16,11 @@
  *    inputs;
  *  - UMAC-64 / UMAC-128: RFC 4418 section 5 (the same table), and nettle's
  *    umac64/umac128 on random keys, nonces and lengths;
+ *  - SKINNY-128-256/384 and ForkSkinny-128-256/384: bench/baselines/
+ *    forkskinny_vectors.h (the SKINNY paper; the ForkAE reference code),
+ *    both branches together and each alone;
+ *  - SuperSonic on ForkSkinny-128-384/256: bench/baselines/
+ *    sonikku_vectors.h (the Sonikku reference code), each half alone too;
  *  - AEZ v5: bench/baselines/aez_vectors.h (Krovetz's reference code, and
  *    Yawning's aez testdata), each also decrypted, in place, and refused
  *    with every plaintext byte wiped once one ciphertext bit is flipped;
@@ -41,7 +46,12 @@
 #include "aez_vectors.h"
 #include "ascon.h"
 #include "gcm.h"
+#include "forkskinny.h"
+#include "forkskinny_vectors.h"
 #include "kat_vectors.h"
+#include "skinny128.h"
+#include "sonikku_vectors.h"
+#include "supersonic.h"
 #include "rekey.h"
 #include "umac.h"
 #include "scheme.h"
@@ -480,6 +490,63 @@ static void test_rekey(void)
 	tap_result(ok, "re-keying PRF equals OpenSSL E(E(K, X), X) on 100 random inputs");
 }
 
+/* ---- SKINNY-128, ForkSkinny-128 ------------------------------------------- */
+
+static void test_skinny_vecs(void)
+{
+	uint8_t tk[48], in[16], e0[16], e1[16], c0[16], c1[16], l[16], r[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(skinny_vecs) / sizeof(skinny_vecs[0]); i++) {
+		const struct skinny_vec *v = &skinny_vecs[i];
+		unsigned int bits = 128 * v->ntk;
+
+		unhex(tk, v->tweakey);
+		unhex(in, v->in);
+		unhex(e1, v->c1);
+		if (!v->fork) {
+			skinny128_encrypt(tk, v->ntk, in, c1);
+			tap_result(!memcmp(c1, e1, 16), "SKINNY-128-%u: paper vector",
+				   bits);
+			continue;
+		}
+		unhex(e0, v->c0);
+		forkskinny128_encrypt(tk, v->ntk, in, c0, c1);
+		forkskinny128_encrypt(tk, v->ntk, in, l, NULL);
+		forkskinny128_encrypt(tk, v->ntk, in, NULL, r);
+		tap_result(!memcmp(c0, e0, 16) && !memcmp(c1, e1, 16) &&
+			   !memcmp(l, e0, 16) && !memcmp(r, e1, 16),
+			   "ForkSkinny-128-%u: ForkAE reference row %zu (C0, C1; "
+			   "each alone)", bits, i);
+	}
+}
+
+static void test_supersonic_vecs(void)
+{
+	static const uint8_t key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+					 12, 13, 14, 15 };
+	uint8_t m[SUPERSONIC_KAT_MAXLEN], e[32], l[16], r[16], l1[16], r1[16];
+	struct supersonic_key k;
+	size_t i, j;
+
+	for (j = 0; j < sizeof(m); j++)
+		m[j] = (uint8_t)(0x20 + j);
+	for (i = 0; i < sizeof(supersonic_vecs) / sizeof(supersonic_vecs[0]); i++) {
+		const struct supersonic_vec *v = &supersonic_vecs[i];
+
+		unhex(e, v->tag);
+		supersonic_init(&k, key, v->ntk);
+		supersonic_mac(&k, m, v->len, l, r);
+		supersonic_mac(&k, m, v->len, l1, NULL);
+		supersonic_mac(&k, m, v->len, NULL, r1);
+		tap_result(!memcmp(l, e, 16) && !memcmp(r, e + 16, 16) &&
+			   !memcmp(l1, e, 16) && !memcmp(r1, e + 16, 16),
+			   "SuperSonic-%u: Sonikku reference, %u bytes",
+			   128 * v->ntk, v->len);
+	}
+	supersonic_wipe(&k);
+}
+
 /* ---- UMAC ------------------------------------------------------------------ */
 
 static void test_umac_vecs(void)
@@ -724,7 +791,7 @@ int main(void)
 		&scheme_faae2_128a, &scheme_faae1_ossl, &scheme_graphene1_ossl,
 		&scheme_graphene2_ossl, &scheme_gcm_ossl, &scheme_chapoly_ossl,
 		&scheme_ocb_ossl, &scheme_gcm, &scheme_ccm, &scheme_umac64,
-		&scheme_umac128, &scheme_aez,
+		&scheme_umac128, &scheme_aez, &scheme_supersonic,
 	};
 	static const size_t recs[] = { 16, 64, 128, 5 };
 	static const uint32_t bs[] = { 1, 7 };
@@ -742,6 +809,8 @@ int main(void)
 	test_ocb3_iterated();
 	test_aead_random();
 	test_rekey();
+	test_skinny_vecs();
+	test_supersonic_vecs();
 	test_umac_vecs();
 	test_umac_random();
 	test_aez_vecs();
