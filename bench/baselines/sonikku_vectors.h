@@ -12,8 +12,10 @@
  * was not given), on ForkSkinny through a thin adapter to the ForkAE
  * reference forkskinny.c of forkskinny_vectors.h (the reference expects
  * Southern Storm's ForkSkinny API: left output = C0, right = C1).
- * BabySonic and DarkSonic are not here: their reference code could not be
- * obtained.
+ * BabySonic and DarkSonic are not here: the code index holds only their
+ * prototypes (in sonics_ref.h), not their bodies, and the paper's text is
+ * not available either (Documentation/performance.md, the Sonikku
+ * subsection, lists what was searched).
  */
 #ifndef DIAMOND_BENCH_SONIKKU_VECTORS_H
 #define DIAMOND_BENCH_SONIKKU_VECTORS_H
