@@ -54,6 +54,23 @@ static uint32_t max_units(const struct dlib_dev *d)
 	return nonfinal(d->st.b, d->st.b, d->g) + 1;
 }
 
+/*
+ * A restart inside an epoch: its groups below the cursor were decided in
+ * an earlier run, as the state file says, and are reported so again.
+ */
+static void resume_decided(struct dlib_dev *d)
+{
+	uint32_t i, j, g = 0;
+
+	for (i = 0; i < d->ngerr; i++)
+		d->gerr[i] = UNDECIDED;
+	for (i = 0; i < d->dec.nrun; i++)
+		for (j = 0; j < d->dec.run[i].n && g < d->ngerr; j++)
+			d->gerr[g++] = d->dec.run[i].err;
+	d->gerr_epoch = d->rx->st.epoch;
+	d->gerr_live = 1;
+}
+
 int dlib_grp_load(struct diamond_gw *gw, struct dlib_dev *d)
 {
 	int rc;
@@ -67,11 +84,14 @@ int dlib_grp_load(struct diamond_gw *gw, struct dlib_dev *d)
 	d->ngerr = max_units(d);
 	d->gerr_epoch = UINT64_MAX;	/* no epoch summed up yet */
 	d->walk_credit = DLIB_WALK_CREDITS;
-	rc = dlib_store_load_rx(gw->store, d->id, &d->st, d->rx, d->g);
+	rc = dlib_store_load_rx(gw->store, d->id, &d->st, d->rx, d->g,
+				&d->dec);
 	if (rc)
 		diamond_store_path(gw->store, d->id, gw->detail,
 				   sizeof(gw->detail));
 	d->rx->max_skip = gw->max_skip;
+	if (!rc && d->rx->open)
+		resume_decided(d);
 	return rc;
 }
 
@@ -79,6 +99,8 @@ void dlib_grp_free(struct dlib_dev *d)
 {
 	dlib_free_secret(d->rx, sizeof(*d->rx));
 	free(d->gerr);
+	free(d->dec.run);
+	d->dec = (struct dlib_decided){ 0 };
 	d->rx = NULL;
 	d->gerr = NULL;
 }
@@ -386,6 +408,50 @@ static void track(struct dlib_dev *d, uint64_t epoch)
 	d->gerr_live = 1;
 }
 
+/*
+ * Why group @i of @epoch is lost once the cursor passes it unreleased:
+ * incomplete, or the reason its last try failed with.
+ */
+static int lost_as(const struct dlib_dev *d, uint64_t epoch, uint32_t i)
+{
+	int v = d->gerr_live && d->gerr_epoch == epoch && i < d->ngerr ?
+		d->gerr[i] : UNDECIDED;
+
+	return v == UNDECIDED ? -ENOMSG : v > 0 ? -v : v;
+}
+
+/*
+ * The decided runs the state file holds once unit @u of @epoch is
+ * released: the groups from the cursor (@from) to it lost, it released.
+ */
+static int plan(struct dlib_dev *d, uint64_t epoch, uint32_t from,
+		const struct unit *u)
+{
+	uint32_t i;
+	int rc = 0;
+
+	if (!d->rx->open || d->rx->st.epoch != epoch)
+		d->dec.nrun = 0;
+	for (i = from; !rc && i < u->group; i++)
+		rc = dlib_dec_add(&d->dec, 1, lost_as(d, epoch, i));
+	return rc ? rc : dlib_dec_add(&d->dec, 1, 0);
+}
+
+/*
+ * The runs as the cursor has them, after a planned move failed. They
+ * never need more room than they had, so this allocates nothing.
+ */
+static void unplan(struct dlib_dev *d)
+{
+	uint32_t i;
+
+	d->dec.nrun = 0;
+	if (!d->rx->open || !d->gerr_live || d->gerr_epoch != d->rx->st.epoch)
+		return;
+	for (i = 0; i < d->rx->group && i < d->ngerr; i++)
+		dlib_dec_add(&d->dec, 1, d->gerr[i]);
+}
+
 /* One event for groups @from .. @to - 1, all rejected with @err. */
 static void rejected_run(struct diamond_gw *gw, struct dlib_dev *d,
 			 uint32_t from, uint32_t to, int err)
@@ -418,8 +484,7 @@ static void give_up(struct diamond_gw *gw, struct dlib_dev *d,
 			err = 0;
 			continue;
 		}
-		d->gerr[from] = d->gerr[from] == UNDECIDED ? -ENOMSG :
-				-d->gerr[from];
+		d->gerr[from] = lost_as(d, d->gerr_epoch, from);
 		if (err && d->gerr[from] != err)
 			rejected_run(gw, d, run, from, err);
 		if (d->gerr[from] != err)
@@ -609,17 +674,21 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 	};
 	struct diamond_epoch_body body;
 	struct dmd_receiver next = *d->rx;
-	uint32_t from;
-	int rc, had, saved = 0;
+	uint32_t from = d->rx->open && d->rx->st.epoch == ep->epoch ?
+			d->rx->group : 0;
+	int rc, had, saved = 0, planned = 0;
 
 	/* The cursor moved to the unit from the epoch's nearest checkpoint. */
 	rc = dlib_ckpt_seek(&ep->ckpt, d->rx, ep->epoch, u->group, &next,
 			    &gw->chain_steps, &d->walk_credit);
 	if (!rc)
 		rc = try_picks(gw, d, ep, u, &body, &next);
-	/* Verify -> durable cursor -> deliver (userspace.rst 4). */
 	if (!rc)
-		rc = saved = dlib_store_save_rx(gw->store, &next);
+		rc = plan(d, ep->epoch, from, u);
+	planned = !rc;
+	/* Verify -> durable cursor and decisions -> deliver (userspace.rst 4). */
+	if (!rc)
+		rc = saved = dlib_store_save_rx(gw->store, &next, &d->dec);
 	if (saved) {
 		/* The kernel's cursor moved but the file's did not. */
 		had = d->tfm != NULL;
@@ -633,10 +702,11 @@ static int open_unit(struct diamond_gw *gw, struct dlib_dev *d,
 		if (gw->pt)
 			dmd_wipe(gw->pt, gw->pt_cap);
 		dmd_wipe(&next, sizeof(next));
+		if (planned)
+			unplan(d);
 		unit_failed(d, ep, u, rc);
 		return rc == -ENOMEM ? rc : 0;
 	}
-	from = d->rx->open && d->rx->st.epoch == ep->epoch ? d->rx->group : 0;
 	moved_to(gw, d, ep->epoch);
 	track(d, ep->epoch);
 	give_up(gw, d, from, u->group);
@@ -705,6 +775,46 @@ void dlib_grp_touch(struct dlib_ep *ep, const struct diamond_frame *f)
 	}
 }
 
+/*
+ * The groups from @from on whose tries failed, as runs of one reason: a
+ * failure is counted and reported, but it decides nothing (a genuine copy
+ * may still come), so the summary line does not name them.
+ */
+static void report_failed(struct diamond_gw *gw, struct dlib_dev *d,
+			  uint32_t from)
+{
+	uint32_t i, run = from;
+
+	for (i = from; i <= d->ngerr; i++) {
+		if (i > run && (i == d->ngerr || d->gerr[i] != d->gerr[run])) {
+			if (d->gerr[run] > 0 && d->gerr[run] != UNDECIDED)
+				rejected_run(gw, d, run, i, -d->gerr[run]);
+			run = i;
+		}
+	}
+}
+
+/*
+ * The end of the input is no news about a group: the tracked epoch is
+ * summed up with the groups the cursor has decided, and the others keep
+ * their keys, in memory and in the state file, for the next run.
+ */
+static void sum_up_decided(struct diamond_gw *gw, struct dlib_dev *d)
+{
+	uint32_t units = d->rx->open && d->gerr_epoch == d->rx->st.epoch ?
+			 d->rx->group : 0;
+	struct diamond_event ev = {
+		.kind = DIAMOND_EV_EPOCH_GROUPS, .epoch = d->gerr_epoch,
+		.group_err = d->gerr, .ngroups = units,
+	};
+
+	if (d->gerr_live && any_released(d, units))
+		group_event(gw, d, &ev);
+	if (d->gerr_live)
+		report_failed(gw, d, units);
+	d->gerr_live = 0;
+}
+
 /* End of input: open every complete unit, sum up every open epoch. */
 void dlib_grp_finish(struct diamond_gw *gw)
 {
@@ -716,6 +826,7 @@ void dlib_grp_finish(struct diamond_gw *gw)
 		if (!d || !d->rx)
 			continue;
 		dlib_grp_progress(gw, d, 1);
+		sum_up_decided(gw, d);
 		moved_to(gw, d, UINT64_MAX);
 	}
 }

@@ -55,6 +55,23 @@ struct dlib_dev;
 struct dlib_ckpt;
 
 /*
+ * store.c: a state file with the cursor of a grouped device and how the
+ * groups below it were decided (version 3; version 2 still read), as runs
+ * of groups decided alike: err 0 released, else the -errno they were
+ * lost with (spec 9.1, "Persistence").
+ */
+struct dlib_run {
+	uint32_t n;
+	int err;
+};
+struct dlib_decided {
+	struct dlib_run *run;
+	uint32_t nrun, cap;
+};
+/* Append @n groups decided @err, merged with a last run alike. */
+int dlib_dec_add(struct dlib_decided *dec, uint32_t n, int err);
+
+/*
  * Spec section 8.1: distinct copies of a record or a tag frame the gateway
  * holds, and
  * verifications it spends on a unit before it gives the unit up.
@@ -124,6 +141,7 @@ struct dlib_dev {
 	uint32_t ngerr;			/* entries in @gerr */
 	uint64_t gerr_epoch;		/* the epoch @gerr is about */
 	uint8_t gerr_live;		/* @gerr holds an undecided epoch */
+	struct dlib_decided dec;	/* @gerr below the cursor, as stored */
 	uint32_t stall;			/* frames since a later unit waits */
 	uint32_t walk_credit;		/* long chain walks it may start */
 	struct dlib_ep *win[DIAMOND_WINDOW_EPOCHS];	/* open epochs */
@@ -329,12 +347,12 @@ static inline int dlib_check_epoch(const struct dmd_state *st, uint64_t epoch,
 	return dlib_core_errno(dmd_check_epoch(st->epoch, epoch, max_skip));
 }
 
-/* store.c: a state file with the cursor of a grouped device (version 2). */
 int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
-			   struct dmd_state *st, struct dmd_receiver *rx,
-			   uint32_t g);
+		       struct dmd_state *st, struct dmd_receiver *rx,
+		       uint32_t g, struct dlib_decided *dec);
 int dlib_store_save_rx(struct diamond_store *store,
-			   const struct dmd_receiver *rx);
+		       const struct dmd_receiver *rx,
+		       const struct dlib_decided *dec);
 
 
 #endif
