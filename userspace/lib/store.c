@@ -127,24 +127,34 @@ static size_t encode(uint8_t *out, const uint8_t *blob, size_t len,
 	return DIAMOND_STATE_FILE_SIZE(len) + curlen;
 }
 
-/* Device @device_id's file into *@buf (malloc'd, STATE_MAX + 1 bytes). */
+/*
+ * Device @device_id's file into *@buf, malloc'd to fit it: *@cap bytes,
+ * at most STATE_MAX + 1 (one more than any valid file). Wipe and free it
+ * with dlib_free_secret(*@buf, *@cap), also on failure.
+ */
 static int read_file(struct diamond_store *store, uint32_t device_id,
-		     uint8_t **buf, size_t *got)
+		     uint8_t **buf, size_t *cap, size_t *got)
 {
 	char path[4096];
+	struct stat sb;
 	ssize_t n;
 	int fd, rc = 0;
 
-	*got = 0;
-	*buf = malloc(STATE_MAX + 1);
-	if (!*buf)
-		return -ENOMEM;
+	*got = *cap = 0;
+	*buf = NULL;
 	diamond_store_path(store, device_id, path, sizeof(path));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)	/* the directory was checked at open: no such device */
 		return errno == ENOENT ? -DIAMOND_ENODEVICE : -errno;
-	while (*got < STATE_MAX + 1) {
-		n = read(fd, *buf + *got, STATE_MAX + 1 - *got);
+	*cap = fstat(fd, &sb) == 0 && (size_t)sb.st_size < STATE_MAX ?
+	       (size_t)sb.st_size + 1 : STATE_MAX + 1;
+	*buf = malloc(*cap);
+	if (!*buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (*got < *cap) {
+		n = read(fd, *buf + *got, *cap - *got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -157,11 +167,6 @@ static int read_file(struct diamond_store *store, uint32_t device_id,
 	}
 	close(fd);
 	return rc;
-}
-
-static void free_file(uint8_t *buf)
-{
-	dlib_free_secret(buf, STATE_MAX + 1);
 }
 
 /*
@@ -221,18 +226,18 @@ static int check_file(const uint8_t *buf, size_t got, uint32_t device_id,
 int diamond_store_load(struct diamond_store *store, uint32_t device_id,
 		       uint8_t *blob, size_t *len)
 {
-	size_t blen, curlen, got;
+	size_t blen, curlen, got, cap;
 	uint8_t *buf;
 	int rc;
 
-	rc = read_file(store, device_id, &buf, &got);
+	rc = read_file(store, device_id, &buf, &cap, &got);
 	if (!rc)
 		rc = check_file(buf, got, device_id, &blen, &curlen);
 	if (!rc) {
 		memcpy(blob, buf + STATE_HDR, blen);
 		*len = blen;
 	}
-	free_file(buf);
+	dlib_free_secret(buf, cap);
 	return rc;
 }
 
@@ -308,13 +313,13 @@ int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
 		       struct dmd_state *st, struct dmd_receiver *rx,
 		       uint32_t g, struct dlib_decided *dec)
 {
-	size_t blen, curlen, got;
+	size_t blen, curlen, got, cap;
 	uint8_t *buf;
 	int rc;
 
 	if (dec)
 		dec->nrun = 0;
-	rc = read_file(store, device_id, &buf, &got);
+	rc = read_file(store, device_id, &buf, &cap, &got);
 	if (!rc)
 		rc = check_file(buf, got, device_id, &blen, &curlen);
 	if (!rc && dmd_blob_parse(st, buf + STATE_HDR, blen) != DMD_OK)
@@ -323,7 +328,7 @@ int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
 		rc = dlib_core_errno(dmd_receiver_init(rx, st, g, 0));
 	if (!rc && rx && curlen)
 		rc = load_cursor(buf + STATE_HDR + blen, curlen, st, g, rx, dec);
-	free_file(buf);
+	dlib_free_secret(buf, cap);
 	return rc;
 }
 
@@ -354,28 +359,29 @@ int dlib_store_save_rx(struct diamond_store *store,
 		       const struct dmd_receiver *rx,
 		       const struct dlib_decided *dec)
 {
-	uint8_t blob[DIAMOND_BLOB_MAX], *buf = malloc(STATE_MAX);
+	size_t n, blen = dmd_blob2_size(rx->st.suite), cl = 0,
+	       size = DIAMOND_STATE_FILE_SIZE(blen);
+	uint8_t blob[DIAMOND_BLOB_MAX], *buf;
 	struct dmd_state st;
 	char path[4096];
-	size_t n, blen, cl = 0;
 	int rc;
 
+	if (rx->open && (!dec->nrun || dec->nrun > RUNS_MAX))
+		return -EINVAL;
+	if (rx->open)
+		size += CURSOR_SIZE(dmd_key_size(rx->st.suite)) + 4 +
+			(size_t)dec->nrun * RUN_SIZE;
+	buf = malloc(size);
 	if (!buf)
 		return -ENOMEM;
-	if (rx->open && (!dec->nrun || dec->nrun > RUNS_MAX)) {
-		free(buf);
-		return -EINVAL;
-	}
 	dmd_receiver_state(rx, &st);
 	dmd_blob2_write(blob, &st);
-	blen = dmd_blob2_size(st.suite);
 	if (rx->open)
 		cl = put_cursor(buf + STATE_HDR + blen, rx, dec);
-	memcpy(buf + STATE_HDR, blob, blen);
 	n = encode(buf, blob, blen, st.device_id, cl);
 	diamond_store_path(store, st.device_id, path, sizeof(path));
 	rc = diamond_file_replace(path, buf, n, 0600);
-	dlib_free_secret(buf, STATE_MAX);
+	dlib_free_secret(buf, size);
 	dmd_wipe(blob, sizeof(blob));
 	dmd_wipe(&st, sizeof(st));
 	return rc;
