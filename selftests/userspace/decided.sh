@@ -6,7 +6,9 @@
 # `diamondctl open --software` in two runs on one state directory; the
 # JSON summary lines of both runs must agree on every group they name, a
 # group lost in the first run stays lost (its late frames release nothing),
-# and the state file never holds a key of a group decided lost.
+# the state file never holds a key of a group decided lost, the end of the
+# input decides nothing, and a version 2 state file (written before) is
+# still read.
 # Environment: D (diamondctl), FT (frametool).
 set -u
 D=${D:?}
@@ -125,5 +127,25 @@ check "end of input: group 1 sent again and the rest release 56 records" \
 	test "$(records end2.json)" = 56
 check "end of input: the summary lines of both runs agree" \
 	agree end1.json end2.json 0
+
+# ---- a version 2 state file (before issue 23) is still read -------------------
+rm -rf st12 && cp -r st12.orig st12
+open st12 v2a.json $(group 0) $(group 1)
+# The same cursor as version 2: without le32(m) and the run, a new CRC.
+f=st12/12.state
+len=$(($(stat -c %s $f) - 4 - 8))
+head -c $len $f >v2.tmp
+printf '\002' | dd of=v2.tmp bs=1 seek=4 conv=notrunc 2>/dev/null
+gzip -c v2.tmp | tail -c8 | head -c4 >>v2.tmp
+cp v2.tmp $f
+check "version 2: the file written like one before issue 23 (CRC intact)" \
+	sh -c "'$D' state --state-dir st12 --device 12 | grep -q 'epoch=1 '"
+open st12 v2b.json $(seq 18 71)
+check "version 2: the rest of the epoch releases groups 2-7 (48 records)" \
+	test "$(records v2b.json)" = 48
+check "version 2: groups 0-1 decided before, reported with reason replay" \
+	grep -qx '{"device":12,"epoch":0,"closed":true,"count":64,"released":\[2,3,4,5,6,7\],"rejected":\[{"group":0,"last":1,"reason":"replay"}\]}' v2b.json
+check "version 2: the next write is version 1 (the epoch closed)" \
+	test "$(od -An -tx1 -j4 -N1 $f | tr -d ' ')" = 01
 
 tap_end
