@@ -20,27 +20,22 @@
 
 #include "internal.h"
 
-int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
-		   const struct diamond_gw_cbs *cbs, char *msg, size_t size)
+/* The options, checked; the kernel backend probed. 0 or -errno. */
+static int check_opts(const struct diamond_gw_opts *o, char *msg, size_t size)
 {
-	struct diamond_gw *gw;
-	int rc;
-
 	/* One limit for sender and gateway: no other body cap (issue 10). */
-	if (!out || !o || !o->state_dir ||
+	if (!o->state_dir ||
 	    (o->max_body && o->max_body != DIAMOND_MAX_BODY) ||
 	    (o->max_buffer && o->max_buffer < DIAMOND_MIN_MAX_BUFFER))
 		return -EINVAL;
-	if (o->backend == DIAMOND_BACKEND_KERNEL) {
-		rc = diamond_kernel_probe(msg, size);
-		if (rc)
-			return rc;
-	} else if (o->backend != DIAMOND_BACKEND_SOFTWARE) {
-		return -EINVAL;
-	}
-	gw = calloc(1, sizeof(*gw));
-	if (!gw)
-		return -ENOMEM;
+	if (o->backend == DIAMOND_BACKEND_KERNEL)
+		return diamond_kernel_probe(msg, size);
+	return o->backend == DIAMOND_BACKEND_SOFTWARE ? 0 : -EINVAL;
+}
+
+/* The limits of @o, defaults where it has none. */
+static void set_limits(struct diamond_gw *gw, const struct diamond_gw_opts *o)
+{
 	gw->be = o->backend == DIAMOND_BACKEND_KERNEL ?
 		 &dlib_backend_kernel : &dlib_backend_software;
 	gw->max_skip = o->max_skip ? o->max_skip : DMD_DEFAULT_MAX_SKIP;
@@ -50,34 +45,55 @@ int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
 	gw->max_body = o->max_body ? o->max_body : DIAMOND_DEFAULT_MAX_BODY;
 	gw->max_buffer = o->max_buffer ? o->max_buffer :
 			 DIAMOND_DEFAULT_MAX_BUFFER;
-	if (cbs)
-		gw->cbs = *cbs;
-	gw->tab_size = 1024;
-	gw->tab = calloc(gw->tab_size, sizeof(*gw->tab));
-	gw->rd = diamond_reader_new();
-	if (!gw->tab || !gw->rd) {
-		diamond_gw_free(gw);
-		return -ENOMEM;
-	}
-	rc = diamond_store_open(&gw->store, o->state_dir, DIAMOND_STORE_LOCK);
+}
+
+/* The state directory (locked), its spool and quarantine as @o asks. */
+static int open_dirs(struct diamond_gw *gw, const struct diamond_gw_opts *o,
+		     char *msg, size_t size)
+{
+	int rc = diamond_store_open(&gw->store, o->state_dir,
+				    DIAMOND_STORE_LOCK);
+
 	if (rc) {
 		if (msg && size)
 			snprintf(msg, size, "state directory %s: %s%s",
 				 o->state_dir, diamond_strerror(rc),
 				 rc == -EBUSY ? " (another gateway holds it)" : "");
-		diamond_gw_free(gw);
 		return rc;
 	}
 	rc = o->flags & DIAMOND_GW_SPOOL ?
 	     dlib_spool_open(gw, o->state_dir) : 0;
 	if (!rc && (o->flags & DIAMOND_GW_QUARANTINE))
 		rc = dlib_quarantine_open(gw, o->state_dir,
-					      o->quarantine_max ? o->quarantine_max :
-					      DIAMOND_DEFAULT_QUARANTINE_MAX);
+					  o->quarantine_max ? o->quarantine_max :
+					  DIAMOND_DEFAULT_QUARANTINE_MAX);
+	if (rc && msg && size)
+		snprintf(msg, size, "%s: %s", gw->detail, diamond_strerror(rc));
+	return rc;
+}
+
+int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
+		   const struct diamond_gw_cbs *cbs, char *msg, size_t size)
+{
+	struct diamond_gw *gw;
+	int rc;
+
+	if (!out || !o)
+		return -EINVAL;
+	rc = check_opts(o, msg, size);
+	if (rc)
+		return rc;
+	gw = calloc(1, sizeof(*gw));
+	if (!gw)
+		return -ENOMEM;
+	set_limits(gw, o);
+	if (cbs)
+		gw->cbs = *cbs;
+	gw->tab_size = 1024;
+	gw->tab = calloc(gw->tab_size, sizeof(*gw->tab));
+	gw->rd = diamond_reader_new();
+	rc = gw->tab && gw->rd ? open_dirs(gw, o, msg, size) : -ENOMEM;
 	if (rc) {
-		if (msg && size)
-			snprintf(msg, size, "%s: %s", gw->detail,
-				 diamond_strerror(rc));
 		diamond_gw_free(gw);
 		return rc;
 	}
