@@ -78,7 +78,8 @@ $(US_FRAMETOOL): $(TOP)/tools/frametool.c $(US_LIB_A)
 	$(CC) $(CSTD) -o $@ $< $(US_LIB_A) $(US_KCAPI)
 
 CHECK_SUITES += userspace-host userspace-hardening userspace-crash userspace-ingest userspace-groups \
-		userspace-forgery userspace-copies userspace-vm
+		userspace-forgery userspace-copies userspace-decided userspace-lint \
+		userspace-vm
 
 
 .PHONY: check-userspace-host check-userspace-crash check-userspace-ingest check-userspace-vm
@@ -140,6 +141,25 @@ check-userspace-copies: $(DIAMONDCTL) $(US_FRAMETOOL)
 	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/copies.sh \
 		>$(TAPDIR)/userspace-copies.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-copies.tap; exit $$rc
+
+# Issue 23 item 7: the files of userspace/lib call one way only, so the
+# receive path is a pipeline (tools/userspace/file-order).
+.PHONY: check-userspace-lint
+check-userspace-lint:
+	@mkdir -p $(TAPDIR)
+	@$(TOP)/tools/userspace/lint $(US_BUILD)/lint \
+		>$(TAPDIR)/userspace-lint.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-lint.tap; exit $$rc
+
+# Issue 23: one decision per group across restarts (spec 9.1,
+# "Persistence"): the summary lines of two runs agree, no lost group's key
+# stays in the state file.
+.PHONY: check-userspace-decided
+check-userspace-decided: $(DIAMONDCTL) $(US_FRAMETOOL)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/decided.sh \
+		>$(TAPDIR)/userspace-decided.tap; rc=$$?; \
+		cat $(TAPDIR)/userspace-decided.tap; exit $$rc
 
 # Needs the kernel module (mk/kernel.mk): a module that cannot be built
 # fails the suite, as check-kselftest does.

@@ -31,6 +31,7 @@ static void parse(uint32_t id)
 {
 	struct diamond_params p;
 	struct diamond_store *store;
+	struct dlib_decided dec = { 0 };
 	struct dmd_receiver rx;
 	struct dmd_state st;
 	uint8_t blob[DIAMOND_BLOB_MAX];
@@ -43,7 +44,8 @@ static void parse(uint32_t id)
 	    diamond_blob_info(blob, len, NULL))
 		abort();	/* a loaded state is a valid blob */
 	dlib_store_load_rx(store, id, &st, &rx,
-			   p.group_size ? p.group_size : p.b);
+			   p.group_size ? p.group_size : p.b, &dec);
+	free(dec.run);
 	diamond_store_close(store);
 }
 

@@ -195,16 +195,18 @@ killed_run() {
 	wait $GW 2>/dev/null
 }
 killed_run
-check "killed after groups 0 and 1 of epoch 1: state file version 2 (cursor)" \
-	test "$(od -An -tx1 -j4 -N1 st/8.state | tr -d ' ')" = 02
-check "a version 2 state file reads: state names the next whole epoch" \
+check "killed after groups 0 and 1 of epoch 1: state file version 3 (cursor)" \
+	test "$(od -An -tx1 -j4 -N1 st/8.state | tr -d ' ')" = 03
+check "a version 3 state file reads: state names the next whole epoch" \
 	sh -c "'$D' state --state-dir st --device 8 | grep -q 'epoch=2 '"
 check "the spool holds record 6 of epoch 1" test -s st/spool/frames
 "$D" open --state-dir st --software --input part2.bin >out2.json 2>err2.txt
 cat out1.json out2.json >out.json
 check "restart: every record exactly once across both runs" same
-check "restart: epoch 1 closes in the second run with group 2 alone" \
-	grep -q '"epoch":1,"closed":true,"count":8,"released":\[2\]' out2.json
+# Groups 0 and 1 were released before the kill: the second run says so
+# too (the state file keeps how each group below its cursor was decided).
+check "restart: epoch 1 closes in the second run, groups 0 1 2 released" \
+	grep -qx '{"device":8,"epoch":1,"closed":true,"count":8,"released":\[0,1,2\],"rejected":\[\]}' out2.json
 # Without the spool the record kept in it is gone: its group only.
 fresh
 killed_run --no-spool

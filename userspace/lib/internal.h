@@ -7,6 +7,7 @@
 #ifndef LIBDIAMOND_INTERNAL_H
 #define LIBDIAMOND_INTERNAL_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,23 @@ void dlib_state_advance(struct dmd_state *st, uint64_t epoch);
 
 struct dlib_dev;
 struct dlib_ckpt;
+
+/*
+ * store.c: a state file with the cursor of a grouped device and how the
+ * groups below it were decided (version 3; version 2 still read), as runs
+ * of groups decided alike: err 0 released, else the -errno they were
+ * lost with (spec 9.1, "Persistence").
+ */
+struct dlib_run {
+	uint32_t n;
+	int err;
+};
+struct dlib_decided {
+	struct dlib_run *run;
+	uint32_t nrun, cap;
+};
+/* Append @n groups decided @err, merged with a last run alike. */
+int dlib_dec_add(struct dlib_decided *dec, uint32_t n, int err);
 
 /*
  * Spec section 8.1: distinct copies of a record or a tag frame the gateway
@@ -125,6 +143,7 @@ struct dlib_dev {
 	uint32_t ngerr;			/* entries in @gerr */
 	uint64_t gerr_epoch;		/* the epoch @gerr is about */
 	uint8_t gerr_live;		/* @gerr holds an undecided epoch */
+	struct dlib_decided dec;	/* @gerr below the cursor, as stored */
 	uint32_t stall;			/* frames since a later unit waits */
 	uint32_t walk_credit;		/* long chain walks it may start */
 	struct dlib_ep *win[DIAMOND_WINDOW_EPOCHS];	/* open epochs */
@@ -163,63 +182,165 @@ struct diamond_gw {
 	char detail[4200];
 };
 
-/* gateway.c */
-int dlib_gw_get_dev(struct diamond_gw *gw, uint32_t id,
-			struct dlib_dev **out);
-/* Take every whole frame gw->rd holds. */
-int dlib_gw_drain(struct diamond_gw *gw);
-void dlib_gw_event(struct diamond_gw *gw, int kind, int err,
-		       uint32_t dev, uint64_t epoch, uint32_t count);
+/*
+ * The receive path, in pipeline order; each file calls only files listed
+ * after it (tools/userspace/file-order checks that no two call each
+ * other): gateway.c (the public entry points) -> receive.c -> window.c
+ * (assembly), units.c -> decide.c -> verify.c -> open_epoch.c; below
+ * them deliver.c, quarantine.c, spool.c, epoch.c, gtags.c, event.c,
+ * devices.c, cursor.c, tfm.c, store.c.
+ */
 
-/* window.c: frames into open epochs, complete epochs verified. */
-int dlib_win_frame(struct diamond_gw *gw, const struct diamond_frame *f);
-void dlib_win_close_all(struct diamond_gw *gw, int report);
+/* receive.c: frames down the pipeline. */
+/* Take every whole frame gw->rd holds; only -ENOMEM is returned. */
+int dlib_rx_drain(struct diamond_gw *gw);
+/* End of input: open what is complete, sum up, close every open epoch. */
+void dlib_rx_finish(struct diamond_gw *gw);
+
+/* window.c: frames into open epochs (assembly); it decides nothing. */
+int dlib_win_screen(struct diamond_gw *gw, struct dlib_dev *d,
+		    const struct diamond_frame *f);
+int dlib_win_open(struct diamond_gw *gw, struct dlib_dev *d,
+		  const struct diamond_frame *f, struct dlib_ep **out);
+struct dlib_ep *dlib_win_victim(const struct diamond_gw *gw);
+int dlib_win_take(struct diamond_gw *gw, struct dlib_ep *ep,
+		  const struct diamond_frame *f);
+
+/* units.c: a grouped device's next unit to open. */
+struct dlib_unit {
+	uint32_t group, first, count, n;
+	int final;
+	const struct dlib_tags *tags;	/* its tag frame's copies */
+	const uint8_t *tag;	/* the copy verified: AD || G_i or AD || T */
+	size_t taglen;
+};
+/*
+ * The first complete unit at or past the cursor that has not failed (a
+ * failed unit is tried again only once one of its frames changes), and
+ * its open epoch; *@next: it is the cursor's own unit. NULL: none.
+ */
+struct dlib_ep *dlib_unit_find(struct dlib_dev *d, struct dlib_unit *u,
+			       int *next);
+
+/* decide.c: the one place an epoch or a group is released, lost or rejected. */
+int dlib_dec_frame(struct diamond_gw *gw, struct dlib_dev *d,
+		   const struct diamond_frame *f, int err);
+void dlib_dec_reject(struct diamond_gw *gw, struct dlib_ep *ep, int err);
+int dlib_dec_epoch(struct diamond_gw *gw, struct dlib_ep *ep);
+int dlib_dec_unit(struct diamond_gw *gw, struct dlib_dev *d,
+		  struct dlib_ep *ep, struct dlib_unit *u);
+void dlib_dec_end(struct diamond_gw *gw, struct dlib_dev *d);
+void dlib_dec_close_all(struct diamond_gw *gw, int report);
+
+/* verify.c: what the cryptography says of a complete epoch or unit. */
+int dlib_grow_pt(struct diamond_gw *gw, size_t need);
+int dlib_verify_epoch(struct diamond_gw *gw, struct dlib_ep *ep,
+		      struct diamond_frame *t, struct diamond_epoch_body *body);
+int dlib_verify_unit(struct diamond_gw *gw, struct dlib_dev *d,
+		     struct dlib_ep *ep, struct dlib_unit *u,
+		     struct diamond_epoch_body *body,
+		     struct dmd_receiver *next);
+
+/* deliver.c: records of @b (first .. first + count - 1) to the callbacks. */
+void dlib_deliver(struct diamond_gw *gw, struct dlib_dev *d,
+		  const struct diamond_epoch_body *b, const uint8_t *pt,
+		  uint32_t first, uint32_t group);
+
+/* epoch.c: one open (device, epoch). */
 void dlib_ep_free(struct diamond_gw *gw, struct dlib_ep *ep);
 /* The open epoch @epoch of @d, or NULL. */
 struct dlib_ep *dlib_ep_find(struct dlib_dev *d, uint64_t epoch);
-void dlib_ep_reject(struct diamond_gw *gw, struct dlib_ep *ep, int err);
-void dlib_drop_frames(struct diamond_gw *gw, struct dlib_dev *d,
-			  uint32_t n);
-int dlib_grow_pt(struct diamond_gw *gw, size_t need);
-/* Records of @b (records first .. first + count - 1) to the callbacks. */
-void dlib_deliver(struct diamond_gw *gw, struct dlib_dev *d,
-		      const struct diamond_epoch_body *b, const uint8_t *pt,
-		      uint32_t first, uint32_t group);
-/* Call @emit for every frame @ep holds (records, then a held tag). */
+/* @ep was fed: the head of the LRU. */
+void dlib_ep_touch(struct diamond_gw *gw, struct dlib_ep *ep);
+/* Charge what @ep holds against max_buffer. */
+void dlib_ep_charge(struct diamond_gw *gw, struct dlib_ep *ep);
+/* Copy @c of the tag frame @ep holds, as a frame. */
+void dlib_ep_tag_copy(const struct dlib_ep *ep, unsigned int c,
+		      struct diamond_frame *f);
+/* Call @emit for every frame @ep holds (records, group tags, tags). */
 int dlib_ep_frames(const struct dlib_ep *ep,
-		       int (*emit)(void *arg, const struct diamond_frame *f),
-		       void *arg);
+		   int (*emit)(void *arg, const struct diamond_frame *f),
+		   void *arg);
 
-/* groups.c: the units of grouped devices (spec section 9.1). */
-static inline int dlib_grouped(const struct dlib_dev *d)
-{
-	return d->g < d->st.b;
-}
-/* Set up a device's cursor from its state file (software backend only). */
-int dlib_grp_load(struct diamond_gw *gw, struct dlib_dev *d);
-/* 0, or why @f can never be part of a unit of @d (-EKEYEXPIRED stale). */
-int dlib_grp_screen(const struct dlib_dev *d,
-			const struct diamond_frame *f);
-/* Report a group tag frame of a group the cursor has passed. */
-void dlib_grp_stale(struct diamond_gw *gw, struct dlib_dev *d,
-			const struct diamond_frame *f);
+/* gtags.c: the group tag frames an open epoch holds. */
 #define DLIB_GTAG_CHUNK	256
+/* The held tag of group @c, if its chunk exists (else NULL). */
+struct dlib_gtag *dlib_gtag_at(const struct dlib_ep *ep, uint32_t c);
+/* The highest group with a tag held + 1, or 0. */
+uint32_t dlib_gtag_top(const struct dlib_ep *ep);
+/* Hold a group tag frame in @ep: 0, 1 a duplicate, or -ENOMEM. */
+int dlib_gtag_hold(struct diamond_gw *gw, struct dlib_ep *ep,
+		   const struct diamond_frame *f);
+/* Whether non-final unit @c of @ep is complete and untried, kept right. */
+void dlib_gtag_update(struct dlib_ep *ep, uint32_t c);
+/* The first complete untried non-final unit at or past @c, or UINT32_MAX. */
+uint32_t dlib_gtag_next(const struct dlib_ep *ep, uint32_t c);
+/* A frame was taken into @ep: a unit of it that failed may be retried. */
+void dlib_gtag_touch(struct dlib_ep *ep, const struct diamond_frame *f);
 /* Call @emit for every group tag frame @ep holds, in group order. */
 int dlib_ep_tag_frames(const struct dlib_ep *ep,
 		       int (*emit)(void *arg, const struct diamond_frame *f),
 		       void *arg);
-/* Hold a group tag frame in @ep: 0, 1 a duplicate, or -ENOMEM. */
-int dlib_grp_frame(struct diamond_gw *gw, struct dlib_ep *ep,
-		       const struct diamond_frame *f);
-/* Open what can be opened; @all: give up every incomplete group (end). */
-int dlib_grp_progress(struct diamond_gw *gw, struct dlib_dev *d,
-			  int all);
-/* End of input: open what is complete, sum up every epoch. */
-void dlib_grp_finish(struct diamond_gw *gw);
-/* A frame was taken into @ep: a unit of it that failed may be retried. */
-void dlib_grp_touch(struct dlib_ep *ep, const struct diamond_frame *f);
-void dlib_grp_free(struct dlib_dev *d);
 void dlib_ep_tags_free(struct dlib_ep *ep);
+
+/* event.c: counters and the caller's callbacks. */
+void dlib_drop_frames(struct diamond_gw *gw, struct dlib_dev *d,
+		      uint32_t n);
+void dlib_gw_event(struct diamond_gw *gw, int kind, int err,
+		   uint32_t dev, uint64_t epoch, uint32_t count);
+void dlib_group_event(struct diamond_gw *gw, struct dlib_dev *d,
+		      struct diamond_event *ev);
+
+/* devices.c: the device table. */
+struct dlib_dev *dlib_dev_find(const struct diamond_gw *gw, uint32_t id);
+/* The device's entry, loading its state file on first use. */
+int dlib_gw_get_dev(struct diamond_gw *gw, uint32_t id,
+		    struct dlib_dev **out);
+
+/* cursor.c: a grouped device's cursor and its decisions (spec 9.1). */
+static inline int dlib_grouped(const struct dlib_dev *d)
+{
+	return d->g < d->st.b;
+}
+/* The non-final groups of an epoch of n records: q(n). */
+static inline uint32_t dlib_nonfinal(uint32_t n, uint32_t b, uint32_t g)
+{
+	return n < b ? n / g : (b - 1) / g;
+}
+/* The units an epoch of device @d can have at most: q(b) + 1. */
+static inline uint32_t dlib_max_units(const struct dlib_dev *d)
+{
+	return dlib_nonfinal(d->st.b, d->st.b, d->g) + 1;
+}
+/*
+ * gerr[] of a group: DLIB_UNDECIDED nothing known yet; 0 released; a
+ * positive errno: it failed (bad tag) and may still verify; a negative
+ * errno: lost and reported.
+ */
+#define DLIB_UNDECIDED	1
+/* Set up a device's cursor from its state file. */
+int dlib_cur_load(struct diamond_gw *gw, struct dlib_dev *d);
+void dlib_cur_free(struct dlib_dev *d);
+/* Is group @group of @epoch one the cursor has passed (its keys gone)? */
+int dlib_cur_behind(const struct dlib_dev *d, uint64_t epoch,
+		    uint32_t group);
+/* Start the decisions on @epoch (the cursor moves into it). */
+void dlib_cur_track(struct dlib_dev *d, uint64_t epoch);
+/*
+ * What a group whose gerr[] is @v is decided as once the cursor passes it
+ * unreleased: lost as incomplete, or for why its last try failed.
+ */
+static inline int dlib_lost_as(int v)
+{
+	return v == DLIB_UNDECIDED ? -ENOMSG : v > 0 ? -v : v;
+}
+/* The stored decisions once @u of @epoch is released past @from. */
+int dlib_cur_plan(struct dlib_dev *d, uint64_t epoch, uint32_t from,
+		  const struct dlib_unit *u);
+/* The stored decisions back as the cursor has them (a failed store). */
+void dlib_cur_unplan(struct dlib_dev *d);
+/* Was any of the first @units groups of the tracked epoch released? */
+int dlib_cur_any_released(const struct dlib_dev *d, uint32_t units);
 
 /*
  * checkpoint.c: keys of an open epoch's group starts, so that no unit
@@ -253,10 +374,24 @@ void dlib_spool_close(struct diamond_gw *gw);
 void dlib_spool_append(struct diamond_gw *gw, const struct diamond_frame *f);
 /* After each feed: fsync, or rewrite from memory once it outgrew that. */
 void dlib_spool_commit(struct diamond_gw *gw);
+/* The spool to replay (diamond_gw_resume()): a descriptor, or -errno. */
+int dlib_spool_reader(const struct diamond_gw *gw);
+/* After the replay: rewrite the spool from the open epochs. */
+int dlib_spool_rewrite(struct diamond_gw *gw);
+
+/* quarantine.c */
 int dlib_quarantine_open(struct diamond_gw *gw, const char *state_dir,
-			     size_t max);
+			 size_t max);
 void dlib_quarantine(struct diamond_gw *gw, const struct dlib_ep *ep,
-			 int err);
+		     int err);
+
+/* framefile.c: frame files of the state directory (spool, quarantine). */
+int dlib_write_all(int fd, const uint8_t *p, size_t len);
+/* One frame to the file descriptor @arg points to (an emit callback). */
+int dlib_emit_fd(void *arg, const struct diamond_frame *f);
+/* @out: @state_dir/@name, made (mode 0700) if need be. */
+int dlib_make_dir(char *out, size_t size, const char *state_dir,
+		  const char *name);
 
 /* assembler.c */
 int dlib_asm_complete(const struct diamond_asm *a, uint32_t n);
@@ -313,9 +448,11 @@ struct dlib_backend {
 	void (*release)(struct dlib_dev *d);
 };
 
-/* gateway.c: the LRU of open tfms around a backend call. */
+/* tfm.c: the LRU of open tfms around a backend call. */
 void dlib_make_room(struct diamond_gw *gw, struct dlib_dev *self);
 void dlib_track_tfm(struct diamond_gw *gw, struct dlib_dev *d, int had);
+/* Kernel tfms that fit the descriptor limit (raised to its hard limit). */
+unsigned int dlib_fit_tfms(unsigned int want);
 
 extern const struct dlib_backend dlib_backend_kernel;
 extern const struct dlib_backend dlib_backend_software;
@@ -330,12 +467,12 @@ static inline int dlib_check_epoch(const struct dmd_state *st, uint64_t epoch,
 	return dlib_core_errno(dmd_check_epoch(st->epoch, epoch, max_skip));
 }
 
-/* store.c: a state file with the cursor of a grouped device (version 2). */
 int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
-			   struct dmd_state *st, struct dmd_receiver *rx,
-			   uint32_t g);
+		       struct dmd_state *st, struct dmd_receiver *rx,
+		       uint32_t g, struct dlib_decided *dec);
 int dlib_store_save_rx(struct diamond_store *store,
-			   const struct dmd_receiver *rx);
+		       const struct dmd_receiver *rx,
+		       const struct dlib_decided *dec);
 
 
 #endif

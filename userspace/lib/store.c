@@ -20,11 +20,15 @@
 #define STATE_MAGIC	"DMDS"
 #define STATE_VERSION	1
 #define STATE_VERSION_RX 2	/* with the cursor of a grouped device */
+#define STATE_VERSION_DEC 3	/* the cursor and its decided groups */
 #define STATE_HDR	16	/* magic, version, 3 reserved, id, blob length */
 /* The cursor: le64 open epoch e, le32 next group c, R_{e,c*g}. */
 #define CURSOR_SIZE(k)	(12 + (k))
+/* Version 3: le32 m, then m runs of le16 groups, le16 errno (0 released). */
+#define RUN_SIZE	4
+#define RUNS_MAX	65535	/* c <= (b - 1) / g < 65535 groups */
 #define STATE_MAX	(DIAMOND_STATE_FILE_SIZE(DIAMOND_BLOB_MAX) + \
-			 CURSOR_SIZE(DMD_KEY_MAX))
+			 CURSOR_SIZE(DMD_KEY_MAX) + 4 + RUNS_MAX * RUN_SIZE)
 
 struct diamond_store {
 	char *dir;
@@ -102,39 +106,55 @@ void diamond_store_close(struct diamond_store *store)
 	free(store);
 }
 
-/* @cur: the cursor (CURSOR_SIZE(k) bytes) of a version 2 file, or NULL. */
+/* A version 1 file: what a device without an open epoch keeps. */
+#define STATE_V1_MAX	DIAMOND_STATE_FILE_SIZE(DIAMOND_BLOB_MAX)
+
+/*
+ * The header and the blob into @out, then @curlen bytes of cursor (version
+ * 3, or version 1 without one) and the CRC: the file's size.
+ */
 static size_t encode(uint8_t *out, const uint8_t *blob, size_t len,
-		     uint32_t id, const uint8_t *cur, size_t curlen)
+		     uint32_t id, size_t curlen)
 {
 	memcpy(out, STATE_MAGIC, 4);
-	out[4] = cur ? STATE_VERSION_RX : STATE_VERSION;
+	out[4] = curlen ? STATE_VERSION_DEC : STATE_VERSION;
 	out[5] = out[6] = out[7] = 0;
 	dmd_store32_le(out + 8, id);
 	dmd_store32_le(out + 12, (uint32_t)len);
 	memcpy(out + STATE_HDR, blob, len);
-	if (cur)
-		memcpy(out + STATE_HDR + len, cur, curlen);
-	else
-		curlen = 0;
 	dmd_store32_le(out + STATE_HDR + len + curlen,
 		       dlib_crc32(out, STATE_HDR + len + curlen));
 	return DIAMOND_STATE_FILE_SIZE(len) + curlen;
 }
 
+/*
+ * Device @device_id's file into *@buf, malloc'd to fit it: *@cap bytes,
+ * at most STATE_MAX + 1 (one more than any valid file). Wipe and free it
+ * with dlib_free_secret(*@buf, *@cap), also on failure.
+ */
 static int read_file(struct diamond_store *store, uint32_t device_id,
-		     uint8_t *buf, size_t size, size_t *got)
+		     uint8_t **buf, size_t *cap, size_t *got)
 {
 	char path[4096];
+	struct stat sb;
 	ssize_t n;
 	int fd, rc = 0;
 
-	*got = 0;
+	*got = *cap = 0;
+	*buf = NULL;
 	diamond_store_path(store, device_id, path, sizeof(path));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)	/* the directory was checked at open: no such device */
 		return errno == ENOENT ? -DIAMOND_ENODEVICE : -errno;
-	while (*got < size) {
-		n = read(fd, buf + *got, size - *got);
+	*cap = fstat(fd, &sb) == 0 && (size_t)sb.st_size < STATE_MAX ?
+	       (size_t)sb.st_size + 1 : STATE_MAX + 1;
+	*buf = malloc(*cap);
+	if (!*buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (*got < *cap) {
+		n = read(fd, *buf + *got, *cap - *got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -150,6 +170,26 @@ static int read_file(struct diamond_store *store, uint32_t device_id,
 }
 
 /*
+ * The cursor's length in a file of version @ver whose cursor starts at
+ * @cur and whose file has @left bytes from there (0 if it cannot be).
+ */
+static size_t cursor_len(uint8_t ver, const uint8_t *cur, size_t left,
+			 size_t k)
+{
+	uint32_t m;
+
+	if (ver == STATE_VERSION)
+		return 0;
+	if (ver == STATE_VERSION_RX)
+		return CURSOR_SIZE(k);
+	if (left < CURSOR_SIZE(k) + 4)
+		return 0;
+	m = dmd_load32_le(cur + CURSOR_SIZE(k));
+	return m && m <= RUNS_MAX ? CURSOR_SIZE(k) + 4 + (size_t)m * RUN_SIZE :
+	       0;
+}
+
+/*
  * Check a state file of @got bytes: its blob length in *@blen and its
  * cursor length in *@curlen (0 in a version 1 file).
  */
@@ -160,7 +200,7 @@ static int check_file(const uint8_t *buf, size_t got, uint32_t device_id,
 	size_t cl = 0, bl;
 
 	if (got < STATE_HDR + 4 || memcmp(buf, STATE_MAGIC, 4) ||
-	    (buf[4] != STATE_VERSION && buf[4] != STATE_VERSION_RX) ||
+	    buf[4] < STATE_VERSION || buf[4] > STATE_VERSION_DEC ||
 	    buf[5] || buf[6] || buf[7])
 		return -EUCLEAN;
 	bl = dmd_load32_le(buf + 12);
@@ -168,9 +208,10 @@ static int check_file(const uint8_t *buf, size_t got, uint32_t device_id,
 	    diamond_blob_info(buf + STATE_HDR,
 			      got >= STATE_HDR + bl ? bl : 0, &p))
 		return -EUCLEAN;
-	if (buf[4] == STATE_VERSION_RX)
-		cl = CURSOR_SIZE(dmd_key_size(p.suite));
-	if (got != DIAMOND_STATE_FILE_SIZE(bl) + cl ||
+	cl = cursor_len(buf[4], buf + STATE_HDR + bl,
+			got - STATE_HDR - bl, dmd_key_size(p.suite));
+	if ((buf[4] != STATE_VERSION && !cl) ||
+	    got != DIAMOND_STATE_FILE_SIZE(bl) + cl ||
 	    dmd_load32_le(buf + STATE_HDR + bl + cl) !=
 	    dlib_crc32(buf, STATE_HDR + bl + cl))
 		return -EUCLEAN;
@@ -185,84 +226,163 @@ static int check_file(const uint8_t *buf, size_t got, uint32_t device_id,
 int diamond_store_load(struct diamond_store *store, uint32_t device_id,
 		       uint8_t *blob, size_t *len)
 {
-	uint8_t buf[STATE_MAX + 1];
-	size_t blen, curlen, got;
+	size_t blen, curlen, got, cap;
+	uint8_t *buf;
 	int rc;
 
-	rc = read_file(store, device_id, buf, sizeof(buf), &got);
+	rc = read_file(store, device_id, &buf, &cap, &got);
 	if (!rc)
 		rc = check_file(buf, got, device_id, &blen, &curlen);
 	if (!rc) {
 		memcpy(blob, buf + STATE_HDR, blen);
 		*len = blen;
 	}
-	dmd_wipe(buf, sizeof(buf));
+	dlib_free_secret(buf, cap);
 	return rc;
+}
+
+int dlib_dec_add(struct dlib_decided *dec, uint32_t n, int err)
+{
+	struct dlib_run *r;
+	uint32_t cap;
+
+	if (dec->nrun && dec->run[dec->nrun - 1].err == err) {
+		dec->run[dec->nrun - 1].n += n;
+		return 0;
+	}
+	if (dec->nrun == dec->cap) {
+		cap = dec->cap ? 2 * dec->cap : 8;
+		r = realloc(dec->run, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		dec->run = r;
+		dec->cap = cap;
+	}
+	dec->run[dec->nrun++] = (struct dlib_run){ .n = n, .err = err };
+	return 0;
+}
+
+/*
+ * The decided groups 0 .. c - 1 of a cursor (version 3 runs, or a version
+ * 2 file's: how they went is not known, so they count as gone, replay).
+ */
+static int load_runs(const uint8_t *p, size_t curlen, size_t k, uint32_t c,
+		     struct dlib_decided *dec)
+{
+	uint32_t m, i, sum = 0, n;
+	int err, rc = 0;
+
+	dec->nrun = 0;
+	if (curlen == CURSOR_SIZE(k))
+		return dlib_dec_add(dec, c, -EKEYEXPIRED);
+	m = dmd_load32_le(p);
+	for (i = 0; !rc && i < m; i++) {
+		n = dmd_load16_le(p + 4 + i * RUN_SIZE);
+		err = -(int)dmd_load16_le(p + 6 + i * RUN_SIZE);
+		sum += n;
+		rc = !n || sum > c ? -EUCLEAN : dlib_dec_add(dec, n, err);
+	}
+	return rc ? rc : sum == c ? 0 : -EUCLEAN;
+}
+
+/* The cursor at @cur into @rx (its blob's state in rx->st already). */
+static int load_cursor(const uint8_t *cur, size_t curlen,
+		       const struct dmd_state *st, uint32_t g,
+		       struct dmd_receiver *rx, struct dlib_decided *dec)
+{
+	size_t k = dmd_key_size(st->suite);
+	uint32_t c = dmd_load32_le(cur + 8);
+
+	/* The cursor belongs to the epoch before the blob's. */
+	if (dmd_load64_le(cur) + 1 != st->epoch || !st->epoch || c == 0 ||
+	    c > (st->b - 1) / g)
+		return -EUCLEAN;
+	rx->st.epoch = st->epoch - 1;	/* key: E_{e+1} */
+	rx->group = c;
+	memcpy(rx->r, cur + 12, k);
+	rx->open = 1;
+	return dec ? load_runs(cur + CURSOR_SIZE(k), curlen, k, c, dec) : 0;
 }
 
 /*
  * A grouped device's receiver from its file: the blob's state, and with a
- * cursor the open epoch e = blob epoch - 1 at group c with R_{e,c*g}.
+ * cursor the open epoch e = blob epoch - 1 at group c with R_{e,c*g} and,
+ * into @dec (if not NULL), how groups 0 .. c - 1 were decided.
  */
 int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
-			   struct dmd_state *st, struct dmd_receiver *rx,
-			   uint32_t g)
+		       struct dmd_state *st, struct dmd_receiver *rx,
+		       uint32_t g, struct dlib_decided *dec)
 {
-	uint8_t buf[STATE_MAX + 1];
-	size_t blen, curlen, got, k;
-	const uint8_t *cur;
+	size_t blen, curlen, got, cap;
+	uint8_t *buf;
 	int rc;
 
-	rc = read_file(store, device_id, buf, sizeof(buf), &got);
+	if (dec)
+		dec->nrun = 0;
+	rc = read_file(store, device_id, &buf, &cap, &got);
 	if (!rc)
 		rc = check_file(buf, got, device_id, &blen, &curlen);
 	if (!rc && dmd_blob_parse(st, buf + STATE_HDR, blen) != DMD_OK)
 		rc = -EUCLEAN;
 	if (!rc && rx)
 		rc = dlib_core_errno(dmd_receiver_init(rx, st, g, 0));
-	if (!rc && rx && curlen) {
-		cur = buf + STATE_HDR + blen;
-		k = dmd_key_size(st->suite);
-		/* The cursor belongs to the epoch before the blob's. */
-		if (dmd_load64_le(cur) + 1 != st->epoch || !st->epoch ||
-		    dmd_load32_le(cur + 8) == 0 ||
-		    dmd_load32_le(cur + 8) > (st->b - 1) / g) {
-			rc = -EUCLEAN;
-		} else {
-			rx->st.epoch = st->epoch - 1;	/* key: E_{e+1} */
-			rx->group = dmd_load32_le(cur + 8);
-			memcpy(rx->r, cur + 12, k);
-			rx->open = 1;
-		}
-	}
-	dmd_wipe(buf, sizeof(buf));
+	if (!rc && rx && curlen)
+		rc = load_cursor(buf + STATE_HDR + blen, curlen, st, g, rx, dec);
+	dlib_free_secret(buf, cap);
 	return rc;
 }
 
-/* The receiver's state: the blob (e + 1, E_{e+1}) and, open, the cursor. */
-int dlib_store_save_rx(struct diamond_store *store,
-			   const struct dmd_receiver *rx)
+/* The cursor of @rx with the runs of @dec at @out: its length. */
+static size_t put_cursor(uint8_t *out, const struct dmd_receiver *rx,
+			 const struct dlib_decided *dec)
 {
-	uint8_t buf[STATE_MAX], blob[DIAMOND_BLOB_MAX];
-	uint8_t cur[CURSOR_SIZE(DMD_KEY_MAX)];
+	size_t k = dmd_key_size(rx->st.suite);
+	uint8_t *p = out + CURSOR_SIZE(k) + 4;
+	uint32_t i;
+
+	dmd_store64_le(out, rx->st.epoch);
+	dmd_store32_le(out + 8, rx->group);
+	memcpy(out + 12, rx->r, k);
+	dmd_store32_le(out + CURSOR_SIZE(k), dec->nrun);
+	for (i = 0; i < dec->nrun; i++, p += RUN_SIZE) {
+		dmd_store16_le(p, (uint16_t)dec->run[i].n);
+		dmd_store16_le(p + 2, (uint16_t)-dec->run[i].err);
+	}
+	return (size_t)(p - out);
+}
+
+/*
+ * The receiver's state: the blob (e + 1, E_{e+1}) and, open, the cursor
+ * with how its groups below c were decided (@dec, which covers them).
+ */
+int dlib_store_save_rx(struct diamond_store *store,
+		       const struct dmd_receiver *rx,
+		       const struct dlib_decided *dec)
+{
+	size_t n, blen = dmd_blob2_size(rx->st.suite), cl = 0,
+	       size = DIAMOND_STATE_FILE_SIZE(blen);
+	uint8_t blob[DIAMOND_BLOB_MAX], *buf;
 	struct dmd_state st;
 	char path[4096];
-	size_t n, k = dmd_key_size(rx->st.suite), blen;
 	int rc;
 
+	if (rx->open && (!dec->nrun || dec->nrun > RUNS_MAX))
+		return -EINVAL;
+	if (rx->open)
+		size += CURSOR_SIZE(dmd_key_size(rx->st.suite)) + 4 +
+			(size_t)dec->nrun * RUN_SIZE;
+	buf = malloc(size);
+	if (!buf)
+		return -ENOMEM;
 	dmd_receiver_state(rx, &st);
 	dmd_blob2_write(blob, &st);
-	blen = dmd_blob2_size(st.suite);
-	dmd_store64_le(cur, rx->st.epoch);
-	dmd_store32_le(cur + 8, rx->group);
-	memcpy(cur + 12, rx->r, k);
-	n = encode(buf, blob, blen, st.device_id, rx->open ? cur : NULL,
-		   CURSOR_SIZE(k));
+	if (rx->open)
+		cl = put_cursor(buf + STATE_HDR + blen, rx, dec);
+	n = encode(buf, blob, blen, st.device_id, cl);
 	diamond_store_path(store, st.device_id, path, sizeof(path));
 	rc = diamond_file_replace(path, buf, n, 0600);
-	dmd_wipe(buf, sizeof(buf));
+	dlib_free_secret(buf, size);
 	dmd_wipe(blob, sizeof(blob));
-	dmd_wipe(cur, sizeof(cur));
 	dmd_wipe(&st, sizeof(st));
 	return rc;
 }
@@ -270,7 +390,7 @@ int dlib_store_save_rx(struct diamond_store *store,
 int diamond_store_save(struct diamond_store *store, const uint8_t *blob,
 		       size_t len)
 {
-	uint8_t buf[STATE_MAX];
+	uint8_t buf[STATE_V1_MAX];
 	struct diamond_params p;
 	char path[4096];
 	size_t n;
@@ -278,7 +398,7 @@ int diamond_store_save(struct diamond_store *store, const uint8_t *blob,
 
 	if (diamond_blob_info(blob, len, &p))
 		return -EINVAL;
-	n = encode(buf, blob, len, p.device_id, NULL, 0);
+	n = encode(buf, blob, len, p.device_id, 0);
 	diamond_store_path(store, p.device_id, path, sizeof(path));
 	rc = diamond_file_replace(path, buf, n, 0600);
 	dmd_wipe(buf, sizeof(buf));
@@ -288,7 +408,7 @@ int diamond_store_save(struct diamond_store *store, const uint8_t *blob,
 int diamond_store_create(struct diamond_store *store, const uint8_t *blob,
 			 size_t len)
 {
-	uint8_t buf[STATE_MAX];
+	uint8_t buf[STATE_V1_MAX];
 	struct diamond_params p;
 	char path[4096], tmp[4200];
 	size_t n;
@@ -297,7 +417,7 @@ int diamond_store_create(struct diamond_store *store, const uint8_t *blob,
 
 	if (diamond_blob_info(blob, len, &p))
 		return -EINVAL;
-	n = encode(buf, blob, len, p.device_id, NULL, 0);
+	n = encode(buf, blob, len, p.device_id, 0);
 	diamond_store_path(store, p.device_id, path, sizeof(path));
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
