@@ -21,8 +21,9 @@
  * claiming 4096 payload bytes it does not have; N~ is frame N with the
  * last payload byte's low bit flipped (a damaged frame), N@E frame N with
  * its epoch field set to E (a frame moved to another epoch), N#I frame N
- * with its index field set to I (a group tag moved to another group);
- * modifiers combine (N@E#I: both fields set); a GROUP is
+ * with its index field set to I (a group tag moved to another group),
+ * N%S frame N with its suite byte set to S; modifiers combine (N@E#I:
+ * both fields set); a GROUP is
  * SPECs joined by commas.
  */
 #define _GNU_SOURCE
@@ -99,7 +100,7 @@ static size_t put_spec(uint8_t *out, size_t len, const char *spec)
 	if (i >= nframes)
 		die("frame number out of range");
 	memcpy(out + len, data + frame_off[i], frame_len[i]);
-	while (*end) {		/* modifiers combine: N@E#I~ */
+	while (*end) {		/* modifiers combine: N@E#I%S~ */
 		if (*end == '~') {
 			if (frame_len[i] > DIAMOND_FRAME_HDR)
 				out[len + frame_len[i] - 1] ^= 1;
@@ -108,6 +109,8 @@ static size_t put_spec(uint8_t *out, size_t len, const char *spec)
 			e = strtoull(end + 1, &end, 10);
 			for (b = 0; b < 8; b++)
 				out[len + 8 + b] = (uint8_t)(e >> (8 * b));
+		} else if (*end == '%') {	/* the suite byte, offset 3 */
+			out[len + 3] = (uint8_t)strtoul(end + 1, &end, 10);
 		} else if (*end == '#') {	/* le16 index at offset 16 */
 			e = strtoull(end + 1, &end, 10);
 			for (b = 0; b < 2; b++)

@@ -3,7 +3,8 @@
 #
 # userspace-copies: copies never delete a genuine unit (issue 23, item 3;
 # spec section 8.1). Someone on the radio link repeats frames and damages
-# the copies (frametool's N~: the last payload byte's low bit flipped).
+# the copies (frametool's N~: the last payload byte's low bit flipped;
+# N%1: the suite byte says suite 1 for these suite 2 devices).
 # For a grouped device (b = 8, g = 3), a device with g = b and one without
 # groups, a damaged copy of a record or of a tag (group tag or epoch tag)
 # is put before or after the genuine frame; every case asserts that every
@@ -46,12 +47,19 @@ want() { local e j; for e in 0 1 2; do for j in 0 1 2 3 4 5 6 7; do
 # keys are gone: reported as a replay).
 late_only() { ! grep -v 'older than the state\|: open ([a-z]*):' err.txt | grep -q .; }
 all() { [ "$(got)" = "$(want)" ] && { [ $rc = 0 ] || late_only; }; }
+# ... and a frame of another suite is a damaged frame, not a rejected epoch.
+sall() { [ "$(got)" = "$(want)" ] && ! grep -q 'rejected:' err.txt &&
+	{ [ $rc = 0 ] || ! grep -v ': open ([a-z]*):\|malformed frame header' err.txt | grep -q .; }; }
 # Frames 0..N-1 with frame K preceded (before) or followed (after) by its
 # damaged copy K~.
 before() { local i s=""; for i in $(seq 0 $(($1 - 1))); do
 	[ "$i" = "$2" ] && s="$s $i~"; s="$s $i"; done; echo $s; }
 after() { local i s=""; for i in $(seq 0 $(($1 - 1))); do
 	s="$s $i"; [ "$i" = "$2" ] && s="$s $i~"; done; echo $s; }
+# The same with a copy of frame K whose suite byte says suite 1 (spec 8.1:
+# no tag covers the byte; the receiver drops such a frame and nothing else).
+sbefore() { before "$@" | sed "s/\b$2~/$2%1/"; }
+safter() { after "$@" | sed "s/\b$2~/$2%1/"; }
 
 # ---- grouped: b = 8, g = 3 --------------------------------------------------
 # An epoch is 11 frames: r0 r1 r2 G0 r3 r4 r5 G1 r6 r7 T; 33 in all.
@@ -72,6 +80,12 @@ for k in 14 18 21; do	# G0, G1 and T of epoch 1
 	check "grouped: damaged copy before tag frame $k: all 24 records" all
 	run grp $(after 33 $k)
 	check "grouped: damaged copy after tag frame $k: all 24 records" all
+done
+for k in 16 18 21; do	# record 4, G1 and T of epoch 1
+	run grp $(sbefore 33 $k)
+	check "grouped: suite-1 copy before frame $k: all 24 records, no epoch rejected" sall
+	run grp $(safter 33 $k)
+	check "grouped: suite-1 copy after frame $k: all 24 records, no epoch rejected" sall
 done
 # Two records of one group damaged, one copy before, one after.
 run grp 0 1 2 3 4 5 6 7 8 9 10 11 12~ 12 13 13~ 14 $(seq 15 32)
@@ -116,6 +130,12 @@ for k in 9 14 17; do	# records 0 and 5 of epoch 1; its tag
 	check "no groups: damaged copy before frame $k: all 24 records" all
 	run flat $(after 27 $k)
 	check "no groups: damaged copy after frame $k: all 24 records" all
+done
+for k in 14 17; do	# record 5 of epoch 1; its tag
+	run flat $(sbefore 27 $k)
+	check "no groups: suite-1 copy before frame $k: all 24 records, no epoch rejected" sall
+	run flat $(safter 27 $k)
+	check "no groups: suite-1 copy after frame $k: all 24 records, no epoch rejected" sall
 done
 # Damaged copies of two records, one before and one after the genuine.
 run flat $(seq 0 10) 11~ 11 12 12~ $(seq 13 26)

@@ -76,8 +76,15 @@ int dlib_dec_frame(struct diamond_gw *gw, struct dlib_dev *d,
 		gw->detail[0] = 0;
 		return err == -ENOMEM ? err : 0;
 	}
-	if (f->type == DIAMOND_FRAME_RECORD || gw->replaying ||
-	    late_copy(d, f))
+	/*
+	 * No tag covers the suite byte (spec 8.1): a frame that names
+	 * another suite is damaged and says nothing of its epoch.
+	 */
+	if (err == -EPROTO && !gw->replaying)
+		dlib_gw_event(gw, DIAMOND_EV_FRAME, err, 0, 0,
+			      DIAMOND_FRAME_HDR + (uint32_t)f->len);
+	if (err == -EPROTO || f->type == DIAMOND_FRAME_RECORD ||
+	    gw->replaying || late_copy(d, f))
 		return 0;
 	if (f->type != DIAMOND_FRAME_GROUP)
 		dlib_gw_event(gw, DIAMOND_EV_REJECTED, err, d->id, f->epoch,
