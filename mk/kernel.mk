@@ -226,9 +226,11 @@ $(KERASE): $(TOP)/tools/bench/erase-ratio.c
 	$(CC) $(CSTD) -D_ISOC11_SOURCE -o $@ $<
 
 # Per-function instruction profile of one kernel-bench phase (development
-# tool): make profile-kernel PROFILE=d2-online (or d2-total, d1-online, ...)
+# tool): make profile-kernel PROFILE=d2-online (or d2-total, d1-online, ...,
+# floor: dmd_floor.ko's pairs), the PROFILE_TOP (30) costliest functions.
 PROFILE ?= d2-online
+PROFILE_TOP ?= 30
 .PHONY: profile-kernel
-profile-kernel: $(KMOD_KO) $(KBENCH) $(BUILD)/tools/pc-histogram.so
-	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) KBENCH=$(KBENCH) \
-		$(TOP)/tools/bench/kernel-profile.sh $(PROFILE)
+profile-kernel: $(KMOD_KO) $(KBENCH) $(FLOOR_KO) $(BUILD)/tools/pc-histogram.so
+	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) KBENCH=$(KBENCH) FLOOR_KO=$(FLOOR_KO) \
+		$(TOP)/tools/bench/kernel-profile.sh $(PROFILE) $(PROFILE_TOP)
