@@ -365,6 +365,10 @@ static struct floor_mac s1_ghashlib = {
 	.tag = ghashlib_tag,
 };
 
+/*
+ * The calls diamond.ko's ghash_lib() makes, written out again on purpose:
+ * the floor must not move when the module's code does.
+ */
 static int gf_tag(struct floor_mac *m, const u8 *hp, const u8 *hb,
 		  const u8 *data, unsigned int len, u8 *tag)
 {

@@ -10,12 +10,15 @@
  *     poly1305        poly1305_init/update/final(), the arch code where
  *                     there is one (diamond.ko's call)
  *     poly1305-generic  poly1305_*_generic(), no SIMD
+ *     poly1305-core   poly1305_core_setkey/blocks/emit(): no descriptor,
+ *                     whole blocks (diamond.ko's call before 0976108)
  *
  * The generic entry points are exported up to 6.15 (the lib/crypto
  * rework of 6.16 made them internal): there a variant fails its init and
  * is left out.
  */
 #include <crypto/chacha.h>
+#include <crypto/internal/poly1305.h>
 #include <crypto/poly1305.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -106,6 +109,7 @@ static void poly_exit(struct floor_mac *m)
 {
 }
 
+/* diamond.ko's calls (its poly_tag()), kept apart so the floor stays put. */
 static int poly_tag(struct floor_mac *m, const u8 *hp, const u8 *hb,
 		    const u8 *data, unsigned int len, u8 *tag)
 {
@@ -151,9 +155,59 @@ static struct floor_mac s2_poly_generic = {
 	.exit = poly_exit, .tag = poly_generic_tag,
 };
 
+#if S2_GENERIC
+/* @len bytes at @p into the state, a partial last block padded by hand. */
+static void core_absorb(struct poly1305_state *st,
+			const struct poly1305_core_key *key, const u8 *p,
+			unsigned int len)
+{
+	unsigned int rest = len % POLY1305_BLOCK_SIZE;
+	u8 last[POLY1305_BLOCK_SIZE] = { };
+
+	if (len >= POLY1305_BLOCK_SIZE)
+		poly1305_core_blocks(st, key, p, len / POLY1305_BLOCK_SIZE, 1);
+	if (rest) {
+		memcpy(last, p + len - rest, rest);
+		last[rest] = 1;
+		poly1305_core_blocks(st, key, last, 1, 0);
+	}
+}
+#endif
+
+static int poly_core_tag(struct floor_mac *m, const u8 *hp, const u8 *hb,
+			 const u8 *data, unsigned int len, u8 *tag)
+{
+#if S2_GENERIC
+	struct poly1305_core_key key;
+	struct poly1305_state st;
+	u32 s[4];
+	int i;
+
+	poly1305_core_setkey(&key, hp);
+	poly1305_core_init(&st);
+	if (hb)
+		core_absorb(&st, &key, hb, 16);
+	core_absorb(&st, &key, data, len);
+	for (i = 0; i < 4; i++)
+		s[i] = get_unaligned_le32(hp + 16 + 4 * i);
+	poly1305_core_emit(&st, s, tag);
+	memzero_explicit(&key, sizeof(key));
+	return 0;
+#else
+	return -ENOENT;
+#endif
+}
+
+static struct floor_mac s2_poly_core = {
+	.name = "poly1305-core", .init = poly_generic_init,
+	.exit = poly_exit, .tag = poly_core_tag,
+};
+
 static struct floor_prf *s2_prfs[] = { &s2_chacha, &s2_chacha_generic, NULL };
 
-static struct floor_mac *s2_macs[] = { &s2_poly, &s2_poly_generic, NULL };
+static struct floor_mac *s2_macs[] = {
+	&s2_poly, &s2_poly_generic, &s2_poly_core, NULL,
+};
 
 struct floor_suite floor_suite2 = {
 	.k = S2_K, .prf = s2_prfs, .mac = s2_macs,
