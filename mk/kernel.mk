@@ -176,7 +176,7 @@ check-kernel-kat: $(KMOD_KO) $(KAT_PROBE)
 # The floor of an epoch on this kernel's own primitives (issue 21,
 # tools/bench/floor/floor_main.c), loaded beside the module by bench-kernel:
 # kernel-bench prints Diamond against it (Documentation/performance.md,
-# "Floor").
+# "Against the floor").
 FLOOR_SRC := $(TOP)/tools/bench/floor
 FLOOR_KO  := $(KOUT)/floor/dmd_floor.ko
 $(FLOOR_KO): $(wildcard $(FLOOR_SRC)/*.c $(FLOOR_SRC)/*.h) $(FLOOR_SRC)/Kbuild \

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Diamond against its floor (issue 21; Documentation/performance.md,
- * "Floor"): the figures of dmd_floor.ko (tools/bench/floor/) plus one
- * AF_ALG round trip, and Diamond's own total and online per record
+ * "Against the floor"): the figures of dmd_floor.ko (tools/bench/floor/)
+ * plus one AF_ALG round trip, and Diamond's own total and online per record
  * against them, for tools/bench/kernel-bench.c.
  */
 #ifndef DIAMOND_KERNEL_FLOOR_H

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dmd_floor: the floor of one Diamond epoch on this kernel (issue 21,
- * Documentation/performance.md "Floor"). Reading the parameter suite1 or
- * suite2 runs, in the reader's context, the work spec sections 3-5
- * mandate for one epoch of FLOOR_N records of 16 bytes (the kernel bench's
- * d<suite>-xor-b1024-len16) on the kernel's own primitives, and returns
- * the guest nanoseconds (instructions under qemu -icount shift=0) it took:
+ * Documentation/performance.md "Against the floor"). Reading the
+ * parameter suite1 or suite2 runs, in the reader's context, the work spec
+ * sections 3-5 mandate for one epoch of FLOOR_N records of 16 bytes (the
+ * kernel bench's d<suite>-xor-b1024-len16) on the kernel's own
+ * primitives, and returns the guest nanoseconds (instructions under qemu
+ * -icount shift=0) it took:
  *
  *   total   the epoch update G(E, IV_epoch)[0:2k]; per record j one
  *           G(R_j, 0)[0 : O + 16] (next key, hash key, pad, keystream),
@@ -25,11 +26,12 @@
  *
  * Lines, for tools/bench/kernel-floor.c:
  *   driver VARIANT DRIVER       what the crypto API bound
- *   skip VARIANT ERRNO          this kernel lacks it
+ *   skip VARIANT                this kernel lacks it
  *   total PRF MAC NS            one pair
- *   online MAC NS
+ *   online - MAC NS
  *   floor total NS PRF MAC      the cheapest pair; floor online NS MAC
  *   mismatch PRF MAC            a pair whose tag differs (an error)
+ *   error PRF MAC ERRNO         a pair that failed (an error)
  *   status ok|failed            last: failed after a mismatch or error
  */
 #include <crypto/algapi.h>
