@@ -14,6 +14,9 @@
 #   make check-vectors-kat  kernel/diamond_kat.h is what vec2c generates
 #   make bench-kernel     the AF_ALG benchmark in the VM under -icount
 #   make bench-kernel-groups  its group-tag figures (g = 1024, 64, 16)
+#   make bench-floor      the floor alone: one epoch on the kernel's own
+#                         primitives plus an AF_ALG round trip (bench-kernel
+#                         prints Diamond against it)
 #   make profile-kernel   instructions per kernel function of one bench phase
 #   make bench-erase      the slot table's erase on this CPU: rep stosb
 #                         against 64-bit stores (a TSC ratio)
@@ -155,10 +158,12 @@ $(KAT_PROBE): $(TOP)/tools/kernel/kat-probe.c $(KAFALG) \
 # The portable core seals the grouped epochs of `kernel-bench ... groups`:
 # the host archive on x86_64, its sources for another guest compiler.
 KBENCH_CORE := $(if $(filter $(CC),$(GUEST_CC)),$(CORE_LIB_host),$(CORE_LIB_SRCS))
-$(KBENCH): $(TOP)/tools/bench/kernel-bench.c $(KAFALG) \
+$(KBENCH): $(TOP)/tools/bench/kernel-bench.c $(TOP)/tools/bench/kernel-floor.c \
+	   $(TOP)/tools/bench/kernel-floor.h $(TOP)/tools/bench/bench-clock.h $(KAFALG) \
 	   $(TOP)/selftests/lib/vecfile.c $(KBENCH_CORE) $(CORE_DEPS)
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(CSTD) $(KAFALG_INC) -static -o $@ $< $(TOP)/selftests/lib/vecfile.c \
+	$(GUEST_CC) $(CSTD) $(KAFALG_INC) -static -o $@ $< $(TOP)/tools/bench/kernel-floor.c \
+		$(TOP)/selftests/lib/vecfile.c \
 		$(TOP)/selftests/diamond/afalg.c $(KBENCH_CORE)
 
 check-kernel-kat: $(KMOD_KO) $(KAT_PROBE)
@@ -168,17 +173,37 @@ check-kernel-kat: $(KMOD_KO) $(KAT_PROBE)
 		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
 		'$(KVM_LOAD); kat-probe /diamond.txt "$(KAT_DRIVER1)" "$(KAT_DRIVER2)"'
 
+# The floor of an epoch on this kernel's own primitives (issue 21,
+# tools/bench/floor/floor_main.c), loaded beside the module by bench-kernel:
+# kernel-bench prints Diamond against it (Documentation/performance.md,
+# "Against the floor").
+FLOOR_SRC := $(TOP)/tools/bench/floor
+FLOOR_KO  := $(KOUT)/floor/dmd_floor.ko
+$(FLOOR_KO): $(wildcard $(FLOOR_SRC)/*.c $(FLOOR_SRC)/*.h) $(FLOOR_SRC)/Kbuild \
+	     $(TOP)/kernel/diamond_compat.h $(TOP)/include/diamond/spec.h
+	+$(KBUILD) --src $(FLOOR_SRC) $(KDIR) $(dir $@) $(KBUILD_ARGS)
+
 # Guest time is the instruction count (-icount shift=0): see
 # Documentation/performance.md, section Kernel. BENCH_KO= benches another
 # build of the module for the same kernel (an older commit's, say).
 # KVM_LOAD lifts 7.x's af_alg_restrict, which would keep gcm(aes) and
 # rfc7539 from the baselines too, and says so.
 BENCH_KO ?= $(KMOD_KO)
-bench-kernel: $(BENCH_KO) $(KBENCH)
-	@BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm --icount --timeout 1800 \
-		--module $(BENCH_KO) --file $(KBENCH):/bin/kernel-bench \
+bench-kernel: $(BENCH_KO) $(KBENCH) $(FLOOR_KO)
+	@BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm --icount --timeout 2400 \
+		--module $(BENCH_KO) --module $(FLOOR_KO) \
+		--file $(KBENCH):/bin/kernel-bench \
 		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
-		'$(KVM_LOAD); kernel-bench /diamond.txt'
+		'$(KVM_LOAD); modprobe dmd_floor || echo "\# modprobe dmd_floor failed"; kernel-bench /diamond.txt'
+
+# The floor alone (kernel-bench WHAT = floor), the same guest: the
+# primitives' and AF_ALG's figures without Diamond's, so no ratios.
+.PHONY: bench-floor
+bench-floor: $(KMOD_KO) $(KBENCH) $(FLOOR_KO)
+	@BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm --icount --timeout 1200 \
+		--module $(FLOOR_KO) --file $(KBENCH):/bin/kernel-bench \
+		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
+		'$(KVM_AFALG); modprobe dmd_floor || echo "\# modprobe dmd_floor failed"; kernel-bench /diamond.txt 5 floor'
 
 # The gateway cost of group tags, g = 1024, 64, 16 at b = 1024 (the same
 # -icount guest; Documentation/performance.md, section Groups).
@@ -201,9 +226,11 @@ $(KERASE): $(TOP)/tools/bench/erase-ratio.c
 	$(CC) $(CSTD) -D_ISOC11_SOURCE -o $@ $<
 
 # Per-function instruction profile of one kernel-bench phase (development
-# tool): make profile-kernel PROFILE=d2-online (or d2-total, d1-online, ...)
+# tool): make profile-kernel PROFILE=d2-online (or d2-total, d1-online, ...,
+# floor: dmd_floor.ko's pairs), the PROFILE_TOP (30) costliest functions.
 PROFILE ?= d2-online
+PROFILE_TOP ?= 30
 .PHONY: profile-kernel
-profile-kernel: $(KMOD_KO) $(KBENCH) $(BUILD)/tools/pc-histogram.so
-	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) KBENCH=$(KBENCH) \
-		$(TOP)/tools/bench/kernel-profile.sh $(PROFILE)
+profile-kernel: $(KMOD_KO) $(KBENCH) $(FLOOR_KO) $(BUILD)/tools/pc-histogram.so
+	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) KBENCH=$(KBENCH) FLOOR_KO=$(FLOOR_KO) \
+		$(TOP)/tools/bench/kernel-profile.sh $(PROFILE) $(PROFILE_TOP)

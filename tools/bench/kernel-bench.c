@@ -9,7 +9,8 @@
  *
  * WHAT (default all) narrows the run for tools/bench/kernel-profile.sh:
  * d1 or d2 (that suite only), d1-total, d1-online, d2-total, d2-online
- * (that phase only; online includes the untimed precompute before it).
+ * (that phase only; online includes the untimed precompute before it),
+ * floor (the floor alone, below).
  *
  * For each suite, on the vector d<suite>-xor-b1024-len16 (one epoch of 1024
  * 16-byte records, b = 1024):
@@ -34,12 +35,18 @@
  * (one request per unit, as units complete at a gateway; precompute ready
  * before the first).
  *
+ * Then (all, or WHAT = floor) the floor (kernel-floor.c): dmd_floor.ko's
+ * figures for the same epoch on the kernel's own primitives plus one
+ * AF_ALG round trip, and Diamond's total and online against them.
+ *
  * Last, the drivers /proc/crypto lists under each name benched, with their
  * priorities and async flags: AF_ALG binds the name to the one of highest
  * priority that its mask admits (from 7.x no async ones).
  */
 #define _GNU_SOURCE
 #include "afalg_conn.h"
+#include "bench-clock.h"
+#include "kernel-floor.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -62,6 +69,8 @@
 
 static unsigned int reps = 5;
 static const char *what = "all";
+/* Each suite's total and online for the epoch, for the floor's ratios. */
+static struct floor_diamond dmd_fig[3];
 /* $DMD_BENCH_NAME<suite>: another instance, e.g. a driver name. */
 static const char *dmd_names[] = {
 	"", "diamond(ctr(aes),ghash)", "diamond(chacha20,poly1305)",
@@ -79,27 +88,6 @@ static int selected(unsigned int suite, const char *phase)
 		return 1;
 	snprintf(want, sizeof(want), "d%u-%s", suite, phase);
 	return !strcmp(what, want);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t median(uint64_t *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return v[n / 2];
 }
 
 static int param_write(const char *name, unsigned long v)
@@ -332,7 +320,8 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 	if (selected(suite, "total")) {
 		snprintf(label, sizeof(label), "%s total (setkey+epoch)",
 			 names[suite]);
-		report(label, median(total, reps), NMSG);
+		dmd_fig[suite].total = median(total, reps);
+		report(label, dmd_fig[suite].total, NMSG);
 	}
 	if (selected(suite, "online")) {
 		snprintf(label, sizeof(label), "%s offline (precompute)",
@@ -340,7 +329,8 @@ static int bench_diamond(unsigned int suite, const struct vec *v)
 		report(label, median(offline, reps), NMSG);
 		snprintf(label, sizeof(label), "%s online (precompute ready)",
 			 names[suite]);
-		report(label, median(online, reps), NMSG);
+		dmd_fig[suite].online = median(online, reps);
+		report(label, dmd_fig[suite].online, NMSG);
 	}
 	err = 0;
 out_close:
@@ -692,8 +682,10 @@ int main(int argc, char **argv)
 
 		if (!suite)
 			continue;
-		rc |= strcmp(what, "groups") ? bench_diamond(suite, v) :
-					       bench_groups(suite, v);
+		if (!strcmp(what, "groups"))
+			rc |= bench_groups(suite, v);
+		else if (strcmp(what, "floor"))
+			rc |= bench_diamond(suite, v);
 		found++;
 	}
 	vec_close(vf);
@@ -702,6 +694,8 @@ int main(int argc, char **argv)
 		printf("# the b1024 vectors are missing from %s\n", argv[1]);
 		rc = 1;
 	}
+	if (!strcmp(what, "all") || !strcmp(what, "floor"))
+		rc |= floor_report(dmd_fig, NMSG, reps) ? 1 : 0;
 	if (!strcmp(what, "all")) {
 		print_drivers("gcm(aes)");
 		print_drivers("rfc7539(chacha20,poly1305)");

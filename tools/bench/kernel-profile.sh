@@ -10,7 +10,9 @@
 # `kernel-bench VEC 1 WHAT`; the difference of the two histograms is 20
 # repetitions of WHAT (default d2-online; see kernel-bench.c) without the
 # boot. Addresses are named from the guest's /proc/kallsyms. Prints the TOP
-# (default 30) functions, instructions per repetition.
+# (default 30) functions, instructions per repetition. With FLOOR_KO set
+# (make profile-kernel does) dmd_floor.ko is loaded too, so WHAT = floor
+# profiles the floor of tools/bench/floor/.
 set -euo pipefail
 
 TOP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -20,13 +22,16 @@ SHOW=${2:-30}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+floor=()
+[ -z "${FLOOR_KO:-}" ] || floor=(--module "$FLOOR_KO")
+
 run() {	# run REPS OUT: histogram of one boot; kallsyms on the console
 	BUILD=$BUILD/vm "$TOP_DIR/tools/vm/run-vm" --icount --timeout 1200 \
 		--plugin "$BUILD/tools/pc-histogram.so,out=$2" \
-		--module "${KMOD_KO:?}" \
+		--module "${KMOD_KO:?}" ${floor[@]+"${floor[@]}"} \
 		--file "${KBENCH:?}:/bin/kernel-bench" \
 		--file "$TOP_DIR/vectors/diamond.txt:/diamond.txt" -- \
-		"modprobe diamond;
+		"modprobe diamond; ${floor[*]:+modprobe dmd_floor;}
 		 kernel-bench /diamond.txt $1 $WHAT >/dev/null;
 		 grep -i ' t ' /proc/kallsyms | sed 's/^/SYM /'"
 }
