@@ -21,16 +21,18 @@
  * recvmsg() that returns AD || output whole. Unlike algif_aead it never
  * runs a request on part of the data: an output buffer shorter than the
  * result is -EINVAL and the data stays queued. The data is gathered into
- * one bounce buffer charged to the caller's memcg, the request runs in
- * place there, and the buffer is erased and freed before recvmsg returns;
- * nothing is copied out when the request fails.
+ * a bounce buffer of single pages charged to the caller's memcg, the
+ * request runs in place there, and the pages are erased and freed before
+ * recvmsg returns; nothing is copied out when the request fails.
  */
 #include <crypto/internal/aead.h>
 #include <crypto/if_alg.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/err.h>
+#include <linux/highmem.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/net.h>
@@ -137,40 +139,101 @@ static int dmd_afalg_sendmsg(struct socket *sock, struct msghdr *msg,
 	return af_alg_sendmsg(sock, msg, size, crypto_aead_ivsize(t->aead));
 }
 
-/* Copy the first @len bytes queued on @ctx into @buf; bytes copied. */
-static size_t dmd_afalg_gather(struct af_alg_ctx *ctx, u8 *buf, size_t len)
+/*
+ * A request's bounce buffer: order-0 pages in a scatterlist, so that no
+ * request size (the module takes bodies up to max_epoch_bytes) needs a
+ * contiguous block. Each page is erased before it is freed.
+ */
+static void dmd_afalg_buf_free(struct sg_table *buf)
 {
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_sg(buf, sg, i) {
+		if (!sg_page(sg))
+			break;
+		memzero_explicit(page_address(sg_page(sg)), PAGE_SIZE);
+		__free_page(sg_page(sg));
+	}
+	sg_free_table(buf);
+}
+
+static int dmd_afalg_buf_alloc(struct sg_table *buf, size_t len)
+{
+	struct scatterlist *sg;
+	struct page *page;
+	unsigned int i;
+	int err;
+
+	err = sg_alloc_table(buf, DIV_ROUND_UP(len, PAGE_SIZE), DMD_GFP);
+	if (err)
+		return err;
+	for_each_sgtable_sg(buf, sg, i) {
+		page = alloc_page(DMD_GFP);
+		if (!page) {
+			dmd_afalg_buf_free(buf);
+			return -ENOMEM;
+		}
+		sg_set_page(sg, page, min_t(size_t, len, PAGE_SIZE), 0);
+		len -= sg->length;
+	}
+	return 0;
+}
+
+/* Copy the first @len bytes queued on @ctx into @buf; bytes copied. */
+static size_t dmd_afalg_gather(struct af_alg_ctx *ctx, struct sg_table *buf,
+			       size_t len)
+{
+	struct sg_mapping_iter miter;
 	struct af_alg_tsgl *sgl;
-	size_t done = 0;
+	size_t done = 0, n;
 
 	list_for_each_entry(sgl, &ctx->tsgl_list, list) {
-		if (done == len)
-			break;
 		/* cur entries only: the chain link behind them is skipped. */
-		done += sg_pcopy_to_buffer(sgl->sg, sgl->cur, buf + done,
-					   len - done, 0);
+		sg_miter_start(&miter, sgl->sg, sgl->cur, SG_MITER_FROM_SG);
+		while (done < len && sg_miter_next(&miter)) {
+			n = min(miter.length, len - done);
+			done += sg_pcopy_from_buffer(buf->sgl, buf->orig_nents,
+						     miter.addr, n, done);
+		}
+		sg_miter_stop(&miter);
+	}
+	return done;
+}
+
+/* Copy the first @len bytes of @buf to the caller; bytes copied. */
+static size_t dmd_afalg_copy_out(struct sg_table *buf, size_t len,
+				 struct iov_iter *to)
+{
+	struct scatterlist *sg;
+	size_t done = 0, n;
+	unsigned int i;
+
+	for_each_sgtable_sg(buf, sg, i) {
+		n = min_t(size_t, sg->length, len - done);
+		if (!n || copy_page_to_iter(sg_page(sg), 0, n, to) != n)
+			break;
+		done += n;
 	}
 	return done;
 }
 
 /* Run the request on @buf, in place: @used bytes in, AD || output out. */
-static int dmd_afalg_run(struct sock *sk, u8 *buf, size_t used, size_t bufsz)
+static int dmd_afalg_run(struct sock *sk, struct sg_table *buf, size_t used)
 {
 	struct af_alg_ctx *ctx = alg_sk(sk)->private;
 	struct dmd_afalg_tfm *t = dmd_afalg_parent(sk);
 	struct aead_request *req;
-	struct scatterlist sg;
 	int err;
 
 	req = aead_request_alloc(t->aead, DMD_GFP);
 	if (!req)
 		return -ENOMEM;
-	sg_init_one(&sg, buf, bufsz);
 	aead_request_set_callback(req, CRYPTO_TFM_REQ_MAY_SLEEP |
 				  CRYPTO_TFM_REQ_MAY_BACKLOG,
 				  crypto_req_done, &ctx->wait);
-	aead_request_set_crypt(req, &sg, &sg, used - ctx->aead_assoclen,
-			       ctx->iv);
+	aead_request_set_crypt(req, buf->sgl, buf->sgl,
+			       used - ctx->aead_assoclen, ctx->iv);
 	aead_request_set_ad(req, ctx->aead_assoclen);
 	err = crypto_wait_req(ctx->enc ? crypto_aead_encrypt(req) :
 				  crypto_aead_decrypt(req), &ctx->wait);
@@ -184,8 +247,8 @@ static int dmd_afalg_one(struct sock *sk, struct msghdr *msg, int flags)
 	struct af_alg_ctx *ctx = alg_sk(sk)->private;
 	struct dmd_afalg_tfm *t = dmd_afalg_parent(sk);
 	unsigned int as = crypto_aead_authsize(t->aead);
-	size_t used, outlen, bufsz;
-	u8 *buf;
+	struct sg_table buf;
+	size_t used, outlen;
 	int err;
 
 	if (!ctx->init || ctx->more) {
@@ -199,21 +262,20 @@ static int dmd_afalg_one(struct sock *sk, struct msghdr *msg, int flags)
 	outlen = ctx->enc ? used + as : used - as;
 	if (msg_data_left(msg) < outlen || outlen > INT_MAX)
 		return -EINVAL;
-	bufsz = max(used, outlen);
-	buf = kmalloc(bufsz, DMD_GFP);
-	if (!buf)
-		return -ENOMEM;
-	if (dmd_afalg_gather(ctx, buf, used) != used) {
+	err = dmd_afalg_buf_alloc(&buf, max(used, outlen));
+	if (err)
+		return err;
+	if (dmd_afalg_gather(ctx, &buf, used) != used) {
 		err = -EINVAL;
 		goto out;
 	}
 	/* The request owns the data now, whatever it answers. */
 	af_alg_pull_tsgl(sk, used, NULL);
-	err = dmd_afalg_run(sk, buf, used, bufsz);
-	if (!err && copy_to_iter(buf, outlen, &msg->msg_iter) != outlen)
+	err = dmd_afalg_run(sk, &buf, used);
+	if (!err && dmd_afalg_copy_out(&buf, outlen, &msg->msg_iter) != outlen)
 		err = -EFAULT;
 out:
-	kfree_sensitive(buf);
+	dmd_afalg_buf_free(&buf);
 	return err ?: (int)outlen;
 }
 
