@@ -80,7 +80,7 @@ static void *dmd_afalg_bind(DMD_AFALG_BIND_ARGS)
 
 	if (!dmd_afalg_permitted())
 		return ERR_PTR(-EPERM);
-	/* Instantiate nothing but this template: check the name first... */
+	/* No other template at the top (the spawns check their types)... */
 	if (strncmp(name, DMD_AFALG_PREFIX, strlen(DMD_AFALG_PREFIX)))
 		return ERR_PTR(-ENOENT);
 	t = kzalloc(sizeof(*t), DMD_GFP);
