@@ -349,4 +349,8 @@ void diamond_key_exit(struct diamond_tfm_ctx *ctx);
 /* diamond_selftest.c */
 int __must_check diamond_selftest(void);
 
+/* diamond_afalg.c: the AF_ALG socket type "diamond". */
+int __must_check diamond_afalg_register(void);
+void diamond_afalg_unregister(void);
+
 #endif /* DIAMOND_KMOD_H */

@@ -189,4 +189,23 @@ static inline void dmd_aes_lib_ctr(struct dmd_aes_lib *aes, u8 *dst,
 }
 #endif
 
+/*
+ * AF_ALG's bind callback (include/crypto/if_alg.h): up to 6.12 it takes
+ * the type and mask that the user's sockaddr_alg gave; by 7.3 it takes the
+ * name alone and every lookup masks AF_ALG_CRYPTOAPI_MASK (no async, no
+ * allocating, no driver-only algorithm; 7524070f26d8 in 7.2). The two
+ * arrived together as far as the headers of the matrix show (6.12 has
+ * neither, 7.3.4 both), so the mask's definition selects the signature.
+ * Only diamond_afalg.c includes <crypto/if_alg.h> before this is used.
+ */
+#ifdef AF_ALG_CRYPTOAPI_MASK
+#define DMD_AFALG_BIND_ARGS	const char *name
+#define DMD_AFALG_TYPE		0
+#define DMD_AFALG_MASK		AF_ALG_CRYPTOAPI_MASK
+#else
+#define DMD_AFALG_BIND_ARGS	const char *name, u32 type, u32 mask
+#define DMD_AFALG_TYPE		type
+#define DMD_AFALG_MASK		mask
+#endif
+
 #endif /* DIAMOND_COMPAT_H */

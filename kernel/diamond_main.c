@@ -32,6 +32,7 @@
  * never back (Documentation/kernel-api.rst, "Source layout"):
  *
  *	diamond_main.c		registration (this file)
+ *	diamond_afalg.c		the AF_ALG socket type "diamond"
  *	diamond_selftest.c	known-answer tests at module init
  *	diamond_key.c		key lifecycle: setkey, export, init, exit
  *	diamond_request.c	one AEAD request: limits, lock, bounce buffer
@@ -405,6 +406,8 @@ static int __init diamond_module_init(void)
 		return err;
 
 	err = diamond_selftest();
+	if (!err)
+		err = diamond_afalg_register();
 	if (err) {
 		crypto_unregister_template(&diamond_tmpl);
 		return err;
@@ -414,6 +417,7 @@ static int __init diamond_module_init(void)
 
 static void __exit diamond_module_exit(void)
 {
+	diamond_afalg_unregister();
 	crypto_unregister_template(&diamond_tmpl);
 }
 

@@ -29,8 +29,9 @@
 # one make check's own check-kernel-lint, check-kernel-kat and
 # check-kselftest test on Debian 12: those suites are that cell, its line
 # comes from their TAP. The 7.x cells pass since the instances stopped
-# allocating in requests and the guests set af_alg_restrict=0
-# (Documentation/kernel-api.rst, "AF_ALG from 7.x").
+# allocating in requests, at the default af_alg_restrict=1 through the
+# module's AF_ALG type "diamond" (Documentation/kernel-api.rst, "AF_ALG
+# from 7.x").
 MATRIX ?= 1
 MATRIX_JOBS ?= 2
 KCACHE ?= $(BUILD)/kcache

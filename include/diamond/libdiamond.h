@@ -721,7 +721,10 @@ struct diamond_gw;
  * @gw: receives the gateway
  * @opts: options
  * @cbs: callbacks (copied)
- * @msg: receives a reason on failure
+ * @msg: receives a reason on failure; on success, with the kernel backend,
+ *	a one-line note when the kernel path is diamond.ko's own AF_ALG type
+ *	because type "aead" refused it (7.3's crypto.af_alg_restrict=1), else
+ *	it is left as it was
  * @size: its size
  *
  * With the kernel backend the module is probed first; when it is missing

@@ -40,9 +40,25 @@ int afalg_bind_type(const char *type, const char *name)
 	return fd;
 }
 
+/*
+ * algif_aead's "aead" first, as before 7.3; where it refuses a diamond
+ * name with ENOENT (7.3's default crypto.af_alg_restrict=1), the module's
+ * own type "diamond" (Documentation/kernel-api.rst, "The diamond socket
+ * type"), said once on stderr so that a log shows which one ran.
+ */
 int afalg_bind(const char *name)
 {
-	return afalg_bind_type("aead", name);
+	static int said;
+	int fd = afalg_bind_type("aead", name), fd2;
+
+	if (fd != -ENOENT || strncmp(name, "diamond(", 8))
+		return fd;
+	fd2 = afalg_bind_type(AFALG_DIAMOND_TYPE, name);
+	if (fd2 >= 0 && !said++)
+		fprintf(stderr, "# AF_ALG type \"aead\" refused %s (ENOENT, "
+			"crypto.af_alg_restrict?): using type \"%s\"\n",
+			name, AFALG_DIAMOND_TYPE);
+	return fd2 >= 0 ? fd2 : fd;
 }
 
 int afalg_setkey(int tfm, const void *key, size_t len)

@@ -19,7 +19,13 @@
 #define DMD_ALG_SUITE1	"diamond(ctr(aes),ghash)"
 #define DMD_ALG_SUITE2	"diamond(chacha20,poly1305)"
 
-/* Bind an "aead" socket to @name; tfm fd or -errno. */
+/* The module's own AF_ALG type: diamond instances, privileged callers. */
+#define AFALG_DIAMOND_TYPE	"diamond"
+
+/*
+ * Bind an "aead" socket to @name, or where "aead" refuses a diamond name
+ * (7.3's crypto.af_alg_restrict=1) a "diamond" socket; tfm fd or -errno.
+ */
 int afalg_bind(const char *name);
 /* Bind with an explicit type ("aead", "skcipher", ...); fd or -errno. */
 int afalg_bind_type(const char *type, const char *name);

@@ -74,7 +74,7 @@ sigcheck() {
 # then runs the kernel KATs (kat-probe, as check-kernel-kat does) into
 # TAPFILE, and finally GUEST_SH, whose output is left in ./guest.out.
 # Needs KVER, BUILD, KAT_PROBE, KAT_DRIVER1, KAT_DRIVER2, and KVM_AFALG
-# (mk/kernel.mk: lifts 7.x's af_alg_restrict, as check-kernel-kat does).
+# (mk/kernel.mk: prints 7.x's af_alg_restrict, as check-kernel-kat does).
 vm_kat() {
 	local ko=$1 tap=$2 guest= rc=0
 	shift 2

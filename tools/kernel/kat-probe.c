@@ -117,13 +117,13 @@ static void want_driver(unsigned int suite, const char *want, char *out,
 
 static void check_instance(unsigned int suite, const char *want)
 {
-	struct afalg_conn a;
 	char driver[160], expect[400];
-	int err = afalg_conn_open(&a, names[suite], NULL, 0, DMD_TAG_SIZE);
+	/* Bind only: the module's type "diamond" accepts no unkeyed socket. */
+	int fd = afalg_bind(names[suite]);
 
-	tap_result(!err, "AF_ALG binds %s (%s)", names[suite],
-		   err ? strerror(-err) : "ok");
-	afalg_conn_close(&a);
+	tap_result(fd >= 0, "AF_ALG binds %s (%s)", names[suite],
+		   fd < 0 ? strerror(-fd) : "ok");
+	afalg_close(fd);
 	want_driver(suite, want, expect, sizeof(expect));
 	proc_driver(names[suite], expect, driver, sizeof(driver));
 	tap_result(!strcmp(driver, expect), "/proc/crypto: %s driver %s",

@@ -329,6 +329,8 @@ static int start(struct diamond_gw **gw, const struct diamond_gw_opts *go)
 		olog(OLOG_SETUP, &c, "%s", *msg ? msg : diamond_strerror(rc));
 	if (rc)
 		return rc;
+	if (*msg)	/* which way the kernel path goes, when not the usual */
+		olog_info(1, &c, "%s", msg);
 	rc = diamond_gw_resume(*gw);
 	if (rc > 0)
 		olog_info(1, &c, "%d open epochs taken up from the spool", rc);

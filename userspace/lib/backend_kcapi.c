@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Kernel backend: AF_ALG AEAD "diamond(ctr(aes),ghash)" (suite 1) or
- * "diamond(chacha20,poly1305)" (suite 2) through libkcapi
- * (Documentation/kernel-api.rst). One tfm per active device, keyed once
+ * "diamond(chacha20,poly1305)" (suite 2) (Documentation/kernel-api.rst),
+ * through type "aead" or diamond.ko's own type (ktfm.c). One tfm per active device, keyed once
  * with the device's state blob; the kernel evolves the key inside the tfm
  * on every verified epoch and the gateway mirrors that in the state file.
  * A request is one epoch: IV le64(epoch), assoclen |AD|, authsize 16; for
@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <kcapi.h>
 
@@ -30,6 +31,7 @@
 
 #define KCAPI_NAME_SUITE1	"diamond(ctr(aes),ghash)"
 #define KCAPI_NAME_SUITE2	"diamond(chacha20,poly1305)"
+#define DIAMOND_ALG_TYPE	"diamond"	/* ktfm.c */
 /* The longest walk the module is asked to make for a unit (checkpoint.c). */
 #define KERN_SPAN		256u
 
@@ -42,7 +44,7 @@ static const char *alg_name(unsigned int suite)
 int diamond_kernel_probe(char *msg, size_t size)
 {
 	struct kcapi_handle *h;
-	int rc;
+	int rc, rt;
 
 	/* Our own message below says what is missing; libkcapi's would not. */
 	kcapi_set_verbosity(KCAPI_LOG_NONE);
@@ -51,14 +53,27 @@ int diamond_kernel_probe(char *msg, size_t size)
 		kcapi_aead_destroy(h);
 		return 0;
 	}
+	rt = rc == -ENOENT ? dlib_ktfm_type_bind(KCAPI_NAME_SUITE1) : rc;
+	if (rt >= 0) {
+		close(rt);
+		/* Not an error: the one line that says which way serves. */
+		snprintf(msg, size, "kernel path: AF_ALG type \"aead\" "
+			 "refuses %s (ENOENT: crypto.af_alg_restrict=1?), "
+			 "using diamond.ko's type \"%s\"", KCAPI_NAME_SUITE1,
+			 DIAMOND_ALG_TYPE);
+		return 0;
+	}
 	if (rc == -EOPNOTSUPP || rc == -EAFNOSUPPORT)
 		snprintf(msg, size, "the kernel has no AF_ALG AEAD interface "
 			 "(modprobe af_alg algif_aead), and then the Diamond "
 			 "module (modprobe diamond)");
 	else if (rc == -ENOENT)
-		snprintf(msg, size, "the kernel does not offer %s: the diamond "
-			 "module is not loaded (modprobe diamond)",
-			 KCAPI_NAME_SUITE1);
+		snprintf(msg, size, "the kernel does not offer %s: AF_ALG "
+			 "type \"aead\" refuses it (the module is not loaded, "
+			 "or crypto.af_alg_restrict is 1, the default from "
+			 "7.3), and type \"%s\" answers %s: %s",
+			 KCAPI_NAME_SUITE1, DIAMOND_ALG_TYPE, strerror(-rt),
+			 dlib_ktfm_type_hint(rt));
 	else
 		snprintf(msg, size, "AF_ALG %s: %s (is the diamond module "
 			 "loaded? modprobe diamond)", KCAPI_NAME_SUITE1,
@@ -75,7 +90,7 @@ struct kern_pos {
 
 /* d->tfm: the AF_ALG tfm and, for a grouped device, where it stands. */
 struct kern_tfm {
-	struct kcapi_handle *h;
+	struct dlib_ktfm *k;
 	struct kern_pos at;
 };
 
@@ -127,18 +142,10 @@ static int tfm_new(const struct dlib_dev *d, const struct dmd_receiver *rx,
 
 	if (!t)
 		return -ENOMEM;
-	rc = kcapi_aead_init(&t->h, alg_name(d->st.suite), 0);
-	if (rc) {
-		free(t);
-		return rc == -ENOENT || rc == -EOPNOTSUPP ? -ENOPKG : rc;
-	}
 	len = kernel_key(d, rx, key);
-	rc = kcapi_aead_setkey(t->h, key, (uint32_t)len);
+	rc = dlib_ktfm_open(alg_name(d->st.suite), key, len, &t->k);
 	dmd_wipe(key, sizeof(key));
-	if (!rc)
-		rc = kcapi_aead_settaglen(t->h, DIAMOND_TAG_SIZE);
 	if (rc) {
-		kcapi_aead_destroy(t->h);
 		free(t);
 		return rc;
 	}
@@ -178,7 +185,7 @@ static void kern_release(struct dlib_dev *d)
 	struct kern_tfm *t = d->tfm;
 
 	if (t) {
-		kcapi_aead_destroy(t->h);
+		dlib_ktfm_close(t->k);
 		free(t);
 	}
 	d->tfm = NULL;
@@ -242,7 +249,6 @@ static int kern_open(struct dlib_dev *d,
 	size_t inlen = body->adlen + body->ct_len;
 	size_t outlen = body->adlen + body->ct_len - DIAMOND_TAG_SIZE;
 	uint8_t iv[DMD_IV_SIZE], *in = NULL, *out;
-	struct kcapi_handle *h;
 	ssize_t n;
 	int rc;
 
@@ -272,10 +278,9 @@ static int kern_open(struct dlib_dev *d,
 		return -ENOMEM;
 	}
 	dmd_store64_le(iv, body->epoch);
-	h = ((struct kern_tfm *)d->tfm)->h;
-	kcapi_aead_setassoclen(h, body->adlen);
-	n = kcapi_aead_decrypt(h, in ? in : body->ad, inlen, iv, out,
-			       outlen, KCAPI_ACCESS_HEURISTIC);
+	n = dlib_ktfm_decrypt(((struct kern_tfm *)d->tfm)->k,
+			      in ? in : body->ad, inlen,
+			      (uint32_t)body->adlen, iv, out, outlen);
 	if (n >= 0 && (size_t)n == outlen) {
 		memcpy(pt, out + body->adlen, body->ct_len - DIAMOND_TAG_SIZE);
 		rc = 0;
@@ -371,9 +376,8 @@ static int kern_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
 	memcpy(in + 10, body->ad, body->adlen);
 	memcpy(in + assoc, body->ct, body->ct_len);
 	dmd_store64_le(iv, body->epoch);
-	kcapi_aead_setassoclen(t->h, (uint32_t)assoc);
-	got = kcapi_aead_decrypt(t->h, in, inlen, iv, out, outlen,
-				 KCAPI_ACCESS_HEURISTIC);
+	got = dlib_ktfm_decrypt(t->k, in, inlen, (uint32_t)assoc, iv, out,
+				outlen);
 	if (got >= 0 && (size_t)got == outlen && !dmd_load32_le(out + 2)) {
 		memcpy(pt, out + assoc, body->ct_len - DIAMOND_TAG_SIZE);
 		rx_advance(next, body->epoch, at, n != 0);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <diamond/core.h>
 #include <diamond/epoch.h>
@@ -455,6 +456,17 @@ void dlib_track_tfm(struct diamond_gw *gw, struct dlib_dev *d, int had);
 unsigned int dlib_fit_tfms(unsigned int want);
 
 extern const struct dlib_backend dlib_backend_kernel;
+
+/* ktfm.c: the kernel backend's AF_ALG transport ("aead" or "diamond"). */
+struct dlib_ktfm;
+int dlib_ktfm_open(const char *name, const uint8_t *key, size_t len,
+		   struct dlib_ktfm **out);
+ssize_t dlib_ktfm_decrypt(struct dlib_ktfm *k, const uint8_t *in,
+			  size_t inlen, uint32_t assoclen, const uint8_t *iv,
+			  uint8_t *out, size_t outlen);
+void dlib_ktfm_close(struct dlib_ktfm *k);
+int dlib_ktfm_type_bind(const char *name);
+const char *dlib_ktfm_type_hint(int rc);
 extern const struct dlib_backend dlib_backend_software;
 
 /*
