@@ -2,7 +2,8 @@
 /*
  * libdiamond units for issue 10's sender-side hardening: error words that
  * do not lie, the exclusive sender lock, the one epoch body limit, and the
- * forward-only state import; and issue 23's fresh value N in provisioning.
+ * forward-only state import; issue 23's fresh value N in provisioning; and
+ * issue 20's open-only keys, which the host sender refuses.
  * Usage: test_hardening SCRATCH_DIR
  */
 #include <errno.h>
@@ -83,6 +84,44 @@ static void sender(void)
 	tap_result(diamond_sender_open(&b, path) == 0,
 		   "sender: the lock goes with the sender");
 	diamond_sender_free(b);
+}
+
+/*
+ * Issue 20 item 1: an open-only blob (spec section 2, a gateway's key) is
+ * refused by the host sender with -EPERM before anything is sealed: the
+ * file is unchanged and no lock is left behind.
+ */
+static void open_only(void)
+{
+	struct diamond_sender *s = NULL;
+	struct dmd_state st;
+	uint8_t blob[DIAMOND_BLOB_MAX], ro[DIAMOND_BLOB_MAX], back[64];
+	char path[600];
+	size_t len;
+	FILE *f;
+	int rc, same;
+
+	snprintf(path, sizeof(path), "%s/ro.bin", dir);
+	provision(3, 0, 16, 'o', blob, &len);
+	dmd_blob_parse(&st, blob, len);
+	st.flags = DMD_BLOB_FLAG_OPEN_ONLY;
+	dmd_blob2_write(ro, &st);
+	put(path, ro, len);
+	rc = diamond_sender_open(&s, path);
+	f = fopen(path, "rb");
+	same = f && fread(back, 1, sizeof(back), f) == len &&
+	       !memcmp(back, ro, len);
+	if (f)
+		fclose(f);
+	tap_result(rc == -EPERM && !s && same,
+		   "sender: open-only blob -> EPERM (got %d), file unchanged",
+		   rc);
+	tap_result(strstr(diamond_strerror(-EPERM), "open-only") != NULL,
+		   "EPERM reads as '%s'", diamond_strerror(-EPERM));
+	put(path, blob, len);
+	tap_result(diamond_sender_open(&s, path) == 0,
+		   "sender: the same state without the flag seals (no lock left)");
+	diamond_sender_free(s);
 }
 
 /* The store's state of device @id as parameters. */
@@ -206,6 +245,7 @@ int main(int argc, char **argv)
 	tap_header();
 	errors();
 	sender();
+	open_only();
 	import();
 	fresh();
 	tap_trailing_plan();

@@ -91,6 +91,8 @@ static struct kern_pos pos_of(const struct dmd_receiver *rx)
  * The module's key for @d (kernel-api.rst): the version 1 blob, or for a
  * grouped device the version 2 blob of the cursor @rx's state with g and,
  * while an epoch is open, the cursor le64(e) || le32(c) || R_{e,c*g}.
+ * Always open-only (spec section 2): a gateway's tfm never seals, so a
+ * process holding it cannot make a device's epochs (issue 20 item 1).
  */
 static size_t kernel_key(const struct dlib_dev *d,
 			 const struct dmd_receiver *rx, uint8_t *key)
@@ -99,11 +101,15 @@ static size_t kernel_key(const struct dlib_dev *d,
 	struct dmd_state st;
 
 	if (!rx) {
-		dmd_blob_write(key, &d->st);
+		st = d->st;
+		st.flags |= DMD_BLOB_FLAG_OPEN_ONLY;
+		dmd_blob_write(key, &st);
+		dmd_wipe(&st, sizeof(st));
 		return dmd_blob_size(d->st.suite);
 	}
 	dmd_receiver_state(rx, &st);
 	st.group = (uint16_t)d->g;
+	st.flags |= DMD_BLOB_FLAG_OPEN_ONLY;
 	dmd_blob2_write(key, &st);
 	dmd_wipe(&st, sizeof(st));
 	n = dmd_blob2_size(d->st.suite);
