@@ -16,6 +16,7 @@
 #include <diamond/libdiamond.h>
 
 #include "tap.h"
+#include "../../userspace/lib/internal.h"
 
 static char dir[512];
 
@@ -122,6 +123,42 @@ static void open_only(void)
 	tap_result(diamond_sender_open(&s, path) == 0,
 		   "sender: the same state without the flag seals (no lock left)");
 	diamond_sender_free(s);
+}
+
+/*
+ * The gateway's side of it: every key the kernel backend gives the module
+ * is open-only, the version 1 blob and a grouped device's version 2 blob
+ * alike, and is otherwise the state file's blob.
+ */
+static void gateway_keys(void)
+{
+	struct dlib_dev d;
+	struct dmd_receiver rx;
+	struct dmd_state st;
+	uint8_t blob[DIAMOND_BLOB_MAX], key[DLIB_KERNEL_KEY_MAX];
+	size_t len, n;
+
+	memset(&d, 0, sizeof(d));
+	provision(4, 0, 16, 'g', blob, &len);
+	dmd_blob_parse(&d.st, blob, len);
+	d.g = d.st.b;
+	n = dlib_kernel_key(&d, NULL, key);
+	tap_result(n == dmd_blob_size(d.st.suite) &&
+		   dmd_blob_parse(&st, key, n) == DMD_OK &&
+		   st.flags == DMD_BLOB_FLAG_OPEN_ONLY &&
+		   st.epoch == d.st.epoch &&
+		   !memcmp(st.key, d.st.key, sizeof(st.key)),
+		   "gateway: the module's version 1 key is the state, open-only");
+	d.g = 4;
+	dmd_receiver_init(&rx, &d.st, d.g, 0);
+	n = dlib_kernel_key(&d, &rx, key);
+	tap_result(n == dmd_blob2_size(d.st.suite) &&
+		   dmd_blob_parse(&st, key, n) == DMD_OK &&
+		   st.flags == DMD_BLOB_FLAG_OPEN_ONLY && st.group == 4,
+		   "gateway: a grouped device's version 2 key is open-only");
+	dmd_receiver_wipe(&rx);
+	dmd_wipe(&d.st, sizeof(d.st));
+	dmd_wipe(&st, sizeof(st));
 }
 
 /* The store's state of device @id as parameters. */
@@ -246,6 +283,7 @@ int main(int argc, char **argv)
 	errors();
 	sender();
 	open_only();
+	gateway_keys();
 	import();
 	fresh();
 	tap_trailing_plan();

@@ -94,8 +94,8 @@ static struct kern_pos pos_of(const struct dmd_receiver *rx)
  * Always open-only (spec section 2): a gateway's tfm never seals, so a
  * process holding it cannot make a device's epochs (issue 20 item 1).
  */
-static size_t kernel_key(const struct dlib_dev *d,
-			 const struct dmd_receiver *rx, uint8_t *key)
+size_t dlib_kernel_key(const struct dlib_dev *d, const struct dmd_receiver *rx,
+		       uint8_t *key)
 {
 	size_t n, k = dmd_key_size(d->st.suite);
 	struct dmd_state st;
@@ -127,7 +127,7 @@ static int tfm_new(const struct dlib_dev *d, const struct dmd_receiver *rx,
 		   struct kern_tfm **out)
 {
 	struct kern_tfm *t = calloc(1, sizeof(*t));
-	uint8_t key[DMD_BLOB2_MAX + 12 + DMD_KEY_MAX];
+	uint8_t key[DLIB_KERNEL_KEY_MAX];
 	size_t len;
 	int rc;
 
@@ -138,7 +138,7 @@ static int tfm_new(const struct dlib_dev *d, const struct dmd_receiver *rx,
 		free(t);
 		return rc == -ENOENT || rc == -EOPNOTSUPP ? -ENOPKG : rc;
 	}
-	len = kernel_key(d, rx, key);
+	len = dlib_kernel_key(d, rx, key);
 	rc = kcapi_aead_setkey(t->h, key, (uint32_t)len);
 	dmd_wipe(key, sizeof(key));
 	if (!rc)

@@ -319,6 +319,13 @@ void dlib_track_tfm(struct diamond_gw *gw, struct dlib_dev *d, int had);
 
 extern const struct dlib_backend dlib_backend_kernel;
 extern const struct dlib_backend dlib_backend_software;
+/*
+ * backend_kcapi.c: the key the module is given for @d (@rx NULL: its
+ * blob), always open-only; its length. @key holds DLIB_KERNEL_KEY_MAX.
+ */
+#define DLIB_KERNEL_KEY_MAX	(DMD_BLOB2_MAX + 12 + DMD_KEY_MAX)
+size_t dlib_kernel_key(const struct dlib_dev *d, const struct dmd_receiver *rx,
+		       uint8_t *key);
 
 /*
  * The epoch check both backends make before any cryptography (spec
