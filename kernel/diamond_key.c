@@ -3,12 +3,12 @@
  * The key lifecycle of a tfm (Documentation/spec.rst section 2,
  * Documentation/kernel-api.rst "Keys"): setkey parses the key blob
  * (version 1, or version 2 with its CRC, generation and group size, and
- * optionally a stored group cursor; either may be open-only), keys the state and allocates all a
- * request of that key will use (the precomputed table, the bounce buffer);
- * export_state gives the state back as a blob (selftest only); exit erases
- * it. Every limit a request is checked against (ctx->grp.aad_max,
- * ctx->max_body, both the bounce buffer's size) is set here, under the tfm
- * lock, and only here.
+ * optionally a stored group cursor; either may be open-only), keys the
+ * state and allocates all a request of that key will use (the precomputed
+ * table, the bounce buffer); export_state gives the state back as a blob
+ * (selftest only); exit erases it. Every limit a request is checked
+ * against (ctx->grp.aad_max, ctx->max_body, both the bounce buffer's size)
+ * is set here, under the tfm lock, and only here.
  */
 #include <crypto/internal/aead.h>
 #include <linux/kernel.h>
