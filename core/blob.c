@@ -33,7 +33,8 @@ static int epoch_valid(uint64_t epoch, unsigned int gen)
 int dmd_state_check(const struct dmd_state *st)
 {
 	if (!st || !params_valid(st->suite, st->agg, st->b) ||
-	    !epoch_valid(st->epoch, st->gen) || st->group > st->b)
+	    !epoch_valid(st->epoch, st->gen) || st->group > st->b ||
+	    (st->flags & ~DMD_BLOB_FLAGS_KNOWN))
 		return DMD_EKEY;
 	return DMD_OK;
 }
@@ -48,11 +49,12 @@ static int parse_header(struct dmd_state *st, const uint8_t *blob,
 	for (i = 0; i < sizeof(magic); i++)
 		if (blob[i] != magic[i])
 			return DMD_EKEY;
-	if (blob[DMD_BLOB_OFF_RSVD] != 0 || !k ||
+	if ((blob[DMD_BLOB_OFF_FLAGS] & ~DMD_BLOB_FLAGS_KNOWN) || !k ||
 	    len != (version == 1 ? DMD_BLOB_SIZE(k) : DMD_BLOB2_SIZE(k)))
 		return DMD_EKEY;
 	st->suite = blob[DMD_BLOB_OFF_SUITE];
 	st->agg = blob[DMD_BLOB_OFF_AGG];
+	st->flags = blob[DMD_BLOB_OFF_FLAGS];
 	st->b = dmd_load32_le(blob + DMD_BLOB_OFF_B);
 	st->device_id = dmd_load32_le(blob + DMD_BLOB_OFF_DEVICE);
 	st->epoch = dmd_load64_le(blob + DMD_BLOB_OFF_EPOCH);
@@ -107,7 +109,7 @@ static void write_header(uint8_t *blob, const struct dmd_state *st,
 	blob[DMD_BLOB_OFF_VERSION] = version;
 	blob[DMD_BLOB_OFF_SUITE] = st->suite;
 	blob[DMD_BLOB_OFF_AGG] = st->agg;
-	blob[DMD_BLOB_OFF_RSVD] = 0;
+	blob[DMD_BLOB_OFF_FLAGS] = st->flags;
 	dmd_store32_le(blob + DMD_BLOB_OFF_B, st->b);
 	dmd_store32_le(blob + DMD_BLOB_OFF_DEVICE, st->device_id);
 	dmd_store64_le(blob + DMD_BLOB_OFF_EPOCH, st->epoch);
@@ -167,6 +169,8 @@ static void derive(struct dmd_state *st, const char *label,
 	for (i = 0; i < DMD_KEY_MAX; i++)
 		st->key[i] = i < k ? digest[i] : 0;
 	st->epoch = (uint64_t)st->gen << DMD_GEN_SHIFT;
+	/* A provisioned state is the device's: it seals (no open-only). */
+	st->flags = 0;
 	dmd_wipe(digest, sizeof(digest));
 	dmd_wipe(&h, sizeof(h));
 }

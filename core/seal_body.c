@@ -2,6 +2,8 @@
 /* Seal a whole plaintext body as one epoch: the sender without a window. */
 #include <diamond/core.h>
 
+#include <diamond/util.h>
+
 int dmd_seal_body(struct dmd_state *st, const uint8_t *ad, size_t adlen,
 		  const uint8_t *pt, size_t pt_len, uint8_t *ct)
 {
@@ -12,6 +14,8 @@ int dmd_seal_body(struct dmd_state *st, const uint8_t *ad, size_t adlen,
 
 	if (!st || !pt || !ct)
 		return DMD_EINVAL;
+	/* A refused init leaves @s as it was: the wipe below needs it empty. */
+	dmd_wipe(&s, sizeof(s));
 	rc = dmd_state_check(st);
 	if (rc == DMD_OK)
 		rc = dmd_body_count(pt, pt_len, st->b, &n);

@@ -41,6 +41,9 @@ int dmd_sender_init_groups(struct dmd_sender *s, const struct dmd_state *st,
 
 	if (!s || dmd_state_check(st) != DMD_OK)
 		return s ? DMD_EKEY : DMD_EINVAL;
+	/* A key that only opens (a gateway's) never seals: spec section 2. */
+	if (st->flags & DMD_BLOB_FLAG_OPEN_ONLY)
+		return DMD_EKEY;
 	if (g < 1 || g > st->b)
 		return DMD_EINVAL;
 	if (pre_len > DMD_MAX_RECORD)

@@ -152,6 +152,12 @@ struct diamond_tfm_ctx {
 	unsigned int max_body;		/* largest body, fixed by setkey */
 
 	bool keyed;
+	/*
+	 * The key only opens (blob flag, spec section 2): encrypt is -EPERM.
+	 * Set by setkey under the lock; diamond_crypt's lock-free early
+	 * refusal reads it, hence READ_ONCE/WRITE_ONCE.
+	 */
+	bool open_only;
 	u8 agg;
 	u32 b;
 	u32 device_id;

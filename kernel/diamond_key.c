@@ -3,12 +3,12 @@
  * The key lifecycle of a tfm (Documentation/spec.rst section 2,
  * Documentation/kernel-api.rst "Keys"): setkey parses the key blob
  * (version 1, or version 2 with its CRC, generation and group size, and
- * optionally a stored group cursor), keys the state and allocates all a
- * request of that key will use (the precomputed table, the bounce buffer);
- * export_state gives the state back as a blob (selftest only); exit erases
- * it. Every limit a request is checked against (ctx->grp.aad_max,
- * ctx->max_body, both the bounce buffer's size) is set here, under the tfm
- * lock, and only here.
+ * optionally a stored group cursor; either may be open-only), keys the
+ * state and allocates all a request of that key will use (the precomputed
+ * table, the bounce buffer); export_state gives the state back as a blob
+ * (selftest only); exit erases it. Every limit a request is checked
+ * against (ctx->grp.aad_max, ctx->max_body, both the bounce buffer's size)
+ * is set here, under the tfm lock, and only here.
  */
 #include <crypto/internal/aead.h>
 #include <linux/kernel.h>
@@ -81,7 +81,7 @@ static int blob_parse(const struct diamond_tfm_ctx *ctx, const u8 *key,
 	    (v2 ? DMD_BLOB2_VERSION : DMD_BLOB_VERSION) ||
 	    key[DMD_BLOB_OFF_SUITE] != ctx->suite ||
 	    key[DMD_BLOB_OFF_AGG] > DMD_AGG_HASH ||
-	    key[DMD_BLOB_OFF_RSVD])
+	    (key[DMD_BLOB_OFF_FLAGS] & ~DMD_BLOB_FLAGS_KNOWN))
 		return -EINVAL;
 	b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
 	if (b < 1 || b > DMD_MAX_B ||
@@ -169,6 +169,7 @@ static void key_erase(struct diamond_tfm_ctx *ctx)
 	diamond_pre_erase(&ctx->pre);
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
 	ctx->keyed = false;
+	WRITE_ONCE(ctx->open_only, false);
 	ctx->b = 0;
 	key_groups(ctx, 0);
 }
@@ -206,6 +207,10 @@ int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 		key_erase(ctx);
 	else
 		ctx->keyed = true;
+	/* Only a keyed tfm is open-only: keyless stays -ENOKEY. */
+	if (!err)
+		WRITE_ONCE(ctx->open_only,
+			   key[DMD_BLOB_OFF_FLAGS] & DMD_BLOB_FLAG_OPEN_ONLY);
 out_unlock:
 	diamond_unlock(ctx);
 
@@ -233,7 +238,8 @@ int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len)
 		blob[DMD_BLOB_OFF_VERSION] = DMD_BLOB_VERSION;
 		blob[DMD_BLOB_OFF_SUITE] = ctx->suite;
 		blob[DMD_BLOB_OFF_AGG] = ctx->agg;
-		blob[DMD_BLOB_OFF_RSVD] = 0;
+		blob[DMD_BLOB_OFF_FLAGS] = ctx->open_only ?
+					   DMD_BLOB_FLAG_OPEN_ONLY : 0;
 		put_unaligned_le32(ctx->b, blob + DMD_BLOB_OFF_B);
 		put_unaligned_le32(ctx->device_id, blob + DMD_BLOB_OFF_DEVICE);
 		/* An open group cursor holds E_{e+1}: state (e + 1, E_{e+1}). */

@@ -9,7 +9,8 @@
  *	encrypt	src = AD || le16(len_0) || M_0 || ... , dst = AD || body || T
  *	decrypt	src = AD || le16(len_0) || C_0 || ... || T, dst = AD || body
  *
- * The request is copied into the tfm's bounce buffer (so the body is
+ * Encrypt on an open-only key (a gateway's) is -EPERM, before any other
+ * check. The request is copied into the tfm's bounce buffer (so the body is
  * parsed, hashed and decrypted from memory nobody else can change in
  * between), processed there in place under the tfm lock by the epoch or
  * the group verification (diamond_epoch.c, diamond_group.c), and the result
@@ -49,6 +50,14 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 	struct diamond_epoch ep = { .enc = enc, .adlen = req->assoclen };
 	int err;
 
+	/*
+	 * A key that only opens refuses encrypt before anything else, with
+	 * its own errno (kernel-api.rst): nothing read, nothing written, no
+	 * state touched. Checked again under the lock, against the key the
+	 * request would run under.
+	 */
+	if (enc && READ_ONCE(ctx->open_only))
+		return -EPERM;
 	/* Async children may need to sleep; an atomic caller cannot wait. */
 	if (!may_sleep && ctx->async_children)
 		return -EAGAIN;
@@ -80,6 +89,10 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 
 	if (unlikely(!ctx->keyed)) {
 		err = -ENOKEY;
+		goto out_unlock;
+	}
+	if (enc && ctx->open_only) {
+		err = -EPERM;
 		goto out_unlock;
 	}
 	/*

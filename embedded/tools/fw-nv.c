@@ -89,6 +89,13 @@ int main(int argc, char **argv)
 				"damaged\n", argv[3]);
 			return 1;
 		}
+		/* The device would refuse it at its first seal. */
+		if (st.flags & DMD_BLOB_FLAG_OPEN_ONLY) {
+			fprintf(stderr, "fw-nv: %s is open-only (a gateway's "
+				"key): a device cannot seal with it\n",
+				argv[3]);
+			return 1;
+		}
 		memset(img, 0xff, sizeof(img));
 		if (!strcmp(argv[1], "image"))
 			nv_slot_image(img, &st);

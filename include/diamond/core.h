@@ -18,6 +18,7 @@
 struct dmd_state {
 	uint8_t suite;
 	uint8_t agg;
+	uint8_t flags;		/* blob byte 7: DMD_BLOB_FLAG_*, known bits only */
 	uint16_t gen;		/* provisioning generation; epoch >> 32 >= gen */
 	uint16_t group;		/* group size g <= b; 0: g = b (one group) */
 	uint32_t b;

@@ -857,7 +857,9 @@ struct diamond_sender;
  * or writes it (firmware image tools too) must take the same lock.
  *
  * Return: 0 or a negative errno: -EBUSY another sender holds the lock;
- * -EINVAL malformed or damaged blob (nothing is sealed with it).
+ * -EINVAL malformed or damaged blob (nothing is sealed with it); -EPERM an
+ * open-only blob (spec section 2: a gateway's key), refused before anything
+ * is sealed.
  */
 int diamond_sender_open(struct diamond_sender **s, const char *blob_path);
 

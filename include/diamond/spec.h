@@ -65,7 +65,14 @@
 #define DMD_BLOB_OFF_VERSION	4
 #define DMD_BLOB_OFF_SUITE	5
 #define DMD_BLOB_OFF_AGG	6
-#define DMD_BLOB_OFF_RSVD	7
+#define DMD_BLOB_OFF_FLAGS	7	/* spec section 2: bit 0 open-only */
+/*
+ * Byte 7's flags (spec section 2). Open-only: the key only opens, a sender
+ * refuses it (DMD_EKEY) and the kernel refuses encrypt on it (-EPERM). Any
+ * other bit set is a malformed blob.
+ */
+#define DMD_BLOB_FLAG_OPEN_ONLY	0x01
+#define DMD_BLOB_FLAGS_KNOWN	DMD_BLOB_FLAG_OPEN_ONLY
 #define DMD_BLOB_OFF_B		8
 #define DMD_BLOB_OFF_DEVICE	12
 #define DMD_BLOB_OFF_EPOCH	16

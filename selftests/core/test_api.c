@@ -16,7 +16,8 @@
  */
 static int state_eq(const struct dmd_state *a, const struct dmd_state *b)
 {
-	return a->suite == b->suite && a->agg == b->agg && a->b == b->b &&
+	return a->suite == b->suite && a->agg == b->agg &&
+	       a->flags == b->flags && a->b == b->b &&
 	       a->gen == b->gen && a->group == b->group &&
 	       a->device_id == b->device_id && a->epoch == b->epoch &&
 	       !memcmp(a->key, b->key, sizeof(a->key));
@@ -65,7 +66,7 @@ static void blobs(void)
 	BAD_BLOB(DMD_BLOB_OFF_VERSION, 3, "unknown version");
 	BAD_BLOB(DMD_BLOB_OFF_SUITE, 3, "unknown suite");
 	BAD_BLOB(DMD_BLOB_OFF_AGG, 3, "unknown aggregation");
-	BAD_BLOB(DMD_BLOB_OFF_RSVD, 1, "reserved byte set");
+	BAD_BLOB(DMD_BLOB_OFF_FLAGS, 2, "unknown flag bit 1 set");
 	memcpy(bad, blob, n);
 	memset(bad + DMD_BLOB_OFF_B, 0, 4);
 	tap_result(dmd_blob_parse(&back, bad, n) == DMD_EKEY, "b = 0 -> DMD_EKEY");
@@ -125,6 +126,52 @@ static void sender_errors(void)
 	dmd_sender_close(&s, NULL, 0, tag, NULL);
 	tap_result(dmd_sender_begin(&s, NULL) == DMD_EFULL,
 		   "epoch 2^64-2 -> DMD_EFULL");
+}
+
+/*
+ * Open-only keys (spec section 2, byte 7 bit 0): read and written back with
+ * the flag in both versions, refused by every sender (DMD_EKEY, nothing
+ * sealed), and they open what the same state without the flag sealed.
+ */
+static void open_only(void)
+{
+	static const uint8_t pt[] = { 3, 0, 'a', 'b', 'c' };
+	struct dmd_state st = fresh(1, 4), rxst = st, back;
+	struct dmd_sender s;
+	struct dmd_receiver rx;
+	uint8_t blob[DMD_BLOB2_MAX], ct[sizeof(pt) + DMD_TAG_SIZE];
+	uint8_t out[sizeof(ct)];
+	int rc;
+
+	rxst.flags = DMD_BLOB_FLAG_OPEN_ONLY;
+	dmd_blob2_write(blob, &rxst);
+	tap_result(blob[DMD_BLOB_OFF_FLAGS] == DMD_BLOB_FLAG_OPEN_ONLY &&
+		   dmd_blob_parse(&back, blob, dmd_blob2_size(1)) == DMD_OK &&
+		   state_eq(&back, &rxst), "open-only v2 blob round trip");
+	dmd_blob_write(blob, &rxst);
+	tap_result(dmd_blob_parse(&back, blob, dmd_blob_size(1)) == DMD_OK &&
+		   state_eq(&back, &rxst), "open-only v1 blob round trip");
+	blob[DMD_BLOB_OFF_FLAGS] = 0x81;
+	tap_result(dmd_blob_parse(&back, blob, dmd_blob_size(1)) == DMD_EKEY,
+		   "open-only with an unknown flag bit 7 -> DMD_EKEY");
+	memset(&s, 0, sizeof(s));
+	tap_result(dmd_sender_init(&s, &rxst, NULL, 0, 0) == DMD_EKEY &&
+		   dmd_sender_init_groups(&s, &rxst, NULL, 0, 0, 2) ==
+		   DMD_EKEY && !s.open,
+		   "sender refuses an open-only state -> DMD_EKEY");
+	back = rxst;
+	tap_result(dmd_seal_body(&back, NULL, 0, pt, sizeof(pt), ct) ==
+		   DMD_EKEY && state_eq(&back, &rxst),
+		   "dmd_seal_body refuses an open-only state, state unchanged");
+	rc = dmd_seal_body(&st, NULL, 0, pt, sizeof(pt), ct);
+	rc = rc ?: dmd_receiver_init(&rx, &rxst, rxst.b, 0);
+	rc = rc ?: dmd_receiver_close(&rx, 0, 1, NULL, 0, ct, sizeof(ct),
+				      out);
+	tap_result(rc == DMD_OK && !memcmp(out, pt, sizeof(pt)) &&
+		   rx.st.epoch == 1 &&
+		   rx.st.flags == DMD_BLOB_FLAG_OPEN_ONLY,
+		   "an open-only receiver opens, keeps the flag in its state");
+	dmd_receiver_wipe(&rx);
 }
 
 /* Version 2 (spec section 2): CRC-32, generation, group size. */
@@ -305,8 +352,9 @@ static void epoch_check(void)
 
 int main(void)
 {
-	tap_plan(12 + 9 + 12 + 2 * 9 + EPOCH_CASES + 1);
+	tap_plan(12 + 6 + 9 + 12 + 2 * 9 + EPOCH_CASES + 1);
 	blobs();
+	open_only();
 	blobs_v2();
 	sender_errors();
 	in_place_and_errors(1);

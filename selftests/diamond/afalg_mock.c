@@ -195,6 +195,8 @@ ssize_t afalg_aead_op(int op, int enc, const void *iv, size_t ivlen,
 		err = -EBADF;
 	else if (!t->keyed)
 		err = -ENOKEY;
+	else if (enc && (t->st.flags & DMD_BLOB_FLAG_OPEN_ONLY))
+		err = -EPERM;	/* kernel-api.rst: before any other check */
 	else if (assoclen + (enc ? 0 : DMD_TAG_SIZE) > inlen)
 		err = -EINVAL;
 	else

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * diamond_badinput: malformed requests through raw AF_ALG, both suites.
- * Key blobs of a wrong length, magic, version, suite, aggregation, reserved
- * byte, b or epoch are refused at setkey (EINVAL) and the edge values that
+ * Key blobs of a wrong length, magic, version, suite, aggregation, unknown
+ * flag bits, b or epoch are refused at setkey (EINVAL) and the edge values that
  * are valid are accepted; authsize other than 16, an IV other than 8 bytes,
  * assoclen beyond the data, AD over 1024, an empty request, a body that
  * does not parse, n > b and records over 4096 are refused with the errno
@@ -82,7 +82,7 @@ static void blob_tests(unsigned int suite)
 		{ "version 0", 4, 0 },	 { "version 2", 4, 2 },
 		{ "suite 0", 5, 0 },	 { "suite 3", 5, 3 },
 		{ "agg 3", 6, 3 },	 { "agg 255", 6, 255 },
-		{ "reserved 1", 7, 1 },	 { "reserved 0x80", 7, 0x80 },
+		{ "flag bit 1", 7, 2 },	 { "flag bit 7", 7, 0x80 },
 	};
 	for (i = 0; i < sizeof(bytes) / sizeof(bytes[0]); i++) {
 		memcpy(blob, good, len);

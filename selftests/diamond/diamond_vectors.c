@@ -16,24 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/vecfile.h"
-#include "tap.h"
-#include "afalg.h"
-#include "dmd_test.h"
-
-static int avail[3];
-
-static int probe(unsigned int suite)
-{
-	int fd = afalg_bind(dmd_alg_name(suite));
-
-	if (fd < 0) {
-		tap_diag("bind %s: %s", dmd_alg_name(suite), dmd_errname(fd));
-		return 0;
-	}
-	afalg_close(fd);
-	return 1;
-}
+#include "dmd_each_vector.h"
 
 /* The plaintext a later genuine step of the same epoch opens to. */
 static const struct vec_buf *genuine_pt(const struct vec *v, unsigned int i)
@@ -111,45 +94,14 @@ static void seal_steps(const struct vec *v, unsigned int suite)
 	afalg_close(tfm);
 }
 
+/* Decrypt then encrypt, on a tfm each. */
+static void vector(const struct vec *v, unsigned int suite)
+{
+	open_steps(v, suite);
+	seal_steps(v, suite);
+}
+
 int main(int argc, char **argv)
 {
-	const char *path = dmd_vectors_path(argc, argv);
-	struct vec_file *vf;
-	const struct vec *v;
-	unsigned int suite, nvec = 0;
-
-	tap_header();
-	avail[1] = probe(1);
-	avail[2] = probe(2);
-	if (!avail[1] && !avail[2]) {
-		tap_skip("diamond AEAD not available (module not loaded?)",
-			 "diamond_vectors");
-		tap_trailing_plan();
-		return TAP_EXIT_SKIP;
-	}
-	vf = vec_open(path);
-	if (!vf) {
-		tap_result(0, "open %s", path);
-		tap_trailing_plan();
-		return TAP_EXIT_FAIL;
-	}
-	while ((v = vec_next(vf))) {
-		nvec++;
-		suite = v->key.len > DMD_BLOB_OFF_SUITE ?
-			v->key.p[DMD_BLOB_OFF_SUITE] : 0;
-		if (suite != 1 && suite != 2) {
-			tap_result(0, "%s: suite %u in key blob", v->name, suite);
-			continue;
-		}
-		if (!avail[suite]) {
-			tap_skip("suite not available", v->name);
-			continue;
-		}
-		open_steps(v, suite);
-		seal_steps(v, suite);
-	}
-	vec_close(vf);
-	tap_result(nvec >= 60, "read %u vectors from %s", nvec, path);
-	tap_trailing_plan();
-	return tap_finish();
+	return dmd_each_vector(argc, argv, "diamond_vectors", vector);
 }

@@ -34,7 +34,7 @@ const char *dmd_errname(int err)
 		{ EAFNOSUPPORT, "EAFNOSUPPORT" }, { ENAMETOOLONG, "ENAMETOOLONG" },
 		{ EOPNOTSUPP, "EOPNOTSUPP" }, { EIO, "EIO" },
 		{ E2BIG, "E2BIG" },	      { ELIBBAD, "ELIBBAD" },
-		{ ENOPROTOOPT, "ENOPROTOOPT" },
+		{ ENOPROTOOPT, "ENOPROTOOPT" }, { EPERM, "EPERM" },
 	};
 	size_t i;
 

@@ -208,6 +208,19 @@ cp dev9.bin big.bin 2>/dev/null
 check "seal: record over 4096 bytes is an error naming the size" sh -c "[ $rc -ne 0 ] && grep -q '5000 bytes, over the 4096-byte record limit' err12.txt"
 check "seal: the records before it are still closed" sh -c "[ -s big.frames ]"
 
+# seal: an open-only blob (spec section 2, byte 7 bit 0: a gateway's key)
+python3 - <<'PY' 2>/dev/null || : >ro9.bin
+import zlib
+b = bytearray(open("dev9.bin", "rb").read())
+b[7] |= 1
+b[-4:] = zlib.crc32(bytes(b[:-4])).to_bytes(4, "little")
+open("ro9.bin", "wb").write(b)
+PY
+cp ro9.bin ro9.orig 2>/dev/null
+echo x | "$D" seal --blob ro9.bin >ro9.frames 2>err13.txt; rc=$?
+check "seal: an open-only blob is refused (exit 3, 'open-only'), nothing sealed" \
+	sh -c "[ $rc -eq 3 ] && grep -q 'open-only' err13.txt && [ ! -s ro9.frames ] && cmp -s ro9.bin ro9.orig"
+
 # the pkg-config file and the shared library
 check "libdiamond.pc names the library" grep -q -- '-ldiamond' "$US_BUILD/libdiamond.pc"
 check "shared library exports only diamond_ symbols" sh -c \

@@ -106,4 +106,22 @@ else
 	skip "provisioned firmware image with groups" "no fw-nv, avr-run or firmware given"
 fi
 
+# An open-only blob (spec section 2: a gateway's key) never becomes a
+# device image: the device would refuse it at its first seal.
+if [ -n "$FWNV" ]; then
+	prov --device 10 --b 4 --blob ro.bin >/dev/null 2>&1
+	python3 - <<'PY' 2>/dev/null || : >ro.bin
+import zlib
+b = bytearray(open("ro.bin", "rb").read())
+b[7] |= 1
+b[-4:] = zlib.crc32(bytes(b[:-4])).to_bytes(4, "little")
+open("ro.bin", "wb").write(b)
+PY
+	"$FWNV" image avr ro.bin ro.ee 2>ro.err
+	check "fw-nv image refuses an open-only blob, writes no image" \
+		sh -c "[ $? = 1 ] && grep -q 'open-only' ro.err && [ ! -e ro.ee ]"
+else
+	skip "fw-nv refuses an open-only blob" "no fw-nv given"
+fi
+
 tap_end

@@ -2,7 +2,8 @@
 /*
  * libdiamond units for issue 10's sender-side hardening: error words that
  * do not lie, the exclusive sender lock, the one epoch body limit, and the
- * forward-only state import; and issue 23's fresh value N in provisioning.
+ * forward-only state import; issue 23's fresh value N in provisioning; and
+ * issue 20's open-only keys, which the host sender refuses.
  * Usage: test_hardening SCRATCH_DIR
  */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <diamond/libdiamond.h>
 
 #include "tap.h"
+#include "../../userspace/lib/internal.h"
 
 static char dir[512];
 
@@ -83,6 +85,80 @@ static void sender(void)
 	tap_result(diamond_sender_open(&b, path) == 0,
 		   "sender: the lock goes with the sender");
 	diamond_sender_free(b);
+}
+
+/*
+ * Issue 20 item 1: an open-only blob (spec section 2, a gateway's key) is
+ * refused by the host sender with -EPERM before anything is sealed: the
+ * file is unchanged and no lock is left behind.
+ */
+static void open_only(void)
+{
+	struct diamond_sender *s = NULL;
+	struct dmd_state st;
+	uint8_t blob[DIAMOND_BLOB_MAX], ro[DIAMOND_BLOB_MAX], back[64];
+	char path[600];
+	size_t len;
+	FILE *f;
+	int rc, same;
+
+	snprintf(path, sizeof(path), "%s/ro.bin", dir);
+	provision(3, 0, 16, 'o', blob, &len);
+	dmd_blob_parse(&st, blob, len);
+	st.flags = DMD_BLOB_FLAG_OPEN_ONLY;
+	dmd_blob2_write(ro, &st);
+	put(path, ro, len);
+	rc = diamond_sender_open(&s, path);
+	f = fopen(path, "rb");
+	same = f && fread(back, 1, sizeof(back), f) == len &&
+	       !memcmp(back, ro, len);
+	if (f)
+		fclose(f);
+	tap_result(rc == -EPERM && !s && same,
+		   "sender: open-only blob -> EPERM (got %d), file unchanged",
+		   rc);
+	tap_result(strstr(diamond_strerror(-EPERM), "open-only") != NULL,
+		   "EPERM reads as '%s'", diamond_strerror(-EPERM));
+	put(path, blob, len);
+	tap_result(diamond_sender_open(&s, path) == 0,
+		   "sender: the same state without the flag seals (no lock left)");
+	diamond_sender_free(s);
+}
+
+/*
+ * The gateway's side of it: every key the kernel backend gives the module
+ * is open-only, the version 1 blob and a grouped device's version 2 blob
+ * alike, and is otherwise the state file's blob.
+ */
+static void gateway_keys(void)
+{
+	struct dlib_dev d;
+	struct dmd_receiver rx;
+	struct dmd_state st;
+	uint8_t blob[DIAMOND_BLOB_MAX], key[DLIB_KERNEL_KEY_MAX];
+	size_t len, n;
+
+	memset(&d, 0, sizeof(d));
+	provision(4, 0, 16, 'g', blob, &len);
+	dmd_blob_parse(&d.st, blob, len);
+	d.g = d.st.b;
+	n = dlib_kernel_key(&d, NULL, key);
+	tap_result(n == dmd_blob_size(d.st.suite) &&
+		   dmd_blob_parse(&st, key, n) == DMD_OK &&
+		   st.flags == DMD_BLOB_FLAG_OPEN_ONLY &&
+		   st.epoch == d.st.epoch &&
+		   !memcmp(st.key, d.st.key, sizeof(st.key)),
+		   "gateway: the module's version 1 key is the state, open-only");
+	d.g = 4;
+	dmd_receiver_init(&rx, &d.st, d.g, 0);
+	n = dlib_kernel_key(&d, &rx, key);
+	tap_result(n == dmd_blob2_size(d.st.suite) &&
+		   dmd_blob_parse(&st, key, n) == DMD_OK &&
+		   st.flags == DMD_BLOB_FLAG_OPEN_ONLY && st.group == 4,
+		   "gateway: a grouped device's version 2 key is open-only");
+	dmd_receiver_wipe(&rx);
+	dmd_wipe(&d.st, sizeof(d.st));
+	dmd_wipe(&st, sizeof(st));
 }
 
 /* The store's state of device @id as parameters. */
@@ -206,6 +282,8 @@ int main(int argc, char **argv)
 	tap_header();
 	errors();
 	sender();
+	open_only();
+	gateway_keys();
 	import();
 	fresh();
 	tap_trailing_plan();

@@ -1154,6 +1154,36 @@ static void blob_kept(const char *name, const char *what, struct state *st,
 	hex("next", b, n);
 }
 
+/*
+ * Open-only (byte 7 bit 0, spec section 2): valid in both versions, and the
+ * flag is kept when the state is written back (a v1 one as v2).
+ */
+static void blob_open_only(const uint8_t root[32])
+{
+	struct state st = make(2, 2, 8, 5);
+	uint8_t b[64], v1[64];
+	size_t n, k;
+
+	initial_gen(&st, root, 1);
+	n = blob2(b, &st, 1, 0);
+	b[7] = 1;
+	put_le(b + n - 4, crc32(0, b, (uInt)(n - 4)), 4);
+	blob_vec("open-only", "open-only (byte 7 bit 0), kept as it is",
+		 b, n, "ok");
+	hex("next", b, n);
+	st.epoch = 5;
+	n = blob2(b, &st, 0, 0);
+	b[7] = 1;
+	put_le(b + n - 4, crc32(0, b, (uInt)(n - 4)), 4);
+	k = ksize(st.suite);
+	memcpy(v1, b, 24);
+	v1[4] = 1;
+	memcpy(v1 + 24, st.key, k);
+	blob_vec("v1-open-only", "open-only version 1 (the gateway's setkey "
+		 "key); its v2 form keeps the flag", v1, 24 + k, "ok");
+	hex("next", b, n);
+}
+
 /* Accepted: provisioning in generations 0..2, and a v1 blob read as v2. */
 static void blob_positives(const uint8_t root[32])
 {
@@ -1191,6 +1221,7 @@ static void blob_positives(const uint8_t root[32])
 	st = make(1, 0, 16, 9);
 	blob_kept("group-size-4", "group size 4 of b = 16 (section 5.1), kept "
 		  "as it is", &st, root, 4);
+	blob_open_only(root);
 }
 
 /* Refused (EKEY): damage, and fields a v2 blob may not hold. */
@@ -1219,10 +1250,10 @@ static void blob_negatives(const uint8_t root[32])
 	blob_vec("epoch-below-gen", "generation 2 at epoch 2^32 (CRC valid)",
 		 b, n, "EKEY");
 	blob2(b, &st, 1, 0);
-	b[7] = 1;
+	b[7] = 3;
 	put_le(b + n - 4, crc32(0, b, (uInt)(n - 4)), 4);
-	blob_vec("reserved-byte", "reserved byte 7 set (CRC valid)", b, n,
-		 "EKEY");
+	blob_vec("flags-unknown", "open-only and the unknown flag bit 1 "
+		 "(byte 7 = 3, CRC valid)", b, n, "EKEY");
 	blob2(b, &st, 1, 0);
 	b[4] = 3;
 	put_le(b + n - 4, crc32(0, b, (uInt)(n - 4)), 4);
@@ -1282,7 +1313,7 @@ static void blob_errors(const uint8_t root[32])
 		BAD("suite-1-length", "suite 1 in a blob of suite 2's "
 		    "length", 5, 1, 1);
 		BAD("agg-3", "aggregation 3", 6, 3, 1);
-		BAD("reserved", "reserved byte 7 set", 7, 0x80, 1);
+		BAD("flag-7", "unknown flag bit 7 set", 7, 0x80, 1);
 		BAD("b-0", "b = 0", 8, 0, 4);
 		BAD("b-65536", "b = 65536", 8, 65536, 4);
 		BAD("epoch-max", "e = 2^64 - 1", 16, UINT64_MAX, 8);

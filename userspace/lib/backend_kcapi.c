@@ -106,19 +106,25 @@ static struct kern_pos pos_of(const struct dmd_receiver *rx)
  * The module's key for @d (kernel-api.rst): the version 1 blob, or for a
  * grouped device the version 2 blob of the cursor @rx's state with g and,
  * while an epoch is open, the cursor le64(e) || le32(c) || R_{e,c*g}.
+ * Always open-only (spec section 2): a gateway's tfm never seals, so a
+ * process holding it cannot make a device's epochs (issue 20 item 1).
  */
-static size_t kernel_key(const struct dlib_dev *d,
-			 const struct dmd_receiver *rx, uint8_t *key)
+size_t dlib_kernel_key(const struct dlib_dev *d, const struct dmd_receiver *rx,
+		       uint8_t *key)
 {
 	size_t n, k = dmd_key_size(d->st.suite);
 	struct dmd_state st;
 
 	if (!rx) {
-		dmd_blob_write(key, &d->st);
+		st = d->st;
+		st.flags |= DMD_BLOB_FLAG_OPEN_ONLY;
+		dmd_blob_write(key, &st);
+		dmd_wipe(&st, sizeof(st));
 		return dmd_blob_size(d->st.suite);
 	}
 	dmd_receiver_state(rx, &st);
 	st.group = (uint16_t)d->g;
+	st.flags |= DMD_BLOB_FLAG_OPEN_ONLY;
 	dmd_blob2_write(key, &st);
 	dmd_wipe(&st, sizeof(st));
 	n = dmd_blob2_size(d->st.suite);
@@ -136,13 +142,13 @@ static int tfm_new(const struct dlib_dev *d, const struct dmd_receiver *rx,
 		   struct kern_tfm **out)
 {
 	struct kern_tfm *t = calloc(1, sizeof(*t));
-	uint8_t key[DMD_BLOB2_MAX + 12 + DMD_KEY_MAX];
+	uint8_t key[DLIB_KERNEL_KEY_MAX];
 	size_t len;
 	int rc;
 
 	if (!t)
 		return -ENOMEM;
-	len = kernel_key(d, rx, key);
+	len = dlib_kernel_key(d, rx, key);
 	rc = dlib_ktfm_open(alg_name(d->st.suite), key, len, &t->k);
 	dmd_wipe(key, sizeof(key));
 	if (rc) {

@@ -468,6 +468,13 @@ void dlib_ktfm_close(struct dlib_ktfm *k);
 int dlib_ktfm_type_bind(const char *name);
 const char *dlib_ktfm_type_hint(int rc);
 extern const struct dlib_backend dlib_backend_software;
+/*
+ * backend_kcapi.c: the key the module is given for @d (@rx NULL: its
+ * blob), always open-only; its length. @key holds DLIB_KERNEL_KEY_MAX.
+ */
+#define DLIB_KERNEL_KEY_MAX	(DMD_BLOB2_MAX + 12 + DMD_KEY_MAX)
+size_t dlib_kernel_key(const struct dlib_dev *d, const struct dmd_receiver *rx,
+		       uint8_t *key);
 
 /*
  * The epoch check both backends make before any cryptography (spec

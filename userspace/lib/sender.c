@@ -74,8 +74,12 @@ int diamond_sender_open(struct diamond_sender **out, const char *blob_path)
 	close(fd);
 	if (!rc && dmd_blob_parse(&st, blob, (size_t)n) != DMD_OK)
 		rc = -EINVAL;
+	/* A gateway's key (spec section 2): it opens, it never seals. */
+	else if (!rc && (st.flags & DMD_BLOB_FLAG_OPEN_ONLY))
+		rc = -EPERM;
 	dmd_wipe(blob, sizeof(blob));
 	if (rc) {
+		dmd_wipe(&st, sizeof(st));
 		close(lockfd);
 		return rc;
 	}
