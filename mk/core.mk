@@ -4,7 +4,8 @@
 # host tests, the known-answer vectors and the host benchmark.
 
 # The programs link the core archives of mk/core-lib.mk.
-CORE_DEPS      = $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h
+CORE_DEPS      = $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h \
+		 $(TOP)/selftests/lib/state_eq.h
 CORE_HOST     := $(BUILD)/host
 VECFILE_SRCS  := $(TOP)/selftests/lib/vecfile.c
 VECTORS       := $(TOP)/vectors/diamond.txt

@@ -40,7 +40,8 @@ $(FUZZ_BUILD)/obj/%.o: $(TOP)/%.c $(FUZZ_HDRS)
 
 # Kept between builds: make would otherwise delete them as intermediates.
 .SECONDARY: $(FUZZ_OBJS)
-$(FUZZ_BUILD)/fuzz_%: $(FUZZ_SRC)/fuzz_%.c $(FUZZ_OBJS)
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_SRC)/fuzz_%.c $(FUZZ_OBJS) \
+		      $(TOP)/selftests/lib/state_eq.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) \
 		$(US_KCAPI)
 

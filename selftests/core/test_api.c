@@ -9,26 +9,14 @@
 #include <diamond/core.h>
 #include <diamond/epoch.h>
 #include "tap.h"
-
-/*
- * States are compared field by field: struct dmd_state has padding, whose
- * bytes C leaves unspecified, so memcmp() of two equal states may differ.
- */
-static int state_eq(const struct dmd_state *a, const struct dmd_state *b)
-{
-	return a->suite == b->suite && a->agg == b->agg &&
-	       a->flags == b->flags && a->b == b->b &&
-	       a->gen == b->gen && a->group == b->group &&
-	       a->device_id == b->device_id && a->epoch == b->epoch &&
-	       !memcmp(a->key, b->key, sizeof(a->key));
-}
+#include "../lib/state_eq.h"
 
 static struct dmd_state fresh(unsigned int suite, uint32_t b)
 {
 	struct dmd_state st;
 	uint8_t root[DMD_ROOT_SIZE];
 
-	/* Non-zero padding, as a stack slot may have: state_eq ignores it. */
+	/* Non-zero padding, as a stack slot may have: dmd_test_state_eq ignores it. */
 	memset(&st, 0xa5, sizeof(st));
 	st.suite = (uint8_t)suite;
 	st.agg = DMD_AGG_XOR;
@@ -50,7 +38,7 @@ static void blobs(void)
 	memset(&back, 0x5a, sizeof(back));
 	dmd_blob_write(blob, &st);
 	tap_result(dmd_blob_parse(&back, blob, n) == DMD_OK &&
-		   state_eq(&back, &st), "blob round trip");
+		   dmd_test_state_eq(&back, &st), "blob round trip");
 	tap_result(dmd_blob_parse(&back, blob, n - 1) == DMD_EKEY,
 		   "short blob -> DMD_EKEY");
 	tap_result(dmd_blob_parse(&back, blob, 40) == DMD_EKEY,
@@ -147,10 +135,10 @@ static void open_only(void)
 	dmd_blob2_write(blob, &rxst);
 	tap_result(blob[DMD_BLOB_OFF_FLAGS] == DMD_BLOB_FLAG_OPEN_ONLY &&
 		   dmd_blob_parse(&back, blob, dmd_blob2_size(1)) == DMD_OK &&
-		   state_eq(&back, &rxst), "open-only v2 blob round trip");
+		   dmd_test_state_eq(&back, &rxst), "open-only v2 blob round trip");
 	dmd_blob_write(blob, &rxst);
 	tap_result(dmd_blob_parse(&back, blob, dmd_blob_size(1)) == DMD_OK &&
-		   state_eq(&back, &rxst), "open-only v1 blob round trip");
+		   dmd_test_state_eq(&back, &rxst), "open-only v1 blob round trip");
 	blob[DMD_BLOB_OFF_FLAGS] = 0x81;
 	tap_result(dmd_blob_parse(&back, blob, dmd_blob_size(1)) == DMD_EKEY,
 		   "open-only with an unknown flag bit 7 -> DMD_EKEY");
@@ -161,7 +149,7 @@ static void open_only(void)
 		   "sender refuses an open-only state -> DMD_EKEY");
 	back = rxst;
 	tap_result(dmd_seal_body(&back, NULL, 0, pt, sizeof(pt), ct) ==
-		   DMD_EKEY && state_eq(&back, &rxst),
+		   DMD_EKEY && dmd_test_state_eq(&back, &rxst),
 		   "dmd_seal_body refuses an open-only state, state unchanged");
 	rc = dmd_seal_body(&st, NULL, 0, pt, sizeof(pt), ct);
 	rc = rc ?: dmd_receiver_init(&rx, &rxst, rxst.b, 0);
@@ -187,7 +175,7 @@ static void blobs_v2(void)
 	dmd_blob2_write(blob, &st);
 	tap_result(n == 64 && dmd_blob2_size(1) == 48 && blob[4] == 2 &&
 		   dmd_blob_parse(&back, blob, n) == DMD_OK &&
-		   state_eq(&back, &st), "v2 blob round trip");
+		   dmd_test_state_eq(&back, &st), "v2 blob round trip");
 	for (bit = 0; bit < 8 * n; bit++) {
 		memcpy(bad, blob, n);
 		bad[bit / 8] ^= (uint8_t)(1u << (bit % 8));
@@ -219,7 +207,7 @@ static void blobs_v2(void)
 
 	dmd_blob_write(v1, &st);
 	tap_result(dmd_blob_parse(&back, v1, dmd_blob_size(2)) == DMD_OK &&
-		   back.gen == 0 && back.group == 0 && state_eq(&back, &st),
+		   back.gen == 0 && back.group == 0 && dmd_test_state_eq(&back, &st),
 		   "v1 blob still read, as generation 0");
 
 	memset(root, 0x61, sizeof(root));
@@ -233,7 +221,7 @@ static void blobs_v2(void)
 		   "generations 0, 1, 2 of one device: unrelated keys, epochs gen * 2^32");
 	dmd_blob2_write(blob, &g2);
 	tap_result(dmd_blob_parse(&back, blob, n) == DMD_OK && back.gen == 2 &&
-		   state_eq(&back, &g2), "v2 generation 2 round trip");
+		   dmd_test_state_eq(&back, &g2), "v2 generation 2 round trip");
 }
 
 static void in_place_and_errors(unsigned int suite)
@@ -276,7 +264,7 @@ static void in_place_and_errors(unsigned int suite)
 		   suite);
 	tap_result(dmd_open(&rx, 0, NULL, 0, NULL, sizeof(ct), pt, 10) ==
 		   DMD_EINVAL, "suite %u: NULL input -> DMD_EINVAL", suite);
-	tap_result(state_eq(&rx, &before),
+	tap_result(dmd_test_state_eq(&rx, &before),
 		   "suite %u: none of these touched the state", suite);
 	tap_result(dmd_open(&rx, 0, NULL, 0, ct, sizeof(ct), pt, 10) ==
 		   DMD_OK && !memcmp(pt, body, sizeof(body)) && rx.epoch == 1,

@@ -10,15 +10,7 @@
 #include <diamond/core.h>
 
 #include "fixture.h"
-
-/* Field by field: the padding after 'group' is whatever the stack held. */
-static int same_state(const struct dmd_state *a, const struct dmd_state *b)
-{
-	return a->suite == b->suite && a->agg == b->agg && a->gen == b->gen &&
-	       a->group == b->group && a->b == b->b &&
-	       a->device_id == b->device_id && a->epoch == b->epoch &&
-	       !memcmp(a->key, b->key, sizeof(a->key));
-}
+#include "../lib/state_eq.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -37,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	dmd_blob2_write(blob, &st);
 	if (dmd_blob_parse(&again, blob, dmd_blob2_size(st.suite)) != DMD_OK ||
-	    !same_state(&again, &st))
+	    !dmd_test_state_eq(&again, &st))
 		abort();
 	if (dmd_receiver_init(&rx, &st, st.group ? st.group : st.b, 0))
 		abort();	/* a parsed blob is a usable receiver */
