@@ -31,7 +31,6 @@
 
 #define KCAPI_NAME_SUITE1	"diamond(ctr(aes),ghash)"
 #define KCAPI_NAME_SUITE2	"diamond(chacha20,poly1305)"
-#define DIAMOND_ALG_TYPE	"diamond"	/* ktfm.c */
 /* The longest walk the module is asked to make for a unit (checkpoint.c). */
 #define KERN_SPAN		256u
 
@@ -60,7 +59,7 @@ int diamond_kernel_probe(char *msg, size_t size)
 		snprintf(msg, size, "kernel path: AF_ALG type \"aead\" "
 			 "refuses %s (ENOENT: crypto.af_alg_restrict=1?), "
 			 "using diamond.ko's type \"%s\"", KCAPI_NAME_SUITE1,
-			 DIAMOND_ALG_TYPE);
+			 DLIB_ALG_TYPE);
 		return 0;
 	}
 	if (rc == -EOPNOTSUPP || rc == -EAFNOSUPPORT)
@@ -72,7 +71,7 @@ int diamond_kernel_probe(char *msg, size_t size)
 			 "type \"aead\" refuses it (the module is not loaded, "
 			 "or crypto.af_alg_restrict is 1, the default from "
 			 "7.3), and type \"%s\" answers %s: %s",
-			 KCAPI_NAME_SUITE1, DIAMOND_ALG_TYPE, strerror(-rt),
+			 KCAPI_NAME_SUITE1, DLIB_ALG_TYPE, strerror(-rt),
 			 dlib_ktfm_type_hint(rt));
 	else
 		snprintf(msg, size, "AF_ALG %s: %s (is the diamond module "

@@ -458,6 +458,7 @@ unsigned int dlib_fit_tfms(unsigned int want);
 extern const struct dlib_backend dlib_backend_kernel;
 
 /* ktfm.c: the kernel backend's AF_ALG transport ("aead" or "diamond"). */
+#define DLIB_ALG_TYPE	"diamond"	/* diamond.ko's own AF_ALG type */
 struct dlib_ktfm;
 int dlib_ktfm_open(const char *name, const uint8_t *key, size_t len,
 		   struct dlib_ktfm **out);

@@ -30,9 +30,6 @@
 #define SOL_ALG 279
 #endif
 
-/* diamond.ko's own AF_ALG type. */
-#define DIAMOND_ALG_TYPE	"diamond"
-
 /* A device's tfm: a libkcapi handle, or the two "diamond" sockets. */
 struct dlib_ktfm {
 	struct kcapi_handle *kc;	/* type "aead", or NULL */
@@ -48,7 +45,7 @@ int dlib_ktfm_type_bind(const char *name)
 	memset(&sa, 0, sizeof(sa));
 	sa.salg_family = AF_ALG;
 	snprintf((char *)sa.salg_type, sizeof(sa.salg_type), "%s",
-		 DIAMOND_ALG_TYPE);
+		 DLIB_ALG_TYPE);
 	snprintf((char *)sa.salg_name, sizeof(sa.salg_name), "%s", name);
 	fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0)
