@@ -174,7 +174,7 @@ int cmd_bench(int argc, char **argv)
 		struct diamond_gw_opts o = { .state_dir = sw_dir,
 			.backend = DIAMOND_BACKEND_SOFTWARE,
 			.max_tfms = (unsigned int)max_tfms,
-			.max_body = 64u << 20 };
+			.max_body = DIAMOND_MAX_BODY };
 
 		rc = diamond_gw_new(&gsw, &o, NULL, msg, sizeof(msg));
 		if (!rc && !software) {
