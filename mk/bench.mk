@@ -10,6 +10,10 @@
 #                          dependent branch or index (valgrind)
 #   make check-bench-fw-kat-avr, check-bench-fw-kat-m4
 #                          the same answers on the boards (part of make check)
+#   make check-bench-related-table  the related-systems table generator on
+#                          a fixture (part of make check)
+#   make bench-related-table  issue 22's one table into performance.md, from
+#                          the committed CSVs, and its plots under build/
 #   make bench             every comparison figure: host (callgrind + rdtsc
 #                          ratios), AVR (simavr cycles), Cortex-M4 (qemu
 #                          instruction counts), kernel (VM, -icount; skipped
@@ -70,6 +74,27 @@ CHECK_SUITES += bench-ctgrind
 check-bench-ctgrind: $(BENCH_OUT)/test_sonikku_ctgrind
 	@mkdir -p $(TAPDIR)
 	@$(TOP)/tools/run-ctgrind.sh $< | tee $(TAPDIR)/bench-ctgrind.tap
+
+# The generator of the related-systems table (bench/related-table.sh) on
+# its fixture (selftests/bench/related-table/).
+CHECK_SUITES += bench-related-table
+
+.PHONY: check-bench-related-table bench-related-table
+check-bench-related-table:
+	@mkdir -p $(TAPDIR)
+	@$(TOP)/selftests/bench/test_related_table.sh >$(TAPDIR)/bench-related-table.tap; \
+		rc=$$?; cat $(TAPDIR)/bench-related-table.tap; exit $$rc
+
+# The one table of issue 22 from the committed CSVs (make bench runs it
+# too): into Documentation/performance.md between its related-table
+# markers, and the plots to $(BENCH_OUT)/related/related-{host,m4,avr}.png.
+bench-related-table:
+	@mkdir -p $(BENCH_OUT)/related
+	@$(TOP)/bench/related-table.sh --plots $(BENCH_OUT)/related \
+		$(TOP)/Documentation/performance >$(BENCH_OUT)/related/table.md
+	@$(TOP)/bench/splice-md.sh $(TOP)/Documentation/performance.md related-table \
+		<$(BENCH_OUT)/related/table.md
+	@echo "bench-related-table: Documentation/performance.md; plots in $(BENCH_OUT)/related/"
 
 # --- host driver ------------------------------------------------------------
 BENCH_COMPARE := $(BENCH_OUT)/bench-compare
