@@ -10,6 +10,8 @@
 #   sonikku.csv         SKINNY, ForkSkinny and SuperSonic per call
 #   kernel.txt          make bench-kernel output, when the kernel bench exists
 #   comparison.md       the tables (bench/report.sh), *.png the plots
+# and issue 22's one table into Documentation/performance.md (make
+# bench-related-table; its plots in $BENCH_OUT/related/).
 # BENCH_KERNEL=0 skips the kernel VM step (its kernel.txt is kept).
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -139,4 +141,6 @@ fi
 
 step "report: tables and plots"
 "$TOP/bench/report.sh" "$DOC"
+step "related: issue 22's one table into performance.md, its plots under $OUT/related"
+$MAKE -s -C "$TOP" bench-related-table
 step "done: $DOC"
