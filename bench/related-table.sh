@@ -21,7 +21,7 @@
 # expected one or a measured scheme PROPS does not describe.
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-plots= only_rows=
+plots='' only_rows=''
 if [ "${1:-}" = --plots ]; then
 	plots=${2:?--plots needs a directory}
 	shift 2

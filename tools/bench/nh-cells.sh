@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
+# shellcheck disable=SC1091,SC2154 # cell.sh's cell_setup sets kver, vm and vars
 #
 # nh-cells.sh OUT CELL...: make bench-nh (dmd_floor.ko's nh parameter:
 # Poly1305 against the kernel's nhpoly1305 per long record, -icount) in
@@ -14,6 +15,7 @@ KCACHE=${KCACHE:-$BUILD/kcache}
 MAKE=${MAKE:-make}
 dst=${1:?usage: nh-cells.sh OUT CELL...}
 shift
+# shellcheck source=tools/kernel/cell.sh
 . "$TOP/tools/kernel/cell.sh"
 rc=0
 tmp=$(mktemp)
