@@ -107,16 +107,18 @@ END {
 # lines, then dmd_floor.ko's nh lines of that cell).
 if [ -s "$NH" ]; then
 	echo
-	echo "| kernel cell | nhpoly1305 driver | record | poly1305 | nhpoly1305, fixed key | nhpoly1305, key per record | fixed / poly1305 | per record / poly1305 |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| kernel cell | nhpoly1305 driver | record | poly1305 | nhpoly1305, fixed key | nhpoly1305, key per record | fixed / poly1305 | per record / poly1305 | ChaCha20 keystream | fixed key saves, of keystream + poly1305 |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	awk '
 	/^== cell / { cell = $3; drv = "-" }
 	/^driver nhpoly1305 / { drv = $3 }
-	/^skip nhpoly1305/ { sub(/^skip nhpoly1305: */, ""); printf "| %s | none: %s | - | - | - | - | - | - |\n", cell, $0 }
-	/^nh [0-9]+ poly1305 [0-9]+ nh-fixed [0-9]+ nh-rekeyed [0-9]+$/ {
-		printf "| %s | %s | %d B | %d | %d | %d | %.2f | %.2f |\n", cell, drv,
-			$2, $4, $6, $8, $6 / $4, $8 / $4
-	}' "$NH"
+	/^skip nhpoly1305/ { sub(/^skip nhpoly1305: */, ""); printf "| %s | none: %s | - | - | - | - | - | - | - | - |\n", cell, $0 }
+	/^nh [0-9]+ poly1305 [0-9]+ nh-fixed [0-9]+ nh-rekeyed [0-9]+ chacha20 [0-9]+$/ {
+		printf "| %s | %s | %d B | %d | %d | %d | %.2f | %.2f | %d | %.0f%% |\n", cell, drv,
+			$2, $4, $6, $8, $6 / $4, $8 / $4, $10, 100 * ($4 - $6) / ($10 + $4)
+		next
+	}
+	/^nh / { printf "related-table: %s: line %d is not floor_nh.c'"'"'s nh line\n", FILENAME, FNR > "/dev/stderr"; exit 1 }' "$NH"
 fi
 
 [ -n "$plots" ] || exit 0

@@ -12,9 +12,13 @@
  *   nh-rekeyed   the same with a fresh key per record, as Diamond's
  *                one-time hash keys would need: its NHPOLY1305_KEY_SIZE
  *                bytes of ChaCha20 keystream, the setkey, the digest
+ *   chacha20     the record's own keystream, LEN bytes of ChaCha20 (what
+ *                suite 2 encrypts with whatever the hash), so the hash's
+ *                share of a record's work can be read off
  *
  * Lines: "driver nhpoly1305 DRIVER", then per length
- * "nh LEN poly1305 NS nh-fixed NS nh-rekeyed NS", guest ns per record
+ * "nh LEN poly1305 NS nh-fixed NS nh-rekeyed NS chacha20 NS", guest ns
+ * per record
  * (the median of @reps runs of NH_RECORDS records), then "status ok"; or
  * "skip nhpoly1305 ..." on a kernel without the shash (7.x moved NH into
  * lib/crypto's libnh, for Adiantum only; CONFIG_CRYPTO_NHPOLY1305 is gone).
@@ -48,13 +52,14 @@ struct nh_run {
 	struct crypto_shash *tfm;
 	u8 *msg;		/* NH_LEN_MAX bytes */
 	u8 *nhkey;		/* a fresh key per record (nh-rekeyed) */
+	u8 *ks;			/* the record's keystream (chacha20) */
 	u8 polykey[NH_RECORDS][32];
 	u8 out[POLY1305_DIGEST_SIZE];
 	char *buf;		/* the parameter's page */
 	int len;
 };
 
-enum nh_way { NH_POLY1305, NH_FIXED, NH_REKEYED, NH_WAYS };
+enum nh_way { NH_POLY1305, NH_FIXED, NH_REKEYED, NH_CHACHA20, NH_WAYS };
 
 static __printf(2, 3) void nh_line(struct nh_run *r, const char *fmt, ...)
 {
@@ -87,6 +92,10 @@ static int nh_record(struct nh_run *r, enum nh_way way, unsigned int i,
 	struct poly1305_desc_ctx pd;
 	int err;
 
+	if (way == NH_CHACHA20) {
+		nh_keystream(r->polykey[i], r->ks, len);
+		return 0;
+	}
 	if (way == NH_POLY1305) {
 		poly1305_init(&pd, r->polykey[i]);
 		poly1305_update(&pd, r->msg, len);
@@ -152,9 +161,9 @@ static void nh_run_lengths(struct nh_run *r, unsigned int reps)
 				return;
 			}
 		}
-		nh_line(r, "nh %u poly1305 %lld nh-fixed %lld nh-rekeyed %lld\n",
+		nh_line(r, "nh %u poly1305 %lld nh-fixed %lld nh-rekeyed %lld chacha20 %lld\n",
 			nh_lens[l], ns[NH_POLY1305], ns[NH_FIXED],
-			ns[NH_REKEYED]);
+			ns[NH_REKEYED], ns[NH_CHACHA20]);
 	}
 	nh_line(r, "status ok\n");
 }
@@ -170,12 +179,13 @@ int floor_nh_get(char *buf, unsigned int reps)
 	if (!r)
 		return -ENOMEM;
 	r->buf = buf;
-	r->msg = kmalloc(NH_LEN_MAX + NH_KEY_SIZE, GFP_KERNEL);
+	r->msg = kmalloc(2 * NH_LEN_MAX + NH_KEY_SIZE, GFP_KERNEL);
 	if (!r->msg) {
 		kfree(r);
 		return -ENOMEM;
 	}
 	r->nhkey = r->msg + NH_LEN_MAX;
+	r->ks = r->nhkey + NH_KEY_SIZE;
 	memset(r->msg, 0x5a, NH_LEN_MAX);
 	memset(r->nhkey, 0x33, NH_KEY_SIZE);
 	memset(r->polykey, 0x42, sizeof(r->polykey));
