@@ -20,7 +20,7 @@
 #   make profile-kernel   instructions per kernel function of one bench phase
 #   make bench-nh         one long record's hash: Poly1305 against the
 #                         kernel's nhpoly1305, 256 B to 4 KiB (issue 22)
-#   make bench-nh-cells   the same in NH_CELLS (x86_64-6.12 arm64-6.12) of
+#   make bench-nh-cells   the same in NH_CELLS (6.12 and newest, x86_64 and arm64) of
 #                         the matrix, into Documentation/performance/nh.txt
 #   make bench-erase      the slot table's erase on this CPU: rep stosb
 #                         against 64-bit stores (a TSC ratio)
@@ -222,7 +222,7 @@ bench-nh: $(FLOOR_KO)
 
 # The same in cells of the gateway matrix (KCACHE as for check-matrix),
 # into Documentation/performance/nh.txt for bench/related-table.sh.
-NH_CELLS ?= x86_64-6.12 arm64-6.12
+NH_CELLS ?= x86_64-6.12 arm64-6.12 x86_64-newest arm64-newest
 .PHONY: bench-nh-cells
 bench-nh-cells:
 	@BUILD=$(BUILD) KCACHE=$(KCACHE) MAKE="$(MAKE)" $(TOP)/tools/bench/nh-cells.sh \

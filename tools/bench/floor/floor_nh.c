@@ -20,8 +20,13 @@
  * "nh LEN poly1305 NS nh-fixed NS nh-rekeyed NS chacha20 NS", guest ns
  * per record
  * (the median of @reps runs of NH_RECORDS records), then "status ok"; or
- * "skip nhpoly1305 ..." on a kernel without the shash (7.x moved NH into
- * lib/crypto's libnh, for Adiantum only; CONFIG_CRYPTO_NHPOLY1305 is gone).
+ * "skip nhpoly1305 ..." on a kernel with neither way below.
+ *
+ * 6.x has NH + Poly1305 as the "nhpoly1305" shash (its arch drivers
+ * nhpoly1305-avx2, -neon, ...); 7.x moved NH into lib/crypto (libnh, for
+ * Adiantum), where this file composes the same hash from nh() per 1 KiB
+ * chunk and Poly1305 over the chunks' 32-byte NH values (the DRIVER word
+ * "lib-nh+poly1305"), keyed by 32 bytes of Poly1305 key and NH_KEY_BYTES.
  */
 #include <crypto/chacha.h>
 #include <crypto/hash.h>
@@ -41,8 +46,17 @@
 
 #if IS_ENABLED(CONFIG_CRYPTO_NHPOLY1305)
 #include <crypto/nhpoly1305.h>
+#define NH_SHASH	1
+#define NH_LIB		0
 #define NH_KEY_SIZE	NHPOLY1305_KEY_SIZE
+#elif IS_ENABLED(CONFIG_CRYPTO_LIB_NH)
+#include <crypto/nh.h>
+#define NH_SHASH	0
+#define NH_LIB		1
+#define NH_KEY_SIZE	(32 + NH_KEY_BYTES)	/* Poly1305 r || s, then NH's */
 #else
+#define NH_SHASH	0
+#define NH_LIB		0
 #define NH_KEY_SIZE	0
 #endif
 
@@ -85,6 +99,91 @@ static void nh_keystream(const u8 *key, u8 *dst, unsigned int len)
 	memzero_explicit(&st, sizeof(st));
 }
 
+#if NH_SHASH
+static int nh_setkey(struct nh_run *r)
+{
+	return crypto_shash_setkey(r->tfm, r->nhkey, NH_KEY_SIZE);
+}
+
+static int nh_digest(struct nh_run *r, unsigned int len)
+{
+	SHASH_DESC_ON_STACK(desc, r->tfm);
+	int err;
+
+	desc->tfm = r->tfm;
+	err = crypto_shash_digest(desc, r->msg, len, r->out);
+	shash_desc_zero(desc);
+	return err;
+}
+
+static int nh_open(struct nh_run *r)
+{
+	r->tfm = crypto_alloc_shash("nhpoly1305", 0, 0);
+	if (IS_ERR(r->tfm))
+		return PTR_ERR(r->tfm);
+	nh_line(r, "driver nhpoly1305 %s\n", crypto_shash_driver_name(r->tfm));
+	return nh_setkey(r);
+}
+
+static void nh_close(struct nh_run *r)
+{
+	crypto_free_shash(r->tfm);
+}
+#elif NH_LIB
+/* lib/crypto's NH reads its key as it is (u32 words): nothing to set. */
+static int nh_setkey(struct nh_run *r)
+{
+	return 0;
+}
+
+/* Poly1305_{r || s}(NH(chunk 1) || NH(chunk 2) || ...), 1 KiB chunks. */
+static int nh_digest(struct nh_run *r, unsigned int len)
+{
+	struct poly1305_desc_ctx pd;
+	__le64 h[NH_NUM_PASSES];
+	unsigned int off, n;
+
+	poly1305_init(&pd, r->nhkey);
+	for (off = 0; off < len; off += n) {
+		n = min_t(unsigned int, len - off, NH_MESSAGE_BYTES);
+		nh((const u32 *)(r->nhkey + 32), r->msg + off, n, h);
+		poly1305_update(&pd, (const u8 *)h, sizeof(h));
+	}
+	poly1305_final(&pd, r->out);
+	memzero_explicit(h, sizeof(h));
+	return 0;
+}
+
+static int nh_open(struct nh_run *r)
+{
+	nh_line(r, "driver nhpoly1305 lib-nh+poly1305\n");
+	return 0;
+}
+
+static void nh_close(struct nh_run *r)
+{
+}
+#else
+static int nh_setkey(struct nh_run *r)
+{
+	return -ENOENT;
+}
+
+static int nh_digest(struct nh_run *r, unsigned int len)
+{
+	return -ENOENT;
+}
+
+static int nh_open(struct nh_run *r)
+{
+	return -ENOENT;
+}
+
+static void nh_close(struct nh_run *r)
+{
+}
+#endif
+
 /* Record @i of @len bytes hashed one way; 0 or -errno. */
 static int nh_record(struct nh_run *r, enum nh_way way, unsigned int i,
 		     unsigned int len)
@@ -104,18 +203,11 @@ static int nh_record(struct nh_run *r, enum nh_way way, unsigned int i,
 	}
 	if (way == NH_REKEYED) {
 		nh_keystream(r->polykey[i], r->nhkey, NH_KEY_SIZE);
-		err = crypto_shash_setkey(r->tfm, r->nhkey, NH_KEY_SIZE);
+		err = nh_setkey(r);
 		if (err)
 			return err;
 	}
-	{
-		SHASH_DESC_ON_STACK(desc, r->tfm);
-
-		desc->tfm = r->tfm;
-		err = crypto_shash_digest(desc, r->msg, len, r->out);
-		shash_desc_zero(desc);
-	}
-	return err;
+	return nh_digest(r, len);
 }
 
 static int nh_cmp(const void *a, const void *b)
@@ -134,7 +226,7 @@ static s64 nh_time(struct nh_run *r, enum nh_way way, unsigned int len,
 	int err = 0;
 
 	if (way == NH_FIXED)
-		err = crypto_shash_setkey(r->tfm, r->nhkey, NH_KEY_SIZE);
+		err = nh_setkey(r);
 	for (k = 0; k < n && !err; k++) {
 		t0 = ktime_get_ns();
 		for (i = 0; i < NH_RECORDS && !err; i++)
@@ -171,7 +263,7 @@ static void nh_run_lengths(struct nh_run *r, unsigned int reps)
 int floor_nh_get(char *buf, unsigned int reps)
 {
 	struct nh_run *r;
-	int len;
+	int len, err;
 
 	if (!NH_KEY_SIZE)
 		return sysfs_emit(buf, "skip nhpoly1305: not in this kernel\n");
@@ -189,14 +281,12 @@ int floor_nh_get(char *buf, unsigned int reps)
 	memset(r->msg, 0x5a, NH_LEN_MAX);
 	memset(r->nhkey, 0x33, NH_KEY_SIZE);
 	memset(r->polykey, 0x42, sizeof(r->polykey));
-	r->tfm = crypto_alloc_shash("nhpoly1305", 0, 0);
-	if (IS_ERR(r->tfm)) {
-		nh_line(r, "skip nhpoly1305: %ld\n", PTR_ERR(r->tfm));
+	err = nh_open(r);
+	if (err) {
+		nh_line(r, "skip nhpoly1305: %d\n", err);
 	} else {
-		nh_line(r, "driver nhpoly1305 %s\n",
-			crypto_shash_driver_name(r->tfm));
 		nh_run_lengths(r, reps);
-		crypto_free_shash(r->tfm);
+		nh_close(r);
 	}
 	len = r->len;
 	kfree_sensitive(r->msg);
