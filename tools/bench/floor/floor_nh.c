@@ -7,20 +7,20 @@
  *
  *   poly1305     poly1305_init/update/final() under a fresh 32-byte
  *                one-time key, diamond.ko's suite-2 record hash
- *   nh-fixed     the "nhpoly1305" shash (Adiantum's NH + Poly1305) under
- *                one key set once: crypto_shash_digest() per record
+ *   nh-fixed     Adiantum's NH + Poly1305 (below) under one key set
+ *                once, one digest per record
  *   nh-rekeyed   the same with a fresh key per record, as Diamond's
- *                one-time hash keys would need: its NHPOLY1305_KEY_SIZE
- *                bytes of ChaCha20 keystream, the setkey, the digest
+ *                one-time hash keys would need: NH_KEY_SIZE bytes of
+ *                ChaCha20 keystream, the setkey, the digest
  *   chacha20     the record's own keystream, LEN bytes of ChaCha20 (what
  *                suite 2 encrypts with whatever the hash), so the hash's
  *                share of a record's work can be read off
  *
  * Lines: "driver nhpoly1305 DRIVER", then per length
  * "nh LEN poly1305 NS nh-fixed NS nh-rekeyed NS chacha20 NS", guest ns
- * per record
- * (the median of @reps runs of NH_RECORDS records), then "status ok"; or
- * "skip nhpoly1305 ..." on a kernel with neither way below.
+ * per record (the median of @reps runs of NH_RECORDS records), then
+ * "status ok"; or "skip nhpoly1305 ..." on a kernel with neither way
+ * below.
  *
  * 6.x has NH + Poly1305 as the "nhpoly1305" shash (its arch drivers
  * nhpoly1305-avx2, -neon, ...); 7.x moved NH into lib/crypto (libnh, for
