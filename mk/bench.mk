@@ -11,7 +11,8 @@
 #   make check-bench-fw-kat-avr, check-bench-fw-kat-m4
 #                          the same answers on the boards (part of make check)
 #   make check-bench-related-table  the related-systems table generator on
-#                          a fixture (part of make check)
+#                          a fixture, and performance.md's table is its
+#                          output (part of make check)
 #   make bench-related-table  issue 22's one table into performance.md, from
 #                          the committed CSVs, and its plots under build/
 #   make bench             every comparison figure: host (callgrind + rdtsc
@@ -76,7 +77,8 @@ check-bench-ctgrind: $(BENCH_OUT)/test_sonikku_ctgrind
 	@$(TOP)/tools/run-ctgrind.sh $< | tee $(TAPDIR)/bench-ctgrind.tap
 
 # The generator of the related-systems table (bench/related-table.sh) on
-# its fixture (selftests/bench/related-table/).
+# its fixture (selftests/bench/related-table/), and performance.md's table
+# is its output on the committed CSVs.
 CHECK_SUITES += bench-related-table
 
 .PHONY: check-bench-related-table bench-related-table
@@ -108,8 +110,8 @@ $(BENCH_COMPARE): $(BENCH_DIR)/host/bench-compare.c $(BENCH_HOSTSRC) $(CORE_LIB_
 # (mk/embedded.mk, read after this file: hence the second expansion).
 BENCH_FW_SCHEMES := diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 \
 		    gcm ccm ocb3 supersonic umac64 umac128
-# Schemes measured on the M4 only (none now: UMAC's context, 1.1 KB on the
-# AVR with NH's key for 128-byte records, fits the 2 KB context below).
+# Schemes measured on the M4 only (none now: UMAC's context, 1,210 bytes
+# on the AVR with NH's key for 128-byte records, fits the 2 KB below).
 BENCH_FW_M4_ONLY :=
 BENCH_FW_RECS    := 16 64 95 128
 BENCH_FW_MSGS    := 1024

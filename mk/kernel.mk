@@ -20,8 +20,9 @@
 #   make profile-kernel   instructions per kernel function of one bench phase
 #   make bench-nh         one long record's hash: Poly1305 against the
 #                         kernel's nhpoly1305, 256 B to 4 KiB (issue 22)
-#   make bench-nh-cells   the same in NH_CELLS (6.12 and newest, x86_64 and arm64) of
-#                         the matrix, into Documentation/performance/nh.txt
+#   make bench-nh-cells   the same in the matrix's NH_CELLS (x86_64 and
+#                         arm64, 6.12 and newest), into
+#                         Documentation/performance/nh.txt
 #   make bench-erase      the slot table's erase on this CPU: rep stosb
 #                         against 64-bit stores (a TSC ratio)
 #
