@@ -7,71 +7,29 @@
 # AEADs, per platform and record size; the study's ordering on each
 # platform; the re-keying PRF against Diamond1's key-chain AES calls; the
 # Sonikku primitives and SuperSonic per call.
-# Reads host-callgrind.csv (b = 1024), embedded.csv, rekey.csv and
-# sonikku.csv.
+# Reads host-callgrind.csv (b = 1024) and embedded.csv through
+# bench/related-table.sh, rekey.csv and sonikku.csv.
 set -euo pipefail
 D=$1
-HC=$D/host-callgrind.csv EM=$D/embedded.csv RK=$D/rekey.csv SK=$D/sonikku.csv
-RELATED="Diamond1 Diamond2 GCM CCM OCB3 UMAC-64 UMAC-128 AEZ SuperSonic AES-128-GCM AES-128-OCB ChaCha20-Poly1305"
+RK=$D/rekey.csv SK=$D/sonikku.csv
 
 # platform,scheme,rec,online,total per record, sender side, b = 1024.
-rows() {
-	awk -F, 'NR > 1 && $3 == 1024 { printf "host,%s,%s,%s,%s\n", $1, $2, $5, $4 + $5 }' "$HC"
-	awk -F, 'NR > 1 { printf "%s,%s,%s,%s,%s\n", $1, $2, $3, $5, $7 }' "$EM"
-}
+rows() { "$(dirname "$0")/related-table.sh" --rows "$D"; }
 
 echo "## Related systems: per record, online / total (issue 22)"
 echo
 echo "Sender, b = 1024 records per epoch, per record: *online* = seal plus the"
 echo "epoch's close shared out, *total* = online + offline (begin, precompute)."
 echo "Host: callgrind instructions (\`bench-compare callgrind\`); Cortex-M4: qemu"
-echo "instructions; ATmega2560: simavr cycles. The last column is Diamond2's"
-echo "total over the scheme's at 16 and 95 B (below 1: Diamond2 is cheaper)."
-echo "GCM, CCM, OCB3, UMAC and AEZ are our C on the core's AES; AES-128-GCM/OCB and"
-echo "ChaCha20-Poly1305 are OpenSSL (host only, AES-NI). UMAC runs on the host"
-echo "and the M4 only, AEZ on the host only; OCB3 here is the sender's half (no"
-echo "inverse AES)."
+echo "instructions; ATmega2560: simavr cycles. D2/X: Diamond2's figure over the"
+echo "scheme's at 16 and 95 B (below 1: Diamond2 is cheaper). GCM, CCM, OCB3,"
+echo "UMAC and AEZ are our C on the core's AES; AES-128-GCM/OCB and"
+echo "ChaCha20-Poly1305 are OpenSSL (host only, AES-NI); AEZ runs on the host"
+echo "only; OCB3 here is the sender's half (no inverse AES). The table is"
+echo "\`bench/related-table.sh\` (what each gives and lacks:"
+echo "\`bench/related-props.txt\`); the kernel rows are \`make bench-nh-cells\`."
 echo
-rows | awk -F, -v list="$RELATED" '
-BEGIN { n = split(list, S, " "); split("host m4 avr", P, " ")
-	T["host"] = "Host x86-64 (instructions)"; T["m4"] = "Cortex-M4 (instructions)"
-	T["avr"] = "ATmega2560 (cycles)" }
-{ on[$1, $2, $3] = $4; tot[$1, $2, $3] = $5 }
-function cell(p, s, r) {
-	if (!((p, s, r) in on)) return "-"
-	return sprintf("%.0f / %.0f", on[p, s, r], tot[p, s, r])
-}
-function ratio(p, s, r) {
-	if (!((p, s, r) in tot) || !((p, "Diamond2", r) in tot)) return "-"
-	return sprintf("%.2f", tot[p, "Diamond2", r] / tot[p, s, r])
-}
-END {
-	for (i = 1; i <= 3; i++) {
-		p = P[i]
-		printf "### %s\n\n", T[p]
-		print "| scheme | 16 B | 64 B | 95 B | 128 B | D2/X total 16, 95 B |"
-		print "|---|---|---|---|---|---|"
-		for (j = 1; j <= n; j++) {
-			s = S[j]
-			if (!((p, s, 16) in on)) continue
-			printf "| %s | %s | %s | %s | %s | %s, %s |\n", s, cell(p, s, 16),
-				cell(p, s, 64), cell(p, s, 95), cell(p, s, 128),
-				ratio(p, s, 16), ratio(p, s, 95)
-		}
-		print ""
-	}
-}'
-
-echo "### What each gives and lacks"
-echo
-echo "| scheme | forward security | aggregation | tag per record | precomputation | nonce |"
-echo "|---|---|---|---|---|---|"
-echo "| Diamond1/2 | yes: a new key per record, erased once used | yes: one 16-byte tag per epoch (or group) | no | yes: keystream, hash key and pad of every slot | none: the position in the epoch |"
-echo "| FAAE1/2, Graphene1/2 | yes (hash chain) | yes (XOR of tags) | no | key chain only (Graphene: the slots too) | derived from the position |"
-echo "| GCM, CCM, OCB3 | no: one key | no | yes, 16 B | none per record (key schedule, H or L table once) | 96 bits, never repeated |"
-echo "| UMAC-64/128 (CTR then UMAC) | no: one key | no | yes, 8 or 16 B | subkeys once; the pad per nonce could be | 128 bits, never repeated |"
-echo "| SuperSonic-384 (MAC only, record in the clear) | no: one key | no | yes, 16 B (C0 of the 256-bit output) | K' and L once; nothing per record | none: deterministic, equal records get equal tags |"
-echo "| AEZ v5 (robust AE, tau = 16) | no: one key | no | yes, 16 B: 16 zero bytes enciphered with the record | only the nonce hash Delta could be; the enciphering needs the record | 128 bits; a repeat reveals only equal records |"
+"$(dirname "$0")/related-table.sh" "$D"
 echo
 
 echo "## The CCM / GCM / OCB study's ordering on our platforms"

@@ -10,14 +10,16 @@
 #   sonikku.csv         SKINNY, ForkSkinny and SuperSonic per call
 #   kernel.txt          make bench-kernel output, when the kernel bench exists
 #   comparison.md       the tables (bench/report.sh), *.png the plots
+# and issue 22's one table into Documentation/performance.md (make
+# bench-related-table; its plots in $BENCH_OUT/related/).
 # BENCH_KERNEL=0 skips the kernel VM step (its kernel.txt is kept).
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 OUT=${BENCH_OUT:-$BUILD/bench}
 DOC=${BENCH_DOC:-$TOP/Documentation/performance}
-SCHEMES=${BENCH_FW_SCHEMES:-diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 gcm ccm ocb3 supersonic}
-M4ONLY=${BENCH_FW_M4_ONLY:-umac64 umac128}
+SCHEMES=${BENCH_FW_SCHEMES:-diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 gcm ccm ocb3 supersonic umac64 umac128}
+M4ONLY=${BENCH_FW_M4_ONLY-}
 RECS=${BENCH_FW_RECS:-16 64 95 128}
 MSGS=${BENCH_FW_MSGS:-1024}
 MAKE=${MAKE:-make}
@@ -139,4 +141,6 @@ fi
 
 step "report: tables and plots"
 "$TOP/bench/report.sh" "$DOC"
+step "related: issue 22's one table into performance.md, its plots under $OUT/related"
+$MAKE -s -C "$TOP" bench-related-table
 step "done: $DOC"

@@ -18,6 +18,11 @@
 #                         primitives plus an AF_ALG round trip (bench-kernel
 #                         prints Diamond against it)
 #   make profile-kernel   instructions per kernel function of one bench phase
+#   make bench-nh         one long record's hash: Poly1305 against the
+#                         kernel's nhpoly1305, 256 B to 4 KiB (issue 22)
+#   make bench-nh-cells   the same in the matrix's NH_CELLS (x86_64 and
+#                         arm64, 6.12 and newest), into
+#                         Documentation/performance/nh.txt
 #   make bench-erase      the slot table's erase on this CPU: rep stosb
 #                         against 64-bit stores (a TSC ratio)
 #
@@ -205,6 +210,24 @@ bench-floor: $(KMOD_KO) $(KBENCH) $(FLOOR_KO)
 		--module $(FLOOR_KO) --file $(KBENCH):/bin/kernel-bench \
 		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
 		'$(KVM_AFALG); modprobe dmd_floor || echo "\# modprobe dmd_floor failed"; kernel-bench /diamond.txt 5 floor'
+
+# One long record's hash on this kernel's own code (issue 22, item 1):
+# Poly1305 against nhpoly1305 at 256 B to 4 KiB, per record, the same
+# -icount guest (dmd_floor.ko's parameter nh, floor_nh.c; the figures:
+# Documentation/performance.md, "NH against Poly1305 on long records").
+.PHONY: bench-nh
+bench-nh: $(FLOOR_KO)
+	@BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm --icount --timeout 1200 \
+		--module $(FLOOR_KO) -- \
+		'modprobe dmd_floor || echo "\# modprobe dmd_floor failed"; echo 9 >/sys/module/dmd_floor/parameters/reps; cat /sys/module/dmd_floor/parameters/nh'
+
+# The same in cells of the gateway matrix (KCACHE as for check-matrix),
+# into Documentation/performance/nh.txt for bench/related-table.sh.
+NH_CELLS ?= x86_64-6.12 arm64-6.12 x86_64-newest arm64-newest
+.PHONY: bench-nh-cells
+bench-nh-cells:
+	@BUILD=$(BUILD) KCACHE=$(KCACHE) MAKE="$(MAKE)" $(TOP)/tools/bench/nh-cells.sh \
+		$(TOP)/Documentation/performance/nh.txt $(NH_CELLS)
 
 # The gateway cost of group tags, g = 1024, 64, 16 at b = 1024 (the same
 # -icount guest; Documentation/performance.md, section Groups).

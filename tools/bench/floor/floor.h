@@ -55,4 +55,14 @@ struct floor_suite {
 
 extern struct floor_suite floor_suite1, floor_suite2;
 
+/* The most runs per figure (the parameter reps). */
+#define FLOOR_REPS_MAX	32
+
+/*
+ * The parameter nh (floor_nh.c): one record's hash at 256 B to 4 KiB,
+ * Poly1305 against the kernel's nhpoly1305, into @buf; its length or
+ * -errno.
+ */
+int floor_nh_get(char *buf, unsigned int reps);
+
 #endif /* DMD_FLOOR_H */

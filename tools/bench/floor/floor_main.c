@@ -33,6 +33,9 @@
  *   mismatch PRF MAC            a pair whose tag differs (an error)
  *   error PRF MAC ERRNO         a pair that failed (an error)
  *   status ok|failed            last: failed after a mismatch or error
+ *
+ * Reading the parameter nh runs floor_nh.c instead (issue 22): one long
+ * record's hash, Poly1305 against the kernel's nhpoly1305.
  */
 #include <crypto/algapi.h>
 #include <linux/kernel.h>
@@ -52,7 +55,6 @@
 
 #define FLOOR_N		1024	/* records per epoch */
 #define FLOOR_LEN	16	/* bytes per record */
-#define FLOOR_REPS_MAX	32
 /* A slot of the online table: O + 16 rounded to whole ChaCha20 blocks. */
 #define FLOOR_STRIDE	128
 /* Variants per primitive at most (floor_suite*.c). */
@@ -355,6 +357,25 @@ module_param_cb(suite1, &floor_ops, &suite1, 0444);
 MODULE_PARM_DESC(suite1, "Read: run suite 1's floor (lines, see floor_main.c)");
 module_param_cb(suite2, &floor_ops, &suite2, 0444);
 MODULE_PARM_DESC(suite2, "Read: run suite 2's floor");
+
+static int floor_nh_param(char *buf, const struct kernel_param *kp)
+{
+	int len;
+
+	if (reps < 1 || reps > FLOOR_REPS_MAX)
+		return -EINVAL;
+	mutex_lock(&floor_lock);
+	len = floor_nh_get(buf, reps);
+	mutex_unlock(&floor_lock);
+	return len;
+}
+
+static const struct kernel_param_ops floor_nh_ops = {
+	.get = floor_nh_param,
+};
+
+module_param_cb(nh, &floor_nh_ops, NULL, 0444);
+MODULE_PARM_DESC(nh, "Read: Poly1305 against nhpoly1305 per record, 256 B to 4 KiB");
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("The floor of one Diamond epoch on the kernel's primitives (benchmark)");
