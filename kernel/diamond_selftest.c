@@ -28,6 +28,7 @@
 
 #include "diamond.h"
 #include "diamond_kat.h"
+#include "diamond_wrap_kat.h"
 
 /* The tfm slots: 0 is suite 1 on synchronous inner algorithms. */
 #define DMD_ST_SYNC1	0
@@ -335,6 +336,34 @@ static void wrap_round_trip(struct selftest *t, const struct diamond_kat *kat,
 	wrap_mismatch(t, b, w, n, kat->name);
 }
 
+/*
+ * A wrapped state of vectors/wrap.txt: it opens under its key to its inner
+ * bytes, keys @tfm, and @tfm's export has the same header and opens to
+ * the same inner bytes (cursor included).
+ */
+static void wrap_kat(struct selftest *t, struct crypto_aead *tfm,
+		     const char *name, const u8 *dmdw, unsigned int len,
+		     const u8 *inner, unsigned int ilen)
+{
+	u8 got[DMD_WRAP_INNER_MAX], w[DMD_WRAP_MAX];
+	unsigned int n = sizeof(w);
+	int err;
+
+	err = diamond_wrap_open(wrap_kat_key, dmdw, len, got);
+	check(t, err == ilen && !memcmp(got, inner, ilen), "wrap vector opens",
+	      name, 0, err, ilen);
+	err = diamond_key_set(tfm, dmdw, len, wrap_kat_key) ?:
+	      diamond_export_wrapped(tfm, w, &n);
+	if (check(t, !err && n == len, "wrap vector keys and exports", name,
+		  0, err, 0)) {
+		err = diamond_wrap_open(wrap_kat_key, w, n, got);
+		check(t, err == ilen && !memcmp(got, inner, ilen) &&
+		      !memcmp(w, dmdw, DMD_WRAP_OFF_NONCE),
+		      "wrap vector's export", name, 0, err, ilen);
+	}
+	memzero_explicit(got, sizeof(got));
+}
+
 /* The first vector of @suite whose first step opens. */
 static void run_wrap(struct selftest *t, unsigned int suite)
 {
@@ -397,6 +426,11 @@ int diamond_selftest(void)
 	run_api(&t, DMD_SUITE_CHACHA_POLY);
 	run_wrap(&t, DMD_SUITE_AES_GHASH);
 	run_wrap(&t, DMD_SUITE_CHACHA_POLY);
+	wrap_kat(&t, t.seal[DMD_SUITE_CHACHA_POLY], "wrap-d2", wrap_d2_dmdw,
+		 sizeof(wrap_d2_dmdw), wrap_d2_inner, sizeof(wrap_d2_inner));
+	wrap_kat(&t, t.seal[DMD_SUITE_AES_GHASH], "wrap-d1-cursor",
+		 wrap_d1_cursor_dmdw, sizeof(wrap_d1_cursor_dmdw),
+		 wrap_d1_cursor_inner, sizeof(wrap_d1_cursor_inner));
 
 	if (t.failed) {
 		pr_err("diamond: selftest FAILED: %u of %u cases\n", t.failed,

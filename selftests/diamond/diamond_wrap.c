@@ -25,6 +25,9 @@
  *     of any state of the vector: 0 hits.
  *  5. The wrap key unlinked: setkey of the DMDW is ENOKEY, and a tfm keyed
  *     in clear exports nothing (ENOKEY).
+ *  6. The second choice, an encrypted key "diamond:wrap" under a user
+ *     master key: export, re-key, ENOKEY once it is unlinked (a SKIP
+ *     without encrypted keys).
  * TAP 13; exit 4 when the type "diamond" or the algorithms are missing.
  */
 #define _GNU_SOURCE
@@ -404,6 +407,59 @@ out:
 	dmd_wipe(wkey, sizeof(wkey));
 }
 
+/*
+ * 6: the second choice, an encrypted key "diamond:wrap" (format default,
+ * 32 bytes) under a user master key, with no logon key: exports seal under
+ * it, a second tfm keys with the export, and without it setkey of the
+ * export is ENOKEY. A SKIP where the kernel has no encrypted keys.
+ */
+static void encrypted_wrap(const struct vec *v, unsigned int suite)
+{
+	uint8_t blob[DMD_BLOB2_MAX], kmk[32], w[DMD_WRAP_MAX];
+	size_t blen = open_only(v, blob);
+	const char *spec = "new default user:diamond-test:kmk 32";
+	long mid, eid;
+	int a, op, b, opb, n, err;
+
+	if (getrandom(kmk, sizeof(kmk), 0) != sizeof(kmk))
+		memset(kmk, 0xa5, sizeof(kmk));
+	mid = syscall(SYS_add_key, "user", "diamond-test:kmk", kmk,
+		      sizeof(kmk), KEY_SPEC_SESSION_KEYRING);
+	eid = mid < 0 ? -1 : syscall(SYS_add_key, "encrypted", DMD_WRAP_KEY_DESC,
+				     spec, strlen(spec),
+				     KEY_SPEC_SESSION_KEYRING);
+	dmd_wipe(kmk, sizeof(kmk));
+	if (eid < 0) {
+		tap_diag("add encrypted key: %s", dmd_errname(-errno));
+		tap_skip("no encrypted keys in this kernel",
+			 "encrypted diamond:wrap");
+		goto out;
+	}
+	a = wtfm(suite, -1, blob, blen);
+	op = a >= 0 ? afalg_accept(a) : a;
+	n = op >= 0 ? get_wrapped(op, w, sizeof(w)) : op;
+	b = n > 0 ? wtfm(suite, -1, w, (size_t)n) : n;
+	opb = b >= 0 ? afalg_accept(b) : b;
+	err = opb >= 0 ? open_step(opb, v, 0) : opb;
+	tap_result(n > 0 && !err,
+		   "suite%u: encrypted key diamond:wrap: export (%s), a tfm keyed with it opens step 0 (%s)",
+		   suite, dmd_errname(n < 0 ? n : 0), dmd_errname(err));
+	afalg_close(opb);
+	afalg_close(b);
+	afalg_close(op);
+	afalg_close(a);
+	keyctl(KEYCTL_UNLINK, eid, KEY_SPEC_SESSION_KEYRING, 0);
+	b = afalg_bind_type(AFALG_DIAMOND_TYPE, dmd_alg_name(suite));
+	err = n > 0 ? afalg_setkey(b, w, (size_t)n) : n;
+	tap_result(err == -ENOKEY,
+		   "suite%u: encrypted key unlinked: setkey of its export is ENOKEY (%s)",
+		   suite, dmd_errname(err));
+	afalg_close(b);
+out:
+	if (mid >= 0)
+		keyctl(KEYCTL_UNLINK, mid, KEY_SPEC_SESSION_KEYRING, 0);
+}
+
 /* The first vector of @suite whose steps 0 and 1 open. */
 static int usable(const struct vec *v, unsigned int suite)
 {
@@ -450,6 +506,7 @@ int main(int argc, char **argv)
 			;
 		if (tap_result(v != NULL, "suite%u: a vector with two opening steps", suite)) {
 			run_suite(v, suite);
+			encrypted_wrap(v, suite);
 			done++;
 		}
 		vec_close(vf);
