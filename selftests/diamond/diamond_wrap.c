@@ -261,20 +261,6 @@ static int nobody_checks(const struct vec *v, unsigned int suite, int kid,
 	return (int)fail;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(s, f) < 0)
-		err = -EIO;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
-
 /* 4: fork, drop to 65534 with afalg_gid=65534, check; restore. */
 static void as_nobody(const struct vec *v, unsigned int suite, int kid,
 		      int wid, const uint8_t *w, int wn)
@@ -292,7 +278,7 @@ static void as_nobody(const struct vec *v, unsigned int suite, int kid,
 	}
 	fclose(f);
 	snprintf(val, sizeof(val), "%d", NOBODY);
-	if (write_str(GIDPARAM, val)) {
+	if (dmd_write_str(GIDPARAM, val)) {
 		tap_result(0, "suite%u: set afalg_gid=%d", suite, NOBODY);
 		return;
 	}
@@ -303,7 +289,7 @@ static void as_nobody(const struct vec *v, unsigned int suite, int kid,
 		status = -1;
 	else
 		status = WEXITSTATUS(status);
-	if (write_str(GIDPARAM, was))
+	if (dmd_write_str(GIDPARAM, was))
 		tap_diag("could not restore afalg_gid=%s", was);
 	tap_result(status == 0,
 		   "suite%u: uid 65534 with the keys possessed: keyctl read of both fails, encrypt EPERM, opens, 0 hits of any E_e in what its sockets give (status %d: bits 1 read, 2 bind, 4 encrypt, 8 open, 16 export, 32 hits)",
