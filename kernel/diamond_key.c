@@ -10,9 +10,9 @@
  * successful setkey the tfm takes a copy of the caller's wrap key
  * (diamond_wrapkey.c), if there is one, for export_wrapped, which gives the
  * state back sealed under it (the AF_ALG getsockopt); export_state gives
- * it in clear (selftest only); exit erases it all. Every limit a request is checked
- * against (ctx->grp.aad_max, ctx->max_body, both the bounce buffer's size)
- * is set here, under the tfm lock, and only here.
+ * it in clear (selftest only); exit erases it all. Every limit a request
+ * is checked against (ctx->grp.aad_max, ctx->max_body, both the bounce
+ * buffer's size) is set here, under the tfm lock, and only here.
  */
 #include <crypto/internal/aead.h>
 #include <linux/kernel.h>
