@@ -266,17 +266,13 @@ static void as_nobody(const struct vec *v, unsigned int suite, int kid,
 		      int wid, const uint8_t *w, int wn)
 {
 	char was[32] = "", val[32];
-	FILE *f = fopen(GIDPARAM, "r");
 	int status = -1;
 	pid_t pid;
 
-	if (!f || !fgets(was, sizeof(was), f)) {
-		if (f)
-			fclose(f);
+	if (dmd_read_str(GIDPARAM, was, sizeof(was))) {
 		tap_result(0, "suite%u: read %s", suite, GIDPARAM);
 		return;
 	}
-	fclose(f);
 	snprintf(val, sizeof(val), "%d", NOBODY);
 	if (dmd_write_str(GIDPARAM, val)) {
 		tap_result(0, "suite%u: set afalg_gid=%d", suite, NOBODY);

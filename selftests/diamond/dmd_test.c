@@ -291,3 +291,16 @@ int dmd_write_str(const char *path, const char *s)
 		err = -errno;
 	return err;
 }
+
+int dmd_read_str(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		err = -EIO;
+	fclose(f);
+	return err;
+}
