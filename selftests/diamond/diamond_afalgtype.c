@@ -60,20 +60,6 @@ static int read_int(const char *path, long *v)
 	return ok ? 0 : -EINVAL;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(s, f) < 0)
-		err = -EIO;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
-
 /* A random key for @suite and one epoch 0 the core sealed under it. */
 static int make_epoch(struct dmd_rng *r, unsigned int suite, struct epoch *ep)
 {
@@ -240,27 +226,23 @@ static int as_nobody(unsigned int suite, struct epoch *ep, int ptlen)
 static void check_privilege(unsigned int suite, struct epoch *ep, int ptlen)
 {
 	char was[32] = "", val[32];
-	FILE *f = fopen(GIDPARAM, "r");
 	int st;
 
 	st = as_nobody(suite, ep, ptlen);
 	tap_result(st == 1,
 		   "suite%u: uid/gid %d without CAP_NET_ADMIN: bind is EPERM (child status %d)",
 		   suite, NOBODY, st);
-	if (!f || !fgets(was, sizeof(was), f)) {
-		if (f)
-			fclose(f);
+	if (dmd_read_str(GIDPARAM, was, sizeof(was))) {
 		tap_skip("no " GIDPARAM, "afalg_gid lets its group bind");
 		return;
 	}
-	fclose(f);
 	snprintf(val, sizeof(val), "%d", NOBODY);
-	if (write_str(GIDPARAM, val)) {
+	if (dmd_write_str(GIDPARAM, val)) {
 		tap_result(0, "suite%u: set afalg_gid=%d", suite, NOBODY);
 		return;
 	}
 	st = as_nobody(suite, ep, ptlen);
-	if (write_str(GIDPARAM, was))
+	if (dmd_write_str(GIDPARAM, was))
 		tap_diag("could not restore afalg_gid=%s", was);
 	tap_result(st == 0,
 		   "suite%u: afalg_gid=%d: gid %d binds and opens (child status %d)",

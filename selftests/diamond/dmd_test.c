@@ -277,3 +277,30 @@ const char *dmd_vectors_path(int argc, char **argv)
 			return where[i];
 	return where[0];
 }
+
+int dmd_write_str(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(s, f) < 0)
+		err = -EIO;
+	if (fclose(f))
+		err = -errno;
+	return err;
+}
+
+int dmd_read_str(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		err = -EIO;
+	fclose(f);
+	return err;
+}

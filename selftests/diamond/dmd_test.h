@@ -88,4 +88,9 @@ static inline int dmd_suite_available(unsigned int suite)
 	return 1;
 }
 
+/* Write @s to @path (a sysfs parameter, say): 0 or -errno. */
+int dmd_write_str(const char *path, const char *s);
+/* The first line of @path into @buf (@len bytes): 0 or -errno. */
+int dmd_read_str(const char *path, char *buf, size_t len);
+
 #endif
