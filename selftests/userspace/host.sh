@@ -33,6 +33,8 @@ run_tap() {
 
 : >"$RES"
 run_tap test_units "$US_BUILD/test_units"
+mkdir -p "$W/wstate"
+run_tap test_wstate "$US_BUILD/test_wstate" "$W/wstate/state"
 run_tap test_vectors_sw "$US_BUILD/test_vectors_sw" "$TOP/vectors/diamond.txt"
 
 cd "$W" || exit 1

@@ -487,6 +487,42 @@ static inline int dlib_check_epoch(const struct dmd_state *st, uint64_t epoch,
 	return dlib_core_errno(dmd_check_epoch(st->epoch, epoch, max_skip));
 }
 
+/*
+ * wstate.c: a device's wrapped state (custody mode): its public
+ * parameters, the clear header of its DMDW blob (kernel-api.rst "Wrapped
+ * states") and the blob itself, never a key (userspace.rst section 3,
+ * version 4).
+ */
+#define DLIB_DMDW_HDR	32
+#define DLIB_DMDW_MAX	180	/* 56 + 64 + 12 + 32 + 16 */
+struct dlib_wstate {
+	struct dmd_state st;	/* parameters and epoch e; key all zero */
+	uint32_t c;		/* the cursor's next group, 0 without one */
+	uint8_t cursor;		/* the blob holds a cursor into epoch e - 1 */
+	uint8_t blob[DLIB_DMDW_MAX];
+	size_t len;		/* 0: none yet, keyed by its logon key */
+};
+/* @w for the state @st (key dropped), with a cursor at group @c. */
+void dlib_wst_from_state(struct dlib_wstate *w, const struct dmd_state *st,
+			 int cursor, uint32_t c);
+/* The DMDW header @w stands for (DLIB_DMDW_HDR bytes at @h). */
+void dlib_wst_header(const struct dlib_wstate *w, uint8_t *h);
+/* A new DMDW blob of @w's device into @w: its header read and checked. */
+int dlib_wst_adopt(struct dlib_wstate *w, const uint8_t *dmdw, size_t len);
+/* The state file body of @w (parameters, header, blob) at @out: its size. */
+size_t dlib_wst_put(const struct dlib_wstate *w, uint8_t *out);
+size_t dlib_wst_size(const struct dlib_wstate *w);
+/* A body of @wlen blob bytes at @p (@left bytes there) into @w. */
+int dlib_wst_get(struct dlib_wstate *w, const uint8_t *p, size_t left,
+		 size_t wlen, uint32_t device_id);
+
+/* store.c: a version 4 file; @dec: the runs when @w has a cursor. */
+int dlib_store_load_w(struct diamond_store *store, uint32_t device_id,
+		      struct dlib_wstate *w, struct dlib_decided *dec);
+int dlib_store_save_w(struct diamond_store *store,
+		      const struct dlib_wstate *w,
+		      const struct dlib_decided *dec);
+
 int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
 		       struct dmd_state *st, struct dmd_receiver *rx,
 		       uint32_t g, struct dlib_decided *dec);
