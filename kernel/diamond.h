@@ -66,8 +66,6 @@
 #define DMD_EPOCH_LIMIT		(256u << 20)
 /* The longest body of @b records: b * (le16 length + DMD_MAX_RECORD). */
 #define DMD_BODY_MAX(b)		((size_t)(b) * (DMD_BODY_LEN_SIZE + DMD_MAX_RECORD))
-/* A group cursor after a version 2 key: le64(e) || le32(c) || R_{e,c*g}. */
-#define DMD_CURSOR_SIZE(k)	(12 + (k))
 
 /* Module parameters, each defined in the file that reads it. */
 extern unsigned int diamond_max_skip;		/* diamond_parse.c */
@@ -161,8 +159,16 @@ struct diamond_tfm_ctx {
 	u8 agg;
 	u32 b;
 	u32 device_id;
+	u16 gen;			/* version 2: generation, else 0 */
+	u16 gsize;			/* version 2: group size field, else 0 */
 	u64 epoch;			/* e_cur */
 	u8 ekey[DMD_KEY_MAX];		/* E_{e_cur} */
+	/*
+	 * A copy of the wrap key found at setkey (diamond_wrapkey.c), for
+	 * exports; erased with the key state.
+	 */
+	bool has_wkey;
+	u8 wkey[DMD_WRAP_KEY_SIZE];
 	struct diamond_pre pre;
 	struct diamond_groups grp;
 };
@@ -346,9 +352,20 @@ int diamond_epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep);
 int diamond_encrypt(struct aead_request *req);
 int diamond_decrypt(struct aead_request *req);
 
+/* diamond_wrapkey.c: the wrap key, from the caller's keyrings. */
+int __must_check diamond_wrap_key_find(u8 out[DMD_WRAP_KEY_SIZE]);
+
+/* diamond_wrap.c: the wrapped state DMDW, bytes only. */
+int __must_check diamond_wrap_seal(const u8 wkey[DMD_WRAP_KEY_SIZE],
+				   const u8 *inner, unsigned int len, u8 *out);
+int __must_check diamond_wrap_open(const u8 *wkey, const u8 *in,
+				   unsigned int len, u8 *inner);
+
 /* diamond_key.c: the key lifecycle. */
 int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen);
 int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len);
+int diamond_export_wrapped(struct crypto_aead *tfm, u8 *out,
+			   unsigned int *len);
 void diamond_key_init(struct diamond_tfm_ctx *ctx);
 void diamond_key_exit(struct diamond_tfm_ctx *ctx);
 

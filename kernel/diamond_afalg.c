@@ -23,7 +23,9 @@
  * result is -EINVAL and the data stays queued. The data is gathered into
  * a bounce buffer of single pages charged to the caller's memcg, the
  * request runs in place there, and the pages are erased and freed before
- * recvmsg returns; nothing is copied out when the request fails.
+ * recvmsg returns; nothing is copied out when the request fails. The
+ * operation socket also gives the tfm's state, sealed under the wrap key
+ * (getsockopt DIAMOND_ALG_GET_WRAPPED): never in clear.
  */
 #include <crypto/internal/aead.h>
 #include <crypto/if_alg.h>
@@ -39,6 +41,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/uidgid.h>
+#include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <net/sock.h>
 
@@ -292,6 +295,39 @@ static int dmd_afalg_recvmsg(struct socket *sock, struct msghdr *msg,
 	return ret;
 }
 
+/*
+ * getsockopt(SOL_ALG, DIAMOND_ALG_GET_WRAPPED): the tfm's current state
+ * sealed under the wrap key (diamond_export_wrapped()), what a gateway
+ * stores after every request that moved the state. Nothing else is read
+ * here: any other level or option is -ENOPROTOOPT. A buffer too small is
+ * -ERANGE with the size needed written to @optlen.
+ */
+static int dmd_afalg_getsockopt(struct socket *sock, int level, int optname,
+				char __user *optval, int __user *optlen)
+{
+	struct dmd_afalg_tfm *t = dmd_afalg_parent(sock->sk);
+	u8 out[DMD_WRAP_MAX];
+	unsigned int n = sizeof(out);
+	int len, err;
+
+	if (level != SOL_ALG || optname != DIAMOND_ALG_GET_WRAPPED)
+		return -ENOPROTOOPT;
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	err = diamond_export_wrapped(t->aead, out, &n);
+	if (!err && len < n)
+		err = -ERANGE;
+	if (err && err != -ERANGE)
+		return err;
+	if (put_user(n, optlen))
+		return -EFAULT;
+	if (err)
+		return err;
+	return copy_to_user(optval, out, n) ? -EFAULT : 0;
+}
+
 static const struct af_alg_type dmd_afalg_type;
 
 /*
@@ -309,6 +345,7 @@ static typeof(*dmd_afalg_type.ops) dmd_afalg_ops __ro_after_init = {
 	.shutdown = sock_no_shutdown,
 	.mmap = sock_no_mmap,
 	.bind = sock_no_bind,
+	.getsockopt = dmd_afalg_getsockopt,
 	.accept = sock_no_accept,
 	.release = af_alg_release,
 	.sendmsg = dmd_afalg_sendmsg,

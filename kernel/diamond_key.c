@@ -5,8 +5,12 @@
  * (version 1, or version 2 with its CRC, generation and group size, and
  * optionally a stored group cursor; either may be open-only), keys the
  * state and allocates all a request of that key will use (the precomputed
- * table, the bounce buffer); export_state gives the state back as a blob
- * (selftest only); exit erases it. Every limit a request is checked
+ * table, the bounce buffer); a wrapped state (DMDW, diamond_wrap.c) is
+ * opened under the wrap key and keys as its inner blob would. At every
+ * successful setkey the tfm takes a copy of the caller's wrap key
+ * (diamond_wrapkey.c), if there is one, for export_wrapped, which gives the
+ * state back sealed under it (the AF_ALG getsockopt); export_state gives
+ * it in clear (selftest only); exit erases it all. Every limit a request is checked
  * against (ctx->grp.aad_max, ctx->max_body, both the bounce buffer's size)
  * is set here, under the tfm lock, and only here.
  */
@@ -168,33 +172,35 @@ static void key_erase(struct diamond_tfm_ctx *ctx)
 {
 	diamond_pre_erase(&ctx->pre);
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
+	memzero_explicit(ctx->wkey, sizeof(ctx->wkey));
+	ctx->has_wkey = false;
 	ctx->keyed = false;
+	ctx->gen = 0;
+	ctx->gsize = 0;
 	WRITE_ONCE(ctx->open_only, false);
 	ctx->b = 0;
 	key_groups(ctx, 0);
 }
 
-int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
+/* Key the tfm from a clear blob, @key. Lock held, the tfm keyless. */
+static int key_set(struct diamond_tfm_ctx *ctx, const u8 *key,
+		   unsigned int keylen)
 {
-	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 	unsigned int key_off;
 	u32 g;
 	int err;
 
-	/* Make a running precompute for the old state give up the lock. */
-	atomic_inc(&ctx->setkey_pending);
-	diamond_lock(ctx);
-	atomic_dec(&ctx->setkey_pending);
-
-	/* Even a refused key ends the old state: the tfm is keyless now. */
-	key_erase(ctx);
 	err = blob_parse(ctx, key, keylen, &g, &key_off);
 	if (err)
-		goto out_unlock;
+		return err;
 	ctx->agg = key[DMD_BLOB_OFF_AGG];
 	ctx->b = get_unaligned_le32(key + DMD_BLOB_OFF_B);
 	ctx->device_id = get_unaligned_le32(key + DMD_BLOB_OFF_DEVICE);
 	ctx->epoch = get_unaligned_le64(key + DMD_BLOB_OFF_EPOCH);
+	if (key_off == DMD_BLOB2_OFF_KEY) {
+		ctx->gen = get_unaligned_le16(key + DMD_BLOB2_OFF_GEN);
+		ctx->gsize = get_unaligned_le16(key + DMD_BLOB2_OFF_GROUP);
+	}
 	memcpy(ctx->ekey, key + key_off, ctx->k);
 	/* The group size first: a grouped AD holds a unit table. */
 	key_groups(ctx, g);
@@ -203,16 +209,73 @@ int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 	if (!err && keylen > DMD_BLOB2_SIZE(ctx->k))
 		err = group_restore(ctx, key + key_off + ctx->k +
 				    DMD_BLOB2_CRC_SIZE);
-	if (err)
+	if (err) {
 		key_erase(ctx);
-	else
-		ctx->keyed = true;
+		return err;
+	}
+	ctx->keyed = true;
 	/* Only a keyed tfm is open-only: keyless stays -ENOKEY. */
-	if (!err)
-		WRITE_ONCE(ctx->open_only,
-			   key[DMD_BLOB_OFF_FLAGS] & DMD_BLOB_FLAG_OPEN_ONLY);
-out_unlock:
+	WRITE_ONCE(ctx->open_only,
+		   key[DMD_BLOB_OFF_FLAGS] & DMD_BLOB_FLAG_OPEN_ONLY);
+	return 0;
+}
+
+/*
+ * Key the tfm from a wrapped state: its header for this suite, opened
+ * under the wrap key (@wkey, NULL when there is none) and keyed as the
+ * inner blob, which is erased. Lock held, the tfm keyless.
+ */
+static int key_set_wrapped(struct diamond_tfm_ctx *ctx, const u8 *wkey,
+			   const u8 *in, unsigned int len)
+{
+	u8 inner[DMD_WRAP_INNER_MAX];
+	int n, err;
+
+	if (len <= DMD_WRAP_OFF_SUITE || in[DMD_WRAP_OFF_SUITE] != ctx->suite)
+		return -EINVAL;
+	n = diamond_wrap_open(wkey, in, len, inner);
+	if (n < 0)
+		return n;
+	err = key_set(ctx, inner, n);
+	memzero_explicit(inner, sizeof(inner));
+	return err;
+}
+
+static bool is_wrapped(const u8 *key, unsigned int keylen)
+{
+	return keylen >= 4 && !memcmp(key, DMD_WRAP_MAGIC, 4);
+}
+
+int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
+{
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	u8 wkey[DMD_WRAP_KEY_SIZE];
+	int err, wkerr;
+
+	/* Before the lock: the keyring search may sleep a while. */
+	wkerr = diamond_wrap_key_find(wkey);
+
+	/* Make a running precompute for the old state give up the lock. */
+	atomic_inc(&ctx->setkey_pending);
+	diamond_lock(ctx);
+	atomic_dec(&ctx->setkey_pending);
+
+	/* Even a refused key ends the old state: the tfm is keyless now. */
+	key_erase(ctx);
+	if (is_wrapped(key, keylen)) {
+		err = key_set_wrapped(ctx, wkerr ? NULL : wkey, key, keylen);
+		/* No wrap key (-ENOKEY) or not one the caller may use. */
+		if (err == -ENOKEY && wkerr)
+			err = wkerr;
+	} else {
+		err = key_set(ctx, key, keylen);
+	}
+	if (!err && !wkerr) {
+		memcpy(ctx->wkey, wkey, sizeof(ctx->wkey));
+		ctx->has_wkey = true;
+	}
 	diamond_unlock(ctx);
+	memzero_explicit(wkey, sizeof(wkey));
 
 	if (!err)
 		diamond_schedule_precompute(ctx, 0);
@@ -248,6 +311,70 @@ int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len)
 		memcpy(blob + DMD_BLOB_OFF_KEY, ctx->ekey, ctx->k);
 	}
 	diamond_unlock(ctx);
+	return err;
+}
+
+/*
+ * The current state as the inner bytes of a wrapped state: a version 2
+ * blob, always open-only, followed by the group cursor when one is open
+ * (state e + 1 with cursor e, c, R_{e,c*g}); its length. Lock held, keyed.
+ */
+static unsigned int inner_build(const struct diamond_tfm_ctx *ctx, u8 *out)
+{
+	unsigned int crc_off = DMD_BLOB2_OFF_KEY + ctx->k;
+	u8 *cur = out + DMD_BLOB2_SIZE(ctx->k);
+
+	memcpy(out, DMD_BLOB_MAGIC, 4);
+	out[DMD_BLOB_OFF_VERSION] = DMD_BLOB2_VERSION;
+	out[DMD_BLOB_OFF_SUITE] = ctx->suite;
+	out[DMD_BLOB_OFF_AGG] = ctx->agg;
+	out[DMD_BLOB_OFF_FLAGS] = DMD_BLOB_FLAG_OPEN_ONLY;
+	put_unaligned_le32(ctx->b, out + DMD_BLOB_OFF_B);
+	put_unaligned_le32(ctx->device_id, out + DMD_BLOB_OFF_DEVICE);
+	put_unaligned_le64(ctx->epoch + ctx->grp.open, out + DMD_BLOB_OFF_EPOCH);
+	put_unaligned_le16(ctx->gen, out + DMD_BLOB2_OFF_GEN);
+	put_unaligned_le16(ctx->gsize, out + DMD_BLOB2_OFF_GROUP);
+	memcpy(out + DMD_BLOB2_OFF_KEY, ctx->ekey, ctx->k);
+	put_unaligned_le32(blob_crc32(out, crc_off), out + crc_off);
+	if (!ctx->grp.open)
+		return DMD_BLOB2_SIZE(ctx->k);
+	put_unaligned_le64(ctx->epoch, cur);
+	put_unaligned_le32(ctx->grp.c, cur + 8);
+	memcpy(cur + 12, ctx->grp.r, ctx->k);
+	return DMD_BLOB2_SIZE(ctx->k) + DMD_CURSOR_SIZE(ctx->k);
+}
+
+/*
+ * The current state sealed under the wrap key found at setkey, into @out
+ * (*@len bytes): its size in *@len. -ENOKEY for a keyless tfm or one keyed
+ * without a wrap key; -ERANGE, with the size needed in *@len, when *@len is
+ * too small. The nonce is fresh for every export.
+ */
+int diamond_export_wrapped(struct crypto_aead *tfm, u8 *out,
+			   unsigned int *len)
+{
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	u8 inner[DMD_WRAP_INNER_MAX];
+	unsigned int n;
+	int err;
+
+	diamond_lock(ctx);
+	if (!ctx->keyed || !ctx->has_wkey) {
+		err = -ENOKEY;
+		goto out_unlock;
+	}
+	n = inner_build(ctx, inner);
+	if (*len < DMD_WRAP_SIZE(n)) {
+		*len = DMD_WRAP_SIZE(n);
+		err = -ERANGE;
+		goto out_unlock;
+	}
+	err = diamond_wrap_seal(ctx->wkey, inner, n, out);
+	if (!err)
+		*len = DMD_WRAP_SIZE(n);
+out_unlock:
+	diamond_unlock(ctx);
+	memzero_explicit(inner, sizeof(inner));
 	return err;
 }
 

@@ -35,6 +35,8 @@
  *	diamond_afalg.c		the AF_ALG socket type "diamond"
  *	diamond_selftest.c	known-answer tests at module init
  *	diamond_key.c		key lifecycle: setkey, export, init, exit
+ *	diamond_wrap.c		the wrapped state DMDW (spec "Wrapped states")
+ *	diamond_wrapkey.c	the wrap key, from the caller's keyrings
  *	diamond_request.c	one AEAD request: limits, lock, bounce buffer
  *	diamond_epoch.c		epoch verification (ungrouped)
  *	diamond_group.c		group verification (spec 5.1, 9.1)

@@ -78,6 +78,42 @@
 #define DMD_BLOB_OFF_EPOCH	16
 #define DMD_BLOB_OFF_KEY	24
 
+/*
+ * Wrapped state "DMDW" version 1 (spec section "Wrapped states"): a
+ * version 2 blob (open-only, optionally followed by its group cursor
+ * le64(e - 1) || le32(c) || R) sealed with XChaCha20-Poly1305 under the
+ * kernel's wrap key, the 32-byte logon key "diamond:wrap". diamond.ko's
+ * setkey takes it, and getsockopt(SOL_ALG, DIAMOND_ALG_GET_WRAPPED) on an
+ * operation socket of its AF_ALG type "diamond" gives the current state in
+ * it. Bytes 0 .. 31 are the AEAD's associated data.
+ */
+#define DMD_WRAP_MAGIC		"DMDW"
+#define DMD_WRAP_VERSION	1
+#define DMD_WRAP_OFF_VERSION	4
+#define DMD_WRAP_OFF_SUITE	5
+#define DMD_WRAP_OFF_FLAGS	6	/* bit 0: a group cursor follows */
+#define DMD_WRAP_OFF_RSVD0	7	/* 0 */
+#define DMD_WRAP_OFF_DEVICE	8	/* le32 */
+#define DMD_WRAP_OFF_GEN	12	/* le16 */
+#define DMD_WRAP_OFF_RSVD1	14	/* le16 0 */
+#define DMD_WRAP_OFF_EPOCH	16	/* le64 e, the inner blob's epoch */
+#define DMD_WRAP_OFF_GROUP	24	/* le32 c, the cursor's group, or 0 */
+#define DMD_WRAP_OFF_LEN	28	/* le32 L, inner bytes */
+#define DMD_WRAP_OFF_NONCE	32
+#define DMD_WRAP_AD_SIZE	32
+#define DMD_WRAP_NONCE_SIZE	24
+#define DMD_WRAP_HDR		56	/* the ciphertext starts here */
+#define DMD_WRAP_FLAG_CURSOR	0x01
+#define DMD_WRAP_KEY_SIZE	32
+#define DMD_WRAP_KEY_DESC	"diamond:wrap"
+/* A group cursor after a version 2 blob: le64(e) || le32(c) || R_{e,c*g}. */
+#define DMD_CURSOR_SIZE(k)	(12 + (k))
+#define DMD_WRAP_INNER_MAX	(DMD_BLOB2_MAX + DMD_CURSOR_SIZE(DMD_KEY_MAX))
+#define DMD_WRAP_SIZE(inner)	(DMD_WRAP_HDR + (inner) + DMD_TAG_SIZE)
+#define DMD_WRAP_MAX		DMD_WRAP_SIZE(DMD_WRAP_INNER_MAX)	/* 180 */
+/* getsockopt(opfd, SOL_ALG, ...) of AF_ALG type "diamond": 'D','W'. */
+#define DIAMOND_ALG_GET_WRAPPED	0x4457
+
 /* Epoch body (spec section 7): le16 length before each record. */
 #define DMD_BODY_LEN_SIZE	2
 
