@@ -542,7 +542,7 @@ struct diamond_gw_opts {
  * @state_dir: the ingest's state directory, written in version 4
  *	(wrapped) form; created if missing
  * @keyring: where the logon keys go; 0 = the session keyring
- * @flags: DIAMOND_KEYS_WRAP, DIAMOND_KEYS_NEW_SESSION
+ * @flags: DIAMOND_KEYS_WRAP, DIAMOND_KEYS_NEW_SESSION, DIAMOND_KEYS_USER
  * @uid: owner given to the files written into @state_dir ((uid_t)-1:
  *	unchanged), @gid their group
  *
@@ -565,6 +565,14 @@ struct diamond_keys_opts {
  * or removes one (a planted "diamond:wrap" in it would be found first).
  */
 #define DIAMOND_KEYS_NEW_SESSION 2
+/*
+ * Into a new keyring "diamond" (closed as above, owned by root) linked
+ * into the user keyring of @uid, replacing the one linked there before:
+ * every process of that user whose session keyring links its user
+ * keyring (systemd's KeyringMode=shared) finds the keys, and the loader
+ * can run in a command of its own (ExecStartPre=+).
+ */
+#define DIAMOND_KEYS_USER	4
 
 /**
  * diamond_keys_load() - load the custody keys (as root, at service start)

@@ -257,6 +257,23 @@ check "keys load: no 8 bytes of any device's E_e in the ingest's files" bash -c 
 	done <kp.key'
 check "state and open --software refuse a wrapped state (ENOKEY), exit 3" sh -c \
 	"'$D' state --state-dir ist --device 7 2>e.txt; [ \$? -eq 3 ] && grep -q 'key' e.txt"
+# --keyring user (systemd's ExecStartPre=+ with KeyringMode=shared): the
+# keys in a keyring linked into uid 65534's user keyring, found by a
+# process of that uid whose session keyring links its user keyring
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p ist2 && chown 65534:65534 ist2
+	"$D" keys load --keys keys --state-dir ist2 --user 65534:65534 \
+		--keyring user 2>/dev/null
+	setpriv --reuid 65534 --regid 65534 --clear-groups /usr/bin/python3 \
+		"$TOP/selftests/userspace/keyprobe.py" --shared diamond:wrap \
+		diamond:7 >kpu.txt 2>&1
+	check "keys load --keyring user: uid 65534 finds the keys, reads none" sh -c \
+		"grep -q '^find diamond:wrap [1-9]' kpu.txt && grep -q '^find diamond:7 [1-9]' kpu.txt && [ \$(grep -cE '^read .* -1 (EOPNOTSUPP|ENOTSUP)' kpu.txt) = 2 ]"
+	check "keys load --keyring user: the files are the ingest's (uid 65534)" sh -c \
+		'[ "$(stat -c %u ist2/7.state)" = 65534 ]'
+else
+	echo "ok - keys load --keyring user # SKIP needs root and setpriv" >>"$RES"
+fi
 cp keys/wrap.key wrap.first
 "$D" keys load --keys keys --state-dir ist >/dev/null 2>&1
 check "keys load: again, the same wrap key, the ingest's files kept when ahead" \

@@ -515,8 +515,8 @@ static inline int dlib_check_epoch(const struct dmd_state *st, uint64_t epoch,
  * states") and the blob itself, never a key (userspace.rst section 3,
  * version 4).
  */
-#define DLIB_DMDW_HDR	32
-#define DLIB_DMDW_MAX	180	/* 56 + 64 + 12 + 32 + 16 */
+#define DLIB_DMDW_HDR	DMD_WRAP_AD_SIZE
+#define DLIB_DMDW_MAX	DMD_WRAP_MAX	/* 56 + 64 + 12 + 32 + 16 */
 struct dlib_wstate {
 	struct dmd_state st;	/* parameters and epoch e; key all zero */
 	uint32_t c;		/* the cursor's next group, 0 without one */
@@ -553,6 +553,13 @@ int32_t dlib_key_find(const char *desc);
 int32_t dlib_key_add(const char *desc, const uint8_t *payload, size_t len,
 		     int32_t keyring);
 int32_t dlib_key_new_session(void);
+/*
+ * A new keyring "diamond" in the session keyring; then, filled, linked
+ * into @uid's user keyring (as root), replacing the one there before.
+ */
+#define DLIB_RING_DESC		"diamond"
+int32_t dlib_key_ring(void);
+int dlib_key_link_user(int32_t ring, uid_t uid);
 int dlib_key_setperm(int32_t key, uint32_t perm);
 
 /* store.c: a version 4 file; @dec: the runs when @w has a cursor. */

@@ -16,6 +16,8 @@
 
 #define KEYCTL_JOIN_SESSION_KEYRING	1
 #define KEYCTL_SETPERM			5
+#define KEYCTL_LINK			8
+#define KEY_SPEC_USER_KEYRING		(-4)
 
 int32_t dlib_key_find(const char *desc)
 {
@@ -47,4 +49,32 @@ int32_t dlib_key_new_session(void)
 int dlib_key_setperm(int32_t key, uint32_t perm)
 {
 	return syscall(SYS_keyctl, KEYCTL_SETPERM, key, perm) < 0 ? -errno : 0;
+}
+
+int32_t dlib_key_ring(void)
+{
+	long r = syscall(SYS_add_key, "keyring", DLIB_RING_DESC, NULL, 0,
+			 DLIB_KEY_SESSION);
+
+	return r < 0 ? -errno : (int32_t)r;
+}
+
+int dlib_key_link_user(int32_t ring, uid_t uid)
+{
+	uid_t r, e, s;
+	int rc;
+
+	if (getresuid(&r, &e, &s) || setresuid(uid, (uid_t)-1, (uid_t)-1))
+		return -errno;
+	/*
+	 * With the real uid @uid, KEY_SPEC_USER_KEYRING is that user's
+	 * keyring, and possessed, so root may link into it; @ring (and
+	 * every key in it) stays root's, in root's quota. A keyring of the
+	 * same name linked there before is replaced.
+	 */
+	rc = syscall(SYS_keyctl, KEYCTL_LINK, ring, KEY_SPEC_USER_KEYRING) < 0 ?
+	     -errno : 0;
+	if (setresuid(r, (uid_t)-1, (uid_t)-1))
+		return -errno;
+	return rc;
 }

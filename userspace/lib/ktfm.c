@@ -32,8 +32,6 @@
 #ifndef ALG_SET_KEY_BY_KEY_SERIAL	/* 6.2 and later; absent on 6.1 */
 #define ALG_SET_KEY_BY_KEY_SERIAL 7
 #endif
-/* diamond.ko's export of a tfm's state, wrapped (kernel-api.rst). */
-#define DIAMOND_ALG_GET_WRAPPED	0x4457
 
 /* A device's tfm: a libkcapi handle, or the two "diamond" sockets. */
 struct dlib_ktfm {

@@ -263,6 +263,13 @@ int diamond_keys_load(const struct diamond_keys_opts *o, char *msg,
 		if (rc < 0)
 			return rc;
 		l.keyring = rc;
+	} else if (o->flags & DIAMOND_KEYS_USER) {
+		if (o->uid == (uid_t)-1)
+			return -EINVAL;
+		rc = dlib_key_ring();
+		if (rc < 0)
+			return rc;
+		l.keyring = rc;
 	}
 	snprintf(path, sizeof(path), "%s/%s", o->key_dir, WRAP_FILE);
 	rc = wrap_key(path, key);
@@ -287,7 +294,9 @@ int diamond_keys_load(const struct diamond_keys_opts *o, char *msg,
 			 o->key_dir, diamond_strerror(rc));
 	diamond_store_close(l.keys);
 	diamond_store_close(l.ingest);
-	if (!rc && (o->flags & DIAMOND_KEYS_NEW_SESSION))
+	if (!rc && (o->flags & DIAMOND_KEYS_USER))
+		rc = dlib_key_link_user(l.keyring, o->uid);
+	if (!rc && (o->flags & (DIAMOND_KEYS_NEW_SESSION | DIAMOND_KEYS_USER)))
 		rc = dlib_key_setperm(l.keyring, DLIB_RING_PERM);
 	if (!rc && msg && size)
 		snprintf(msg, size, "custody: %u device%s by reference, %u "
