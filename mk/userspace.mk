@@ -191,3 +191,8 @@ bench-userspace: $(DIAMONDCTL) $(DIAMONDCTL_STATIC)
 BENCH_TARGETS += bench-ingest
 bench-ingest: $(DIAMONDCTL) $(US_FRAMETOOL)
 	D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(TOP)/tools/ingest-bench.sh
+
+# Issue 20 item 6 (start): what the ingest's uid can reach, static for the VM.
+US_CUSTODY_PROBE := $(US_BUILD)/custody_probe
+$(US_CUSTODY_PROBE): $(US_TEST_SRC)/custody_probe.c $(US_LIB_A)
+	$(CC) $(CSTD) -static -o $@ $< $(US_LIB_A) $(or $(US_KCAPI_A),-lkcapi)
