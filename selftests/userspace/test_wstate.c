@@ -19,29 +19,8 @@
 #include <diamond/libdiamond.h>
 
 #include "tap.h"
+#include "lib/files.h"
 #include "../../userspace/lib/internal.h"
-
-static int file_bytes(const char *path, uint8_t *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size);
-	close(fd);
-	return (int)n;
-}
-
-static void put_bytes(const char *path, const uint8_t *buf, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-	if (fd < 0 || write(fd, buf, len) != (ssize_t)len)
-		tap_diag("cannot write %s", path);
-	if (fd >= 0)
-		close(fd);
-}
 
 /* A provisioned state of device @id (suite 2, b 8, group @g). */
 static void state(uint32_t id, uint16_t g, struct dmd_state *st)

@@ -21,6 +21,7 @@ TOP=${TOP:?}
 BUILD=${BUILD:?}
 KO=${KMOD_KO:?}
 FT=${FT:?}
+CP=${CP:?}
 D=$US_BUILD/diamondctl
 DS=$US_BUILD/diamondctl-static
 
@@ -164,6 +165,22 @@ diamondctl open --custody --state-dir /w/cst --input /w/frames.bin \
 	>/dev/null 2>/w/ec4.txt
 echo "@@rcc4 $?"
 sed 's/^/@@ec4 /' /w/ec4.txt
+# Issue 20 item 6 (start): as uid 65534, while the gateway runs (its
+# child, so Yama lets it look), its memory, its state directory and every
+# diamond key it can keyctl read, searched for E_e and E_{e+1} of every
+# device, first and last (keys.hex, derived on the host); then the same
+# search against a clear-custody gateway, which must find them.
+mkdir -p /w/ck6 /w/cst6 /w/sc6 && cp /w/st.orig/*.state /w/ck6/ &&
+	cp /w/st.orig/*.state /w/sc6/ && chmod 700 /w/ck6 /w/cst6 /w/sc6 &&
+	chown -R 65534:65534 /w/cst6 /w/sc6
+diamondctl keys load --keys /w/ck6 --state-dir /w/cst6 --user 65534:65534 -- \
+	/w/custody_probe run $(cat /w/nlines) /w/cst6 /w/frames.bin $(cat /w/keys.hex) \
+	-- diamondctl open --custody --no-spool --state-dir /w/cst6 >/w/p1.txt 2>&1
+sed 's/^/@@p1 /' /w/p1.txt
+diamondctl keys load --keys /w/nokeys --state-dir /w/sc6 --user 65534:65534 -- \
+	/w/custody_probe run $(cat /w/nlines) /w/sc6 /w/frames.bin $(cat /w/keys.hex) \
+	-- diamondctl open --no-spool --state-dir /w/sc6 >/w/p2.txt 2>&1
+sed 's/^/@@p2 /' /w/p2.txt
 # The recorded jobs of the kernel-backend suites (backend.sh), each from its
 # own state; kprobes count the module's work: kprobe_profile's hits of
 # each probe before (k0) and after (k1) the job; every result file goes
@@ -196,7 +213,9 @@ for s in $(ls /w/jobs); do
 done
 echo "@@jobs done"
 SH
-mkdir -p w && cp -r st.orig w/st && cp -r st.orig w/st.orig && \
+"$CP" keys st.orig/*.state st/*.state | tr '\n' ' ' >keys.hex
+mkdir -p w && cp keys.hex "$CP" w/ && wc -l <expect.json >w/nlines
+cp -r st.orig w/st && cp -r st.orig w/st.orig && \
 	cp -r stg w/stg && cp -r stg.orig w/stg.orig && \
 	cp frames.bin forged.bin incomplete.bin f5.bin fgl.bin fgl1.bin \
 	fgl2.bin guest.sh w/
@@ -254,6 +273,11 @@ t "custody: state files hold no 8 bytes of any device's first or current E_e ($(
 t "custody, restart: the keys loaded again, wrapped states kept, every epoch a replay" '[ "$(sec rcc2)" = 1 ] && sec ec2 | grep -q "4 wrapped states kept" && sec ec2 | grep -q "0 epochs verified"'
 t "custody, grouped device across a restart mid-epoch: JSON as the software path" '[ -s expectg2.json ] && cmp -s custodyg.json expectg2.json'
 t "custody: --custody without the keys stops (exit 3), naming diamond:wrap" '[ "$(sec rcc4)" = 3 ] && sec ec4 | grep -q "diamond:wrap"'
+t "item 6: as uid 65534, the custody gateway's memory, state directory and keys: 0 hits of E_e, E_{e+1} ($(wc -w <keys.hex) keys)" '
+	sec p1 | grep -q "^lines $(cat w/nlines) patterns [1-9][0-9]* mem-bytes [1-9]" && sec p1 | grep -qx "hits mem 0 files 0 keys 0"'
+t "item 6: diamond:wrap is found but cannot be read" 'sec p1 | grep -q "^read diamond:wrap Operation not supported"'
+t "item 6: the same search finds them in clear custody (the test can fail)" '
+	h=$(sec p2 | sed -n "s/^hits mem \([0-9]*\) files \([0-9]*\) .*/\1 \2/p") && [ "${h% *}" -gt 0 ] && [ "${h#* }" -gt 0 ]'
 t "no kernel BUG/WARNING in the guest" '! grep -qE "BUG:|WARNING:|Oops" console.txt vmerr.txt'
 
 # The kernel-backend suites: the guest's results back into job directories,

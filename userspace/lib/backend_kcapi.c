@@ -111,8 +111,8 @@ static struct kern_pos pos_of(const struct dmd_receiver *rx)
 size_t dlib_kernel_key(const struct dlib_dev *d, const struct dmd_receiver *rx,
 		       uint8_t *key)
 {
-	size_t n, k = dmd_key_size(d->st.suite);
 	struct dmd_state st;
+	size_t n;
 
 	if (!rx) {
 		st = d->st;
@@ -127,13 +127,20 @@ size_t dlib_kernel_key(const struct dlib_dev *d, const struct dmd_receiver *rx,
 	dmd_blob2_write(key, &st);
 	dmd_wipe(&st, sizeof(st));
 	n = dmd_blob2_size(d->st.suite);
-	if (rx->open) {
-		dmd_store64_le(key + n, rx->st.epoch);
-		dmd_store32_le(key + n + 8, rx->group);
-		memcpy(key + n + 12, rx->r, k);
-		n += 12 + k;
-	}
-	return n;
+	return n + dlib_kernel_cursor(rx, key + n);
+}
+
+/* @rx's cursor as setkey takes it after the blob (none if closed). */
+size_t dlib_kernel_cursor(const struct dmd_receiver *rx, uint8_t *out)
+{
+	size_t k = dmd_key_size(rx->st.suite);
+
+	if (!rx->open)
+		return 0;
+	dmd_store64_le(out, rx->st.epoch);
+	dmd_store32_le(out + 8, rx->group);
+	memcpy(out + 12, rx->r, k);
+	return 12 + k;
 }
 
 /* A new tfm *@out keyed with @rx's state (NULL: @d's blob), standing there. */

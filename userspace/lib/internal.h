@@ -498,6 +498,8 @@ extern const struct dlib_backend dlib_backend_software;
 #define DLIB_KERNEL_KEY_MAX	(DMD_BLOB2_MAX + 12 + DMD_KEY_MAX)
 size_t dlib_kernel_key(const struct dlib_dev *d, const struct dmd_receiver *rx,
 		       uint8_t *key);
+/* @rx's cursor le64(e) || le32(c) || R_{e,c*g} at @out, if open: bytes. */
+size_t dlib_kernel_cursor(const struct dmd_receiver *rx, uint8_t *out);
 
 /*
  * The epoch check both backends make before any cryptography (spec

@@ -101,19 +101,12 @@ static size_t payload(const struct dmd_state *st,
 		      const struct dmd_receiver *rx, uint8_t *key)
 {
 	struct dmd_state s = *st;
-	size_t n, k = dmd_key_size(st->suite);
+	size_t n = dmd_blob2_size(st->suite);
 
 	s.flags |= DMD_BLOB_FLAG_OPEN_ONLY;
 	dmd_blob2_write(key, &s);
 	dmd_wipe(&s, sizeof(s));
-	n = dmd_blob2_size(st->suite);
-	if (rx->open) {
-		dmd_store64_le(key + n, rx->st.epoch);
-		dmd_store32_le(key + n + 8, rx->group);
-		memcpy(key + n + 12, rx->r, k);
-		n += 12 + k;
-	}
-	return n;
+	return n + dlib_kernel_cursor(rx, key + n);
 }
 
 /* The module's wrapped form of @key (a clear setkey as root) into @w. */
