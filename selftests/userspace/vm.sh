@@ -278,6 +278,8 @@ t "item 6: as uid 65534, the custody gateway's memory, state directory and keys:
 t "item 6: diamond:wrap is found but cannot be read" 'sec p1 | grep -q "^read diamond:wrap Operation not supported"'
 t "item 6: the same search finds them in clear custody (the test can fail)" '
 	h=$(sec p2 | sed -n "s/^hits mem \([0-9]*\) files \([0-9]*\) .*/\1 \2/p") && [ "${h% *}" -gt 0 ] && [ "${h#* }" -gt 0 ]'
+echo "# item 6, custody: $(sec p1 | grep -E '^(lines|hits)' | tr '\n' ' ')"
+echo "# item 6, clear custody: $(sec p2 | grep -E '^(lines|hits)' | tr '\n' ' ')"
 t "no kernel BUG/WARNING in the guest" '! grep -qE "BUG:|WARNING:|Oops" console.txt vmerr.txt'
 
 # The kernel-backend suites: the guest's results back into job directories,
