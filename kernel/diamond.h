@@ -363,6 +363,8 @@ int __must_check diamond_wrap_open(const u8 *wkey, const u8 *in,
 
 /* diamond_key.c: the key lifecycle. */
 int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen);
+int diamond_key_set(struct crypto_aead *tfm, const u8 *key,
+		    unsigned int keylen, const u8 *wkey);
 int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len);
 int diamond_export_wrapped(struct crypto_aead *tfm, u8 *out,
 			   unsigned int *len);

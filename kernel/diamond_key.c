@@ -246,14 +246,16 @@ static bool is_wrapped(const u8 *key, unsigned int keylen)
 	return keylen >= 4 && !memcmp(key, DMD_WRAP_MAGIC, 4);
 }
 
-int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
+/*
+ * setkey with the wrap key given (@wkey, NULL: none): the tfm keeps a copy
+ * of it when the key is taken. diamond_setkey() passes the one found in
+ * the caller's keyrings; the selftest its own.
+ */
+int diamond_key_set(struct crypto_aead *tfm, const u8 *key,
+		    unsigned int keylen, const u8 *wkey)
 {
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
-	u8 wkey[DMD_WRAP_KEY_SIZE];
-	int err, wkerr;
-
-	/* Before the lock: the keyring search may sleep a while. */
-	wkerr = diamond_wrap_key_find(wkey);
+	int err;
 
 	/* Make a running precompute for the old state give up the lock. */
 	atomic_inc(&ctx->setkey_pending);
@@ -262,24 +264,32 @@ int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 
 	/* Even a refused key ends the old state: the tfm is keyless now. */
 	key_erase(ctx);
-	if (is_wrapped(key, keylen)) {
-		err = key_set_wrapped(ctx, wkerr ? NULL : wkey, key, keylen);
-		/* No wrap key (-ENOKEY) or not one the caller may use. */
-		if (err == -ENOKEY && wkerr)
-			err = wkerr;
-	} else {
+	if (is_wrapped(key, keylen))
+		err = key_set_wrapped(ctx, wkey, key, keylen);
+	else
 		err = key_set(ctx, key, keylen);
-	}
-	if (!err && !wkerr) {
+	if (!err && wkey) {
 		memcpy(ctx->wkey, wkey, sizeof(ctx->wkey));
 		ctx->has_wkey = true;
 	}
 	diamond_unlock(ctx);
-	memzero_explicit(wkey, sizeof(wkey));
 
 	if (!err)
 		diamond_schedule_precompute(ctx, 0);
 	return err;
+}
+
+int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
+{
+	u8 wkey[DMD_WRAP_KEY_SIZE];
+	int err, wkerr;
+
+	/* Before the tfm lock: the keyring search may sleep a while. */
+	wkerr = diamond_wrap_key_find(wkey);
+	err = diamond_key_set(tfm, key, keylen, wkerr ? NULL : wkey);
+	memzero_explicit(wkey, sizeof(wkey));
+	/* A wrapped key without a wrap key: the reason there was none. */
+	return err == -ENOKEY && wkerr ? wkerr : err;
 }
 
 /*

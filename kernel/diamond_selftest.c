@@ -11,12 +11,15 @@
  * opening tfm waits for its precompute before each step so the table path
  * runs; the sealing tfm races its precompute like a normal user. A few API
  * rules (authsize, blob/suite mismatch, a refused key ends the old state)
- * are checked as well. Suite 1 runs twice: on the best inner drivers, and on
+ * are checked as well, and the wrapped state (export, setkey of it, every
+ * byte of it altered, header and inner blob at odds) under a wrap key of
+ * its own. Suite 1 runs twice: on the best inner drivers, and on
  * synchronous ones (CRYPTO_ALG_ASYNC in the mask), which on x86 and on arm64
  * means ghash-generic and so the lib/crypto GHASH. Every failing case prints
  * a numbered pr_err; a pass prints one pr_info.
  */
 #include <crypto/aead.h>
+#include <crypto/chacha20poly1305.h>
 #include <linux/crypto.h>
 #include <linux/kernel.h>
 #include <linux/scatterlist.h>
@@ -25,6 +28,7 @@
 
 #include "diamond.h"
 #include "diamond_kat.h"
+#include "diamond_wrap_kat.h"
 
 /* The tfm slots: 0 is suite 1 on synchronous inner algorithms. */
 #define DMD_ST_SYNC1	0
@@ -192,6 +196,196 @@ static void run_api(struct selftest *t, unsigned int suite)
 	}
 }
 
+/* The selftest's wrap key: not the caller's, whatever its keyrings hold. */
+static const u8 st_wkey[DMD_WRAP_KEY_SIZE] = {
+	0x77, 0x72, 0x61, 0x70, 0x2d, 0x73, 0x65, 0x6c,
+	0x66, 0x74, 0x65, 0x73, 0x74, 0x2d, 0x6b, 0x65,
+	0x79, 0x2d, 0x6e, 0x6f, 0x74, 0x2d, 0x73, 0x65,
+	0x63, 0x72, 0x65, 0x74, 0x00, 0x01, 0x02, 0x03,
+};
+
+/*
+ * What setkey answers for a DMDW blob with byte @off altered: the header's
+ * own rules are checked first (-EINVAL), every other byte is the AEAD's.
+ */
+static int wrap_tamper_want(unsigned int off, bool cursor)
+{
+	if (off < DMD_WRAP_OFF_DEVICE ||
+	    (off >= DMD_WRAP_OFF_RSVD1 && off < DMD_WRAP_OFF_EPOCH) ||
+	    (off >= DMD_WRAP_OFF_LEN && off < DMD_WRAP_OFF_NONCE) ||
+	    (!cursor && off >= DMD_WRAP_OFF_GROUP && off < DMD_WRAP_OFF_LEN))
+		return -EINVAL;
+	return -EKEYREJECTED;
+}
+
+/* Every byte of @w altered in turn: refused as documented, tfm keyless. */
+static void wrap_tamper(struct selftest *t, struct crypto_aead *tfm, u8 *w,
+			unsigned int n, const char *name)
+{
+	bool cursor = w[DMD_WRAP_OFF_FLAGS] & DMD_WRAP_FLAG_CURSOR;
+	u8 have[DMD_BLOB_MAX];
+	unsigned int off;
+	int err, want;
+
+	for (off = 0; off < n; off++) {
+		want = wrap_tamper_want(off, cursor);
+		w[off] ^= 0x80;
+		err = diamond_key_set(tfm, w, n, st_wkey);
+		w[off] ^= 0x80;
+		check(t, err == want, "altered wrapped state", name, off, err,
+		      want);
+		err = diamond_export_state(tfm, have, sizeof(have));
+		check(t, err == -ENOKEY, "keyless after it", name, off, err,
+		      -ENOKEY);
+	}
+}
+
+/*
+ * A DMDW blob whose tag verifies but whose header and inner blob disagree
+ * (the header's device, or an inner blob that is not open-only): -EINVAL.
+ */
+static void wrap_mismatch(struct selftest *t, struct crypto_aead *tfm,
+			  const u8 *w, unsigned int n, const char *name)
+{
+	u8 inner[DMD_WRAP_INNER_MAX], bad[DMD_WRAP_MAX];
+	int len = diamond_wrap_open(st_wkey, w, n, inner);
+	unsigned int i;
+	int err;
+
+	if (!check(t, len > 0, "open own export", name, 0, len, 0))
+		return;
+	for (i = 0; i < 2; i++) {
+		memcpy(bad, w, DMD_WRAP_HDR);
+		if (i == 0)
+			bad[DMD_WRAP_OFF_DEVICE] ^= 1;
+		else
+			inner[DMD_BLOB_OFF_FLAGS] &= ~DMD_BLOB_FLAG_OPEN_ONLY;
+		xchacha20poly1305_encrypt(bad + DMD_WRAP_HDR, inner, len, bad,
+					  DMD_WRAP_AD_SIZE,
+					  bad + DMD_WRAP_OFF_NONCE, st_wkey);
+		err = diamond_key_set(tfm, bad, n, st_wkey);
+		check(t, err == -EINVAL, "header and inner at odds", name, i,
+		      err, -EINVAL);
+	}
+	memzero_explicit(inner, sizeof(inner));
+}
+
+/*
+ * The wrapped state of @kat's state after its first step: exported from
+ * one tfm, keyed into the other, the same state (open-only there); a
+ * second export has a fresh nonce; no wrap key is -ENOKEY, another one
+ * -EKEYREJECTED, a short buffer -ERANGE with the size.
+ */
+static void wrap_round_trip(struct selftest *t, const struct diamond_kat *kat,
+			    unsigned int suite, u8 *buf)
+{
+	const struct diamond_kat_step *s = &kat->steps[0];
+	struct crypto_aead *a = t->open[suite], *b = t->seal[suite];
+	u8 w[DMD_WRAP_MAX], w2[DMD_WRAP_MAX], other[DMD_WRAP_KEY_SIZE];
+	u8 sa[DMD_BLOB_MAX], sb[DMD_BLOB_MAX];
+	unsigned int n = sizeof(w), n2 = sizeof(w2), bl;
+	int err;
+
+	bl = DMD_BLOB_SIZE(suite == DMD_SUITE_AES_GHASH ? DMD_KEY1_SIZE :
+							  DMD_KEY2_SIZE);
+	/*
+	 * Through the crypto API first, which clears the tfm's NEED_KEY
+	 * flag (the refused keys of run_api() set it), then with the
+	 * selftest's wrap key.
+	 */
+	err = crypto_aead_setkey(a, kat->key, kat->keylen) ?:
+	      diamond_key_set(a, kat->key, kat->keylen, st_wkey) ?:
+	      run(a, false, s->epoch, s->ad, s->adlen, s->ct, s->ctlen, buf,
+		  s->ptlen);
+	if (!check(t, !err, "wrap: key and open", kat->name, 0, err, 0))
+		return;
+	err = diamond_export_wrapped(a, w, &n) ?:
+	      diamond_export_wrapped(a, w2, &n2);
+	if (!check(t, !err, "wrap: export", kat->name, 0, err, 0))
+		return;
+	err = diamond_key_set(b, w, n, st_wkey);
+	if (!check(t, !err, "wrap: setkey of the export", kat->name, 0, err,
+		   0))
+		return;
+	err = diamond_export_state(a, sa, bl) ?:
+	      diamond_export_state(b, sb, bl);
+	if (!check(t, !err, "wrap: states", kat->name, 0, err, 0))
+		return;
+	sa[DMD_BLOB_OFF_FLAGS] |= DMD_BLOB_FLAG_OPEN_ONLY;
+	check(t, !memcmp(sa, sb, bl), "state after wrap", kat->name, 0, 0, 0);
+	check(t, n == n2 && memcmp(w + DMD_WRAP_OFF_NONCE,
+				   w2 + DMD_WRAP_OFF_NONCE,
+				   DMD_WRAP_NONCE_SIZE), "fresh nonce",
+	      kat->name, 0, n2, n);
+	n2 = n - 1;
+	err = diamond_export_wrapped(b, w2, &n2);
+	check(t, err == -ERANGE && n2 == n, "short buffer", kat->name, 0, err,
+	      -ERANGE);
+	err = diamond_key_set(b, w, n, NULL);
+	check(t, err == -ENOKEY, "no wrap key", kat->name, 0, err, -ENOKEY);
+	memcpy(other, st_wkey, sizeof(other));
+	other[0] ^= 1;
+	err = diamond_key_set(b, w, n, other);
+	check(t, err == -EKEYREJECTED, "other wrap key", kat->name, 0, err,
+	      -EKEYREJECTED);
+	err = diamond_key_set(b, kat->key, kat->keylen, NULL) ?:
+	      diamond_export_wrapped(b, w2, &n2);
+	check(t, err == -ENOKEY, "export without wrap key", kat->name, 0, err,
+	      -ENOKEY);
+	wrap_tamper(t, b, w, n, kat->name);
+	wrap_mismatch(t, b, w, n, kat->name);
+}
+
+/*
+ * A wrapped state of vectors/wrap.txt: it opens under its key to its inner
+ * bytes, keys @tfm, and @tfm's export has the same header and opens to
+ * the same inner bytes (cursor included).
+ */
+static void wrap_kat(struct selftest *t, struct crypto_aead *tfm,
+		     const char *name, const u8 *dmdw, unsigned int len,
+		     const u8 *inner, unsigned int ilen)
+{
+	u8 got[DMD_WRAP_INNER_MAX], w[DMD_WRAP_MAX];
+	unsigned int n = sizeof(w);
+	int err;
+
+	err = diamond_wrap_open(wrap_kat_key, dmdw, len, got);
+	check(t, err == ilen && !memcmp(got, inner, ilen), "wrap vector opens",
+	      name, 0, err, ilen);
+	err = diamond_key_set(tfm, dmdw, len, wrap_kat_key) ?:
+	      diamond_export_wrapped(tfm, w, &n);
+	if (check(t, !err && n == len, "wrap vector keys and exports", name,
+		  0, err, 0)) {
+		err = diamond_wrap_open(wrap_kat_key, w, n, got);
+		check(t, err == ilen && !memcmp(got, inner, ilen) &&
+		      !memcmp(w, dmdw, DMD_WRAP_OFF_NONCE),
+		      "wrap vector's export", name, 0, err, ilen);
+	}
+	memzero_explicit(got, sizeof(got));
+}
+
+/* The first vector of @suite whose first step opens. */
+static void run_wrap(struct selftest *t, unsigned int suite)
+{
+	const struct diamond_kat *kat;
+	unsigned int i;
+	u8 *buf;
+
+	for (i = 0; i < ARRAY_SIZE(diamond_kats); i++) {
+		kat = &diamond_kats[i];
+		if (kat->key[DMD_BLOB_OFF_SUITE] == suite && kat->nsteps &&
+		    !kat->steps[0].expect)
+			break;
+	}
+	if (!check(t, i < ARRAY_SIZE(diamond_kats), "a vector to wrap",
+		   suite_names[suite], 0, 0, 0))
+		return;
+	buf = kmalloc(kat->steps[0].adlen + kat->steps[0].ctlen, GFP_KERNEL);
+	if (check(t, buf, "allocation", kat->name, 0, -ENOMEM, 0))
+		wrap_round_trip(t, kat, suite, buf);
+	kfree(buf);
+}
+
 int diamond_selftest(void)
 {
 	struct selftest t = { };
@@ -230,6 +424,13 @@ int diamond_selftest(void)
 		run_kat(&t, &diamond_kats[i]);
 	run_api(&t, DMD_SUITE_AES_GHASH);
 	run_api(&t, DMD_SUITE_CHACHA_POLY);
+	run_wrap(&t, DMD_SUITE_AES_GHASH);
+	run_wrap(&t, DMD_SUITE_CHACHA_POLY);
+	wrap_kat(&t, t.seal[DMD_SUITE_CHACHA_POLY], "wrap-d2", wrap_d2_dmdw,
+		 sizeof(wrap_d2_dmdw), wrap_d2_inner, sizeof(wrap_d2_inner));
+	wrap_kat(&t, t.seal[DMD_SUITE_AES_GHASH], "wrap-d1-cursor",
+		 wrap_d1_cursor_dmdw, sizeof(wrap_d1_cursor_dmdw),
+		 wrap_d1_cursor_inner, sizeof(wrap_d1_cursor_inner));
 
 	if (t.failed) {
 		pr_err("diamond: selftest FAILED: %u of %u cases\n", t.failed,

@@ -4,8 +4,9 @@
 # boot with diamond.ko: raw AF_ALG vectors, bad input, tamper matrix,
 # interop with the portable core, threads, libkcapi, kcapi-enc, fuzz,
 # instance names, memcg charging, a 1-deep cryptd queue, both suites
-# from softirq (selftests/diamond/atomic/dmd_atomic.ko, built here too) and
-# setkey raced against requests (selftests/diamond/race/dmd_race.ko, too).
+# from softirq (selftests/diamond/atomic/dmd_atomic.ko, built here too),
+# setkey raced against requests (selftests/diamond/race/dmd_race.ko, too),
+# and keys by reference with wrapped states (diamond_wrap).
 #
 #   make check-kselftest   build diamond.ko (`module`, mk/kernel.mk) and the
 #                          static test programs (make -C selftests/diamond

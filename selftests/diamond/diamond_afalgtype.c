@@ -60,20 +60,6 @@ static int read_int(const char *path, long *v)
 	return ok ? 0 : -EINVAL;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(s, f) < 0)
-		err = -EIO;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
-
 /* A random key for @suite and one epoch 0 the core sealed under it. */
 static int make_epoch(struct dmd_rng *r, unsigned int suite, struct epoch *ep)
 {
@@ -255,12 +241,12 @@ static void check_privilege(unsigned int suite, struct epoch *ep, int ptlen)
 	}
 	fclose(f);
 	snprintf(val, sizeof(val), "%d", NOBODY);
-	if (write_str(GIDPARAM, val)) {
+	if (dmd_write_str(GIDPARAM, val)) {
 		tap_result(0, "suite%u: set afalg_gid=%d", suite, NOBODY);
 		return;
 	}
 	st = as_nobody(suite, ep, ptlen);
-	if (write_str(GIDPARAM, was))
+	if (dmd_write_str(GIDPARAM, was))
 		tap_diag("could not restore afalg_gid=%s", was);
 	tap_result(st == 0,
 		   "suite%u: afalg_gid=%d: gid %d binds and opens (child status %d)",

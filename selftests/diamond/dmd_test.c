@@ -277,3 +277,17 @@ const char *dmd_vectors_path(int argc, char **argv)
 			return where[i];
 	return where[0];
 }
+
+int dmd_write_str(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(s, f) < 0)
+		err = -EIO;
+	if (fclose(f))
+		err = -errno;
+	return err;
+}

@@ -88,4 +88,7 @@ static inline int dmd_suite_available(unsigned int suite)
 	return 1;
 }
 
+/* Write @s to @path (a sysfs parameter, say): 0 or -errno. */
+int dmd_write_str(const char *path, const char *s);
+
 #endif

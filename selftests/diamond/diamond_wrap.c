@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * diamond_wrap: keys by reference and wrapped states (Documentation/
+ * spec.rst "Wrapped states", Documentation/kernel-api.rst "Keys by
+ * reference"), through the module's AF_ALG type "diamond", both suites.
+ * Run as root, in a session keyring of its own:
+ *
+ *  1. The loader's keys: a logon key "diamond:wrap" (32 random bytes) and
+ *     "diamond:<id>", the vector's blob made open-only, possessor and user
+ *     view|search only.
+ *  2. A tfm bound by ALG_SET_KEY_BY_KEY_SERIAL (a SKIP on kernels without
+ *     it, 6.1: the tfm is keyed with the clear blob there) opens the
+ *     vector's first epoch; getsockopt(DIAMOND_ALG_GET_WRAPPED) gives the
+ *     DMDW blob whose header names device and next epoch; a second tfm
+ *     keyed with it opens the vector's second epoch.
+ *  3. Every byte of the DMDW altered: setkey refuses it with the documented
+ *     errno (EINVAL for the header's own fields, EKEYREJECTED for the
+ *     AEAD's) and the tfm stays keyless (accept is ENOKEY). A short buffer
+ *     is ERANGE with the size; another option is ENOPROTOOPT.
+ *  4. As uid/gid 65534 (afalg_gid lets it bind), the keys possessed
+ *     through the session keyring: keyctl read of both keys fails, the
+ *     tfm it keys (by serial, or with the DMDW) refuses encrypt (EPERM),
+ *     opens, and nothing it gets out of its sockets (the DMDW, every
+ *     getsockopt SOL_ALG option of both sockets) holds the bytes of E_e
+ *     of any state of the vector: 0 hits.
+ *  5. The wrap key unlinked: setkey of the DMDW is ENOKEY, and a tfm keyed
+ *     in clear exports nothing (ENOKEY).
+ *  6. The second choice, an encrypted key "diamond:wrap" under a user
+ *     master key: export, re-key, ENOKEY once it is unlinked (a SKIP
+ *     without encrypted keys).
+ * TAP 13; exit 4 when the type "diamond" or the algorithms are missing.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/if_alg.h>
+#include <linux/keyctl.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <diamond/util.h>
+
+#include "lib/vecfile.h"
+#include "tap.h"
+#include "afalg.h"
+#include "dmd_test.h"
+
+#ifndef SOL_ALG
+#define SOL_ALG			279
+#endif
+#ifndef ALG_SET_KEY_BY_KEY_SERIAL
+#define ALG_SET_KEY_BY_KEY_SERIAL	7
+#endif
+#define KEY_POS_VIEW		0x01000000
+#define KEY_POS_SEARCH		0x08000000
+#define KEY_USR_VIEW		0x00010000
+#define KEY_USR_SEARCH		0x00080000
+#define LOADER_PERM	(KEY_POS_VIEW | KEY_POS_SEARCH | KEY_USR_VIEW | \
+			 KEY_USR_SEARCH)
+#define GIDPARAM	"/sys/module/diamond/parameters/afalg_gid"
+#define NOBODY		65534
+
+static int by_serial = 1;	/* 0 once the kernel lacks it */
+
+static long keyctl(int op, unsigned long a, unsigned long b, unsigned long c)
+{
+	return syscall(SYS_keyctl, op, a, b, c, 0UL);
+}
+
+/* A logon key in the session keyring with the loader's permissions. */
+static int add_logon(const char *desc, const void *p, size_t len)
+{
+	long id = syscall(SYS_add_key, "logon", desc, p, len,
+			  KEY_SPEC_SESSION_KEYRING);
+
+	if (id < 0)
+		return -errno;
+	if (keyctl(KEYCTL_SETPERM, id, LOADER_PERM, 0) < 0)
+		return -errno;
+	return (int)id;
+}
+
+/* The vector's key made open-only, in its own version; its length. */
+static size_t open_only(const struct vec *v, uint8_t *out)
+{
+	struct dmd_state st;
+
+	if (dmd_blob_parse(&st, v->key.p, v->key.len) != DMD_OK)
+		return 0;
+	st.flags = DMD_BLOB_FLAG_OPEN_ONLY;
+	if (v->key.p[DMD_BLOB_OFF_VERSION] == DMD_BLOB_VERSION)
+		dmd_blob_write(out, &st);
+	else
+		dmd_blob2_write(out, &st);
+	dmd_wipe(&st, sizeof(st));
+	return v->key.len;
+}
+
+/* A tfm of type "diamond", keyed by @serial (-1: with @blob); fd/-errno. */
+static int wtfm(unsigned int suite, int serial, const uint8_t *blob,
+		size_t len)
+{
+	int32_t s = serial;
+	int fd = afalg_bind_type(AFALG_DIAMOND_TYPE, dmd_alg_name(suite));
+	int err = 0;
+
+	if (fd < 0)
+		return fd;
+	if (serial >= 0) {
+		if (setsockopt(fd, SOL_ALG, ALG_SET_KEY_BY_KEY_SERIAL, &s,
+			       sizeof(s)) < 0)
+			err = -errno;
+	} else {
+		err = afalg_setkey(fd, blob, len);
+	}
+	if (!err)
+		err = afalg_setauthsize(fd, DMD_TAG_SIZE);
+	if (err) {
+		afalg_close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* getsockopt DIAMOND_ALG_GET_WRAPPED on @op into @w; its length/-errno. */
+static int get_wrapped(int op, uint8_t *w, socklen_t len)
+{
+	if (getsockopt(op, SOL_ALG, DIAMOND_ALG_GET_WRAPPED, w, &len) < 0)
+		return -errno;
+	return (int)len;
+}
+
+/* Step @i of @v opened on operation socket @op: 0 when as the vector. */
+static int open_step(int op, const struct vec *v, unsigned int i)
+{
+	const struct vec_step *s = &v->step[i];
+	uint8_t *pt = calloc(1, s->ct.len + 1);
+	int err = dmd_kopen(op, 0, s->epoch, s->ad.p, s->ad.len, s->ct.p,
+			    s->ct.len, pt, NULL, NULL);
+
+	if (!err && (s->pt.len != s->ct.len - DMD_TAG_SIZE ||
+		     memcmp(pt, s->pt.p, s->pt.len)))
+		err = -EPROTO;
+	free(pt);
+	return err;
+}
+
+/* Hits of E_e of @v's key and of every step's next state in @p. */
+static unsigned int key_hits(const struct vec *v, unsigned int k,
+			     const uint8_t *p, size_t n)
+{
+	const struct vec_buf *b;
+	unsigned int i, hits = 0, off;
+	size_t j;
+
+	for (i = 0; i <= v->nsteps; i++) {
+		b = i ? &v->step[i - 1].next : &v->key;
+		if (b->len < DMD_BLOB_SIZE(k))
+			continue;
+		off = b->p[DMD_BLOB_OFF_VERSION] == DMD_BLOB2_VERSION ?
+		      DMD_BLOB2_OFF_KEY : DMD_BLOB_OFF_KEY;
+		for (j = 0; j + k <= n; j++)
+			hits += !memcmp(p + j, b->p + off, k);
+	}
+	return hits;
+}
+
+/* The errno of a DMDW with byte @off altered (spec "Wrapped states"). */
+static int tamper_want(unsigned int off, int cursor)
+{
+	if (off < DMD_WRAP_OFF_DEVICE ||
+	    (off >= DMD_WRAP_OFF_RSVD1 && off < DMD_WRAP_OFF_EPOCH) ||
+	    (off >= DMD_WRAP_OFF_LEN && off < DMD_WRAP_OFF_NONCE) ||
+	    (!cursor && off >= DMD_WRAP_OFF_GROUP && off < DMD_WRAP_OFF_LEN))
+		return -EINVAL;
+	return -EKEYREJECTED;
+}
+
+/* 3: every byte of @w altered in turn, on fresh tfms. */
+static void tamper(unsigned int suite, uint8_t *w, int n)
+{
+	int cursor = w[DMD_WRAP_OFF_FLAGS] & DMD_WRAP_FLAG_CURSOR;
+	unsigned int bad = 0, off;
+	int fd, op, want, err;
+
+	for (off = 0; off < (unsigned int)n; off++) {
+		want = tamper_want(off, cursor);
+		w[off] ^= 0x80;
+		fd = afalg_bind_type(AFALG_DIAMOND_TYPE, dmd_alg_name(suite));
+		err = afalg_setkey(fd, w, n);
+		w[off] ^= 0x80;
+		op = afalg_accept(fd);
+		if (err != want || op != -ENOKEY) {
+			if (!bad++)
+				tap_diag("byte %u: setkey %s (want %s), accept %s (want ENOKEY)",
+					 off, dmd_errname(err),
+					 dmd_errname(want), dmd_errname(op));
+		}
+		afalg_close(op);
+		afalg_close(fd);
+	}
+	tap_result(!bad, "suite%u: each of the %d bytes of the DMDW altered: refused as documented, tfm keyless (%u wrong)",
+		   suite, n, bad);
+}
+
+/* 4, in the child as uid 65534: 0 when every check holds. */
+static int nobody_checks(const struct vec *v, unsigned int suite, int kid,
+			 int wid, const uint8_t *w, int wn)
+{
+	unsigned int k = suite == 1 ? DMD_KEY1_SIZE : DMD_KEY2_SIZE;
+	const struct vec_step *s = &v->step[0];
+	uint8_t buf[4096], out[DMD_WRAP_MAX];
+	unsigned int hits = 0, fail = 0, opt;
+	socklen_t len;
+	int tfm, op, fdi, fds[2];
+
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+		return 100;
+	if (keyctl(KEYCTL_READ, kid, (unsigned long)buf, sizeof(buf)) >= 0 ||
+	    keyctl(KEYCTL_READ, wid, (unsigned long)buf, sizeof(buf)) >= 0)
+		fail |= 1;
+	tfm = by_serial ? wtfm(suite, kid, NULL, 0) : wtfm(suite, -1, w, wn);
+	if (tfm < 0)
+		return 2;
+	if (dmd_kseal(tfm, 1, s->epoch, s->ad.p, s->ad.len, s->pt.p,
+		      s->pt.len, buf) != -EPERM)
+		fail |= 4;
+	op = afalg_accept(tfm);
+	if (op < 0 || open_step(op, v, by_serial ? 0 : 1))
+		fail |= 8;
+	fds[0] = tfm;
+	fds[1] = op;
+	for (fdi = 0; fdi < 2; fdi++) {
+		/* Every small option, and the export's neighbours. */
+		for (opt = 0; opt < 64 + 16; opt++) {
+			int o = opt < 64 ? (int)opt :
+				DIAMOND_ALG_GET_WRAPPED - 8 + (int)(opt - 64);
+
+			len = sizeof(buf);
+			memset(buf, 0, sizeof(buf));
+			if (!getsockopt(fds[fdi], SOL_ALG, o, buf, &len))
+				hits += key_hits(v, k, buf, len);
+		}
+	}
+	len = sizeof(out);
+	if (getsockopt(op, SOL_ALG, DIAMOND_ALG_GET_WRAPPED, out, &len))
+		fail |= 16;
+	else
+		hits += key_hits(v, k, out, len);
+	hits += key_hits(v, k, w, (size_t)wn);
+	if (hits)
+		fail |= 32;
+	afalg_close(op);
+	afalg_close(tfm);
+	return (int)fail;
+}
+
+/* 4: fork, drop to 65534 with afalg_gid=65534, check; restore. */
+static void as_nobody(const struct vec *v, unsigned int suite, int kid,
+		      int wid, const uint8_t *w, int wn)
+{
+	char was[32] = "", val[32];
+	FILE *f = fopen(GIDPARAM, "r");
+	int status = -1;
+	pid_t pid;
+
+	if (!f || !fgets(was, sizeof(was), f)) {
+		if (f)
+			fclose(f);
+		tap_result(0, "suite%u: read %s", suite, GIDPARAM);
+		return;
+	}
+	fclose(f);
+	snprintf(val, sizeof(val), "%d", NOBODY);
+	if (dmd_write_str(GIDPARAM, val)) {
+		tap_result(0, "suite%u: set afalg_gid=%d", suite, NOBODY);
+		return;
+	}
+	pid = fork();
+	if (!pid)
+		_exit(nobody_checks(v, suite, kid, wid, w, wn));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		status = -1;
+	else
+		status = WEXITSTATUS(status);
+	if (dmd_write_str(GIDPARAM, was))
+		tap_diag("could not restore afalg_gid=%s", was);
+	tap_result(status == 0,
+		   "suite%u: uid 65534 with the keys possessed: keyctl read of both fails, encrypt EPERM, opens, 0 hits of any E_e in what its sockets give (status %d: bits 1 read, 2 bind, 4 encrypt, 8 open, 16 export, 32 hits)",
+		   suite, status);
+}
+
+/* 1, 2, 3, 5 on vector @v (two opening steps, no groups). */
+static void run_suite(const struct vec *v, unsigned int suite)
+{
+	uint8_t blob[DMD_BLOB2_MAX], wkey[DMD_WRAP_KEY_SIZE];
+	uint8_t w[DMD_WRAP_MAX + 8], w2[DMD_WRAP_MAX];
+	char desc[32];
+	size_t blen = open_only(v, blob);
+	int wid, kid, a, op, b, opb, n, err;
+	uint32_t dev = dmd_load32_le(blob + DMD_BLOB_OFF_DEVICE);
+	socklen_t len;
+
+	if (getrandom(wkey, sizeof(wkey), 0) != sizeof(wkey))
+		memset(wkey, 0x5a, sizeof(wkey));
+	snprintf(desc, sizeof(desc), "diamond:%u", dev);
+	wid = add_logon(DMD_WRAP_KEY_DESC, wkey, sizeof(wkey));
+	kid = add_logon(desc, blob, blen);
+	if (!tap_result(wid > 0 && kid > 0 && blen,
+			"suite%u: loader adds logon keys %s and %s",
+			suite, DMD_WRAP_KEY_DESC, desc))
+		return;
+
+	a = by_serial ? wtfm(suite, kid, NULL, 0) : -ENOPROTOOPT;
+	if (a == -ENOPROTOOPT || a == -EINVAL) {
+		by_serial = 0;
+		tap_skip("no ALG_SET_KEY_BY_KEY_SERIAL (before 6.2): keyed in clear",
+			 "bind by key serial");
+		a = wtfm(suite, -1, blob, blen);
+	} else {
+		tap_result(a >= 0, "suite%u: tfm keyed by the serial of %s: %s",
+			   suite, desc, dmd_errname(a < 0 ? a : 0));
+	}
+	op = a >= 0 ? afalg_accept(a) : a;
+	err = op >= 0 ? open_step(op, v, 0) : op;
+	tap_result(!err, "suite%u: %s step 0 opens: %s", suite, v->name,
+		   dmd_errname(err));
+	n = op >= 0 ? get_wrapped(op, w, sizeof(w)) : op;
+	if (!tap_result(n == DMD_WRAP_SIZE(DMD_BLOB2_SIZE(suite == 1 ? 16 : 32)) &&
+			!memcmp(w, DMD_WRAP_MAGIC, 4) &&
+			dmd_load32_le(w + DMD_WRAP_OFF_DEVICE) == dev &&
+			dmd_load64_le(w + DMD_WRAP_OFF_EPOCH) ==
+			v->step[0].epoch + 1,
+			"suite%u: export: DMDW of %d bytes, device %u, epoch %llu",
+			suite, n, dev,
+			(unsigned long long)v->step[0].epoch + 1))
+		goto out;
+	len = (socklen_t)n - 1;
+	err = getsockopt(op, SOL_ALG, DIAMOND_ALG_GET_WRAPPED, w2, &len) ?
+	      -errno : 0;
+	tap_result(err == -ERANGE && len == (socklen_t)n,
+		   "suite%u: short buffer: ERANGE with the size (%s, %u)",
+		   suite, dmd_errname(err), (unsigned int)len);
+	len = sizeof(w2);
+	err = getsockopt(op, SOL_ALG, DIAMOND_ALG_GET_WRAPPED + 1, w2, &len) ?
+	      -errno : 0;
+	tap_result(err == -ENOPROTOOPT, "suite%u: another option: %s",
+		   suite, dmd_errname(err));
+	tap_result(get_wrapped(op, w2, sizeof(w2)) == n &&
+		   memcmp(w + DMD_WRAP_OFF_NONCE, w2 + DMD_WRAP_OFF_NONCE,
+			  DMD_WRAP_NONCE_SIZE),
+		   "suite%u: a second export has a fresh nonce", suite);
+
+	b = wtfm(suite, -1, w, n);
+	opb = b >= 0 ? afalg_accept(b) : b;
+	err = opb >= 0 ? open_step(opb, v, 1) : opb;
+	tap_result(!err, "suite%u: a second tfm keyed with the DMDW opens step 1: %s",
+		   suite, dmd_errname(err));
+	afalg_close(opb);
+	afalg_close(b);
+
+	tamper(suite, w, n);
+	/* The search below can find what it looks for: the clear blob. */
+	tap_result(key_hits(v, suite == 1 ? DMD_KEY1_SIZE : DMD_KEY2_SIZE,
+			    blob, blen) == 1,
+		   "suite%u: control: E_e found once in the clear blob", suite);
+	as_nobody(v, suite, kid, wid, w, n);
+
+	keyctl(KEYCTL_UNLINK, wid, KEY_SPEC_SESSION_KEYRING, 0);
+	b = afalg_bind_type(AFALG_DIAMOND_TYPE, dmd_alg_name(suite));
+	err = afalg_setkey(b, w, n);
+	tap_result(err == -ENOKEY, "suite%u: wrap key unlinked: setkey of the DMDW is ENOKEY (%s)",
+		   suite, dmd_errname(err));
+	afalg_close(b);
+	b = wtfm(suite, -1, blob, blen);
+	opb = b >= 0 ? afalg_accept(b) : b;
+	err = opb >= 0 ? get_wrapped(opb, w2, sizeof(w2)) : opb;
+	tap_result(err == -ENOKEY, "suite%u: keyed without a wrap key: export ENOKEY (%s)",
+		   suite, dmd_errname(err < 0 ? err : 0));
+	afalg_close(opb);
+	afalg_close(b);
+out:
+	keyctl(KEYCTL_UNLINK, kid, KEY_SPEC_SESSION_KEYRING, 0);
+	keyctl(KEYCTL_UNLINK, wid, KEY_SPEC_SESSION_KEYRING, 0);
+	afalg_close(op);
+	afalg_close(a);
+	dmd_wipe(wkey, sizeof(wkey));
+}
+
+/*
+ * 6: the second choice, an encrypted key "diamond:wrap" (format default,
+ * 32 bytes) under a user master key, with no logon key: exports seal under
+ * it, a second tfm keys with the export, and without it setkey of the
+ * export is ENOKEY. A SKIP where the kernel has no encrypted keys.
+ */
+static void encrypted_wrap(const struct vec *v, unsigned int suite)
+{
+	uint8_t blob[DMD_BLOB2_MAX], kmk[32], w[DMD_WRAP_MAX];
+	size_t blen = open_only(v, blob);
+	const char *spec = "new default user:diamond-test:kmk 32";
+	long mid, eid;
+	int a, op, b, opb, n, err;
+
+	if (getrandom(kmk, sizeof(kmk), 0) != sizeof(kmk))
+		memset(kmk, 0xa5, sizeof(kmk));
+	mid = syscall(SYS_add_key, "user", "diamond-test:kmk", kmk,
+		      sizeof(kmk), KEY_SPEC_SESSION_KEYRING);
+	eid = mid < 0 ? -1 : syscall(SYS_add_key, "encrypted", DMD_WRAP_KEY_DESC,
+				     spec, strlen(spec),
+				     KEY_SPEC_SESSION_KEYRING);
+	dmd_wipe(kmk, sizeof(kmk));
+	if (eid < 0) {
+		tap_diag("add encrypted key: %s", dmd_errname(-errno));
+		tap_skip("no encrypted keys in this kernel",
+			 "encrypted diamond:wrap");
+		goto out;
+	}
+	a = wtfm(suite, -1, blob, blen);
+	op = a >= 0 ? afalg_accept(a) : a;
+	n = op >= 0 ? get_wrapped(op, w, sizeof(w)) : op;
+	b = n > 0 ? wtfm(suite, -1, w, (size_t)n) : n;
+	opb = b >= 0 ? afalg_accept(b) : b;
+	err = opb >= 0 ? open_step(opb, v, 0) : opb;
+	tap_result(n > 0 && !err,
+		   "suite%u: encrypted key diamond:wrap: export (%s), a tfm keyed with it opens step 0 (%s)",
+		   suite, dmd_errname(n < 0 ? n : 0), dmd_errname(err));
+	afalg_close(opb);
+	afalg_close(b);
+	afalg_close(op);
+	afalg_close(a);
+	keyctl(KEYCTL_UNLINK, eid, KEY_SPEC_SESSION_KEYRING, 0);
+	b = afalg_bind_type(AFALG_DIAMOND_TYPE, dmd_alg_name(suite));
+	err = n > 0 ? afalg_setkey(b, w, (size_t)n) : n;
+	tap_result(err == -ENOKEY,
+		   "suite%u: encrypted key unlinked: setkey of its export is ENOKEY (%s)",
+		   suite, dmd_errname(err));
+	afalg_close(b);
+out:
+	if (mid >= 0)
+		keyctl(KEYCTL_UNLINK, mid, KEY_SPEC_SESSION_KEYRING, 0);
+}
+
+/* The first vector of @suite whose steps 0 and 1 open. */
+static int usable(const struct vec *v, unsigned int suite)
+{
+	return v->key.len > DMD_BLOB_OFF_SUITE &&
+	       v->key.p[DMD_BLOB_OFF_SUITE] == suite && v->nsteps >= 2 &&
+	       !strcmp(v->step[0].expect, "ok") &&
+	       !strcmp(v->step[1].expect, "ok");
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = dmd_vectors_path(argc, argv);
+	unsigned int suite, done = 0;
+	struct vec_file *vf;
+	const struct vec *v;
+	int fd;
+
+	tap_header();
+	if (geteuid()) {
+		tap_skip("needs root", "diamond_wrap");
+		tap_trailing_plan();
+		return TAP_EXIT_SKIP;
+	}
+	/* A session keyring of this test's own, inherited by the child. */
+	if (keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0) < 0) {
+		tap_result(0, "join a new session keyring: %s",
+			   dmd_errname(-errno));
+		tap_trailing_plan();
+		return tap_finish();
+	}
+	for (suite = 1; suite <= 2; suite++) {
+		fd = afalg_bind_type(AFALG_DIAMOND_TYPE, dmd_alg_name(suite));
+		afalg_close(fd);
+		if (fd < 0) {
+			tap_skip("no AF_ALG type diamond", dmd_alg_name(suite));
+			continue;
+		}
+		vf = vec_open(path);
+		if (!vf) {
+			tap_result(0, "open %s", path);
+			break;
+		}
+		while ((v = vec_next(vf)) && !usable(v, suite))
+			;
+		if (tap_result(v != NULL, "suite%u: a vector with two opening steps", suite)) {
+			run_suite(v, suite);
+			encrypted_wrap(v, suite);
+			done++;
+		}
+		vec_close(vf);
+	}
+	tap_trailing_plan();
+	return done ? tap_finish() : TAP_EXIT_SKIP;
+}
