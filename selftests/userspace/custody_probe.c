@@ -15,6 +15,14 @@
  *	ID.state in DIR; print "hits mem N files N keys N" and "read
  *	DESC RESULT" lines. The child is its own, so Yama's ptrace_scope
  *	1 lets it read the memory: a 0 is a finding, not a refusal.
+ *   custody_probe plant ID
+ *	as the ingest could: its own logon key diamond:wrap (32 known
+ *	bytes) in its thread keyring, searched before the session
+ *	keyring, then a "diamond" tfm keyed by the serial of diamond:ID
+ *	and its export asked for: "plant export LEN" means the module
+ *	sealed the device's state under a key the process knows (the
+ *	module must use a root-owned wrap key only), "plant export
+ *	ERROR" that it refused.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -241,8 +249,48 @@ static int run(int argc, char **argv)
 	return 0;
 }
 
+static int plant(const char *id)
+{
+	static const char *names[] = { "diamond(chacha20,poly1305)",
+				       "diamond(ctr(aes),ghash)" };
+	uint8_t known[32], out[DLIB_DMDW_MAX];
+	struct dlib_ktfm *k;
+	char desc[32];
+	int32_t serial;
+	ssize_t n = -ENOKEY;
+	unsigned int i;
+
+	memset(known, 0x41, sizeof(known));
+	if (syscall(SYS_add_key, "logon", DLIB_WRAP_DESC, known, sizeof(known),
+		    -1 /* KEY_SPEC_THREAD_KEYRING */) < 0) {
+		printf("plant add_key %s\n", strerror(errno));
+		return 0;
+	}
+	snprintf(desc, sizeof(desc), "diamond:%s", id);
+	serial = dlib_key_find(desc);
+	if (serial < 0) {
+		printf("plant find %s %s\n", desc, strerror(-serial));
+		return 0;
+	}
+	for (i = 0; i < 2; i++) {
+		n = dlib_ktfm_open_custody(names[i], NULL, 0, serial, &k);
+		if (n)
+			continue;
+		n = dlib_ktfm_export(k, out, sizeof(out));
+		dlib_ktfm_close(k);
+		break;
+	}
+	if (n < 0)
+		printf("plant export %s\n", strerror((int)-n));
+	else
+		printf("plant export %zd\n", n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "plant"))
+		return plant(argv[2]);
 	if (argc > 2 && !strcmp(argv[1], "keys"))
 		return keys(argc - 2, argv + 2);
 	if (argc > 6 && !strcmp(argv[1], "run"))

@@ -181,6 +181,12 @@ diamondctl keys load --keys /w/nokeys --state-dir /w/sc6 --user 65534:65534 -- \
 	/w/custody_probe run $(cat /w/nlines) /w/sc6 /w/frames.bin $(cat /w/keys.hex) \
 	-- diamondctl open --no-spool --state-dir /w/sc6 >/w/p2.txt 2>&1
 sed 's/^/@@p2 /' /w/p2.txt
+# ... and what a planted diamond:wrap of its own would get out of a tfm
+# keyed by serial (6.2+): reported, not yet asserted (the module must
+# take a root-owned wrap key only: /work/wrap-interface.md)
+mkdir -p /w/cst7 && chown 65534:65534 /w/cst7 && chmod 700 /w/cst7
+diamondctl keys load --keys /w/ck6 --state-dir /w/cst7 --user 65534:65534 -- \
+	/w/custody_probe plant 5 2>&1 | sed 's/^/@@plant /'
 # The recorded jobs of the kernel-backend suites (backend.sh), each from its
 # own state; kprobes count the module's work: kprobe_profile's hits of
 # each probe before (k0) and after (k1) the job; every result file goes
@@ -282,6 +288,7 @@ t "item 6: the same search finds them in clear custody (the test can fail)" '
 	h=$(sec p2 | sed -n "s/^hits mem \([0-9]*\) files \([0-9]*\) .*/\1 \2/p") && [ "${h% *}" -gt 0 ] && [ "${h#* }" -gt 0 ]'
 echo "# item 6, custody: $(sec p1 | grep -E '^(lines|hits)' | tr '\n' ' ')"
 echo "# item 6, clear custody: $(sec p2 | grep -E '^(lines|hits)' | tr '\n' ' ')"
+echo "# item 6, a planted diamond:wrap (not asserted yet): $(sec plant | tr '\n' ' ')"
 t "no kernel BUG/WARNING in the guest" '! grep -qE "BUG:|WARNING:|Oops" console.txt vmerr.txt'
 
 # The kernel-backend suites: the guest's results back into job directories,
