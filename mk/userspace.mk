@@ -65,12 +65,17 @@ $(DIAMONDCTL_STATIC): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
 # ---- tests ---------------------------------------------------------------
 
 US_TESTS := $(US_BUILD)/test_units $(US_BUILD)/test_vectors_sw $(US_BUILD)/test_crash \
-	    $(US_BUILD)/test_hardening
+	    $(US_BUILD)/test_hardening $(US_BUILD)/test_wstate
 
 $(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
 		    $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/lib/vecfile.h
 	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(US_LIB_A) $(US_KCAPI)
+
+# Issue 20 item 6 (start): what the ingest's uid can reach, static for the VM.
+US_CUSTODY_PROBE := $(US_BUILD)/custody_probe
+$(US_CUSTODY_PROBE): $(US_TEST_SRC)/custody_probe.c $(US_LIB_A)
+	$(CC) $(CSTD) -static -o $@ $< $(US_LIB_A) $(or $(US_KCAPI_A),-lkcapi)
 
 # Hostile and disordered input for ingest.sh and the flood benchmark.
 US_FRAMETOOL := $(US_BUILD)/frametool
@@ -164,10 +169,11 @@ check-userspace-decided: $(DIAMONDCTL) $(US_FRAMETOOL)
 # Needs the kernel module (mk/kernel.mk): a module that cannot be built
 # fails the suite, as check-kselftest does.
 # Also runs forgery.sh and copies.sh against the kernel backend.
-check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC) $(KMOD_KO) $(US_FRAMETOOL)
+check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC) $(KMOD_KO) $(US_FRAMETOOL) \
+		    $(US_CUSTODY_PROBE)
 	@mkdir -p $(TAPDIR)
 	@US_BUILD=$(US_BUILD) TOP=$(TOP) BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) \
-		FT=$(US_FRAMETOOL) \
+		FT=$(US_FRAMETOOL) CP=$(US_CUSTODY_PROBE) \
 		$(US_TEST_SRC)/vm.sh >$(TAPDIR)/userspace-vm.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-vm.tap; [ $$rc -eq 4 ] && rc=0; exit $$rc
 

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -483,7 +484,7 @@ int diamond_kernel_probe(char *msg, size_t size);
  * @max_buffer: bytes all open epochs of all devices may hold together
  *	(0 = DIAMOND_DEFAULT_MAX_BUFFER, at least DIAMOND_MIN_MAX_BUFFER);
  *	past it the least recently fed open epoch is dropped ("evicted")
- * @flags: DIAMOND_GW_SPOOL, DIAMOND_GW_QUARANTINE
+ * @flags: DIAMOND_GW_SPOOL, DIAMOND_GW_QUARANTINE, DIAMOND_GW_CUSTODY
  * @quarantine_max: bytes the quarantine may hold (0 = 64 MiB); the oldest
  *	files go first
  *
@@ -523,6 +524,72 @@ struct diamond_gw_opts {
  */
 #define DIAMOND_GW_SPOOL	1
 #define DIAMOND_GW_QUARANTINE	2
+/*
+ * DIAMOND_GW_CUSTODY: the kernel backend in custody mode or not at all
+ * (-ENOKEY without a logon key "diamond:wrap" in the caller's keyrings).
+ * Without the flag custody is on exactly when that key is found; then
+ * device keys stay in diamond.ko, state files are wrapped (version 4) and
+ * a state file with a clear key is refused (-EPERM): Documentation/
+ * userspace.rst section 1, "Custody".
+ */
+#define DIAMOND_GW_CUSTODY	4
+
+/**
+ * struct diamond_keys_opts - the custody loader (diamond_keys_load())
+ * @key_dir: root-only directory of clear state files (<id>.state, as
+ *	provision --state-dir, import and restore write them) and wrap.key
+ *	(32 bytes, mode 0600; made with getrandom when missing)
+ * @state_dir: the ingest's state directory, written in version 4
+ *	(wrapped) form; created if missing
+ * @keyring: where the logon keys go; 0 = the session keyring
+ * @flags: DIAMOND_KEYS_WRAP, DIAMOND_KEYS_NEW_SESSION, DIAMOND_KEYS_USER
+ * @uid: owner given to the files written into @state_dir ((uid_t)-1:
+ *	unchanged), @gid their group
+ *
+ * Documentation/userspace.rst section 1, "Custody".
+ */
+struct diamond_keys_opts {
+	const char *key_dir;
+	const char *state_dir;
+	int32_t keyring;
+	unsigned int flags;
+	uid_t uid;
+	gid_t gid;
+};
+/* Wrap every state at load (the loader keys a tfm), as on 6.1. */
+#define DIAMOND_KEYS_WRAP	1
+/*
+ * Join a new session keyring first and, once loaded, leave it to its
+ * possessors to view, list and search only: the process (and what it
+ * executes, whatever uid it drops to) finds the keys; nobody adds, links
+ * or removes one (a planted "diamond:wrap" in it would be found first).
+ */
+#define DIAMOND_KEYS_NEW_SESSION 2
+/*
+ * Into a new keyring "diamond" (closed as above, owned by root) linked
+ * into the user keyring of @uid, replacing the one linked there before:
+ * every process of that user whose session keyring links its user
+ * keyring (systemd's KeyringMode=shared) finds the keys, and the loader
+ * can run in a command of its own (ExecStartPre=+).
+ */
+#define DIAMOND_KEYS_USER	4
+
+/**
+ * diamond_keys_load() - load the custody keys (as root, at service start)
+ * @o: the directories and keyring
+ * @msg: receives a one-line summary, or what failed
+ * @size: its size
+ *
+ * Adds the logon key "diamond:wrap" and, per device whose ingest state is
+ * not a wrapped state at or past the clear one, either the logon key
+ * "diamond:<id>" (view and search only; the ingest keys by serial) or,
+ * where the kernel cannot key by serial (6.1) or with DIAMOND_KEYS_WRAP,
+ * the module's wrapped export of its state into @o->state_dir.
+ *
+ * Return: the number of devices, or -errno.
+ */
+int diamond_keys_load(const struct diamond_keys_opts *o, char *msg,
+		      size_t size);
 
 /* Why an epoch was rejected: the labels of the metrics. */
 enum diamond_reason {

@@ -33,6 +33,7 @@ static void parse(uint32_t id)
 	struct diamond_store *store;
 	struct dlib_decided dec = { 0 };
 	struct dmd_receiver rx;
+	struct dlib_wstate w;
 	struct dmd_state st;
 	uint8_t blob[DIAMOND_BLOB_MAX];
 	size_t len;
@@ -45,6 +46,10 @@ static void parse(uint32_t id)
 		abort();	/* a loaded state is a valid blob */
 	dlib_store_load_rx(store, id, &st, &rx,
 			   p.group_size ? p.group_size : p.b, &dec);
+	/* Custody's version 4: a loaded one is its own header's state. */
+	if (!dlib_store_load_w(store, id, &w, &dec) &&
+	    (w.st.device_id != id || (w.len && w.blob[4] != 1)))
+		abort();
 	free(dec.run);
 	diamond_store_close(store);
 }

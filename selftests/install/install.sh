@@ -90,6 +90,9 @@ check "unit: hardened (system user, StateDirectory, ProtectSystem=strict, no cap
 	sh -c "grep -qx 'User=_diamond' '$unit' && grep -qx 'StateDirectory=diamond' '$unit' &&
 	       grep -qx 'ProtectSystem=strict' '$unit' && grep -qx 'CapabilityBoundingSet=' '$unit' &&
 	       grep -qx 'NoNewPrivileges=yes' '$unit'"
+check "unit: the custody loader as root before the ingest, keys shared through _diamond's user keyring" \
+	sh -c "grep -qx 'ExecStartPre=+/usr/local/bin/diamondctl keys load --keys /var/lib/diamond-keys --state-dir /var/lib/diamond --user _diamond --keyring user' '$unit' &&
+	       grep -qx 'KeyringMode=shared' '$unit'"
 check "sysusers.d creates the unit's user" \
 	grep -q '^u _diamond ' "$D/usr/local/lib/sysusers.d/diamond.conf"
 if command -v systemd-analyze >/dev/null; then

@@ -17,6 +17,7 @@
 #include <diamond/libdiamond.h>
 
 #include "tap.h"
+#include "lib/files.h"
 
 static char tmpdir[] = "/tmp/diamond-units.XXXXXX";
 
@@ -40,30 +41,6 @@ static void mkframe(uint8_t *buf, uint8_t type, uint8_t suite, uint32_t dev,
 	buf[18] = (uint8_t)len;
 	buf[19] = (uint8_t)(len >> 8);
 	memset(buf + 20, 0xab, len);
-}
-
-static int file_bytes(const char *path, uint8_t *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size);
-	close(fd);
-	return (int)n;
-}
-
-static int put_bytes(const char *path, const uint8_t *buf, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, buf, len);
-	close(fd);
-	return n == (ssize_t)len ? 0 : -1;
 }
 
 /* ---- frames ---------------------------------------------------------- */

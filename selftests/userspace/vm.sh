@@ -21,6 +21,7 @@ TOP=${TOP:?}
 BUILD=${BUILD:?}
 KO=${KMOD_KO:?}
 FT=${FT:?}
+CP=${CP:?}
 D=$US_BUILD/diamondctl
 DS=$US_BUILD/diamondctl-static
 
@@ -133,6 +134,59 @@ sed 's/^/@@e4 /' /w/e4.txt
 cat /w/frames.bin /w/frames.bin | diamondctl open --state-dir $st >/dev/null 2>/w/e5.txt
 echo "@@rc5 $?"
 sed 's/^/@@e5 /' /w/e5.txt
+# Custody (issue 20 items 2-3): the loader as root over a root-only
+# directory of clear states, the ingest as uid 65534 (its group may bind
+# the "diamond" type); 6.1 has no keys by serial, so the loader stores
+# the module's wrapped states. Then a restart (replays only), and the
+# grouped device across a restart mid-epoch.
+echo 65534 >/sys/module/diamond/parameters/afalg_gid || echo "@@noafalg"
+mkdir -p /w/ck /w/cst && cp /w/st.orig/*.state /w/stg.orig/11.state /w/ck/
+chmod 700 /w/ck /w/cst && chown 65534:65534 /w/cst
+kl() { diamondctl keys load --keys /w/ck --state-dir /w/cst --user 65534:65534 "$@"; }
+kl -- diamondctl open --custody --state-dir /w/cst --input /w/frames.bin \
+	>/w/oc1.json 2>/w/ec1.txt
+echo "@@rcc1 $?"
+sed 's/^/@@ec1 /' /w/ec1.txt
+sed 's/^/@@oc1 /' /w/oc1.json
+for d in 5 6 70000 11; do
+	echo "@@cst $d $(od -An -tx1 -v /w/cst/$d.state | tr -d ' \n')"
+	echo "@@cown $d $(stat -c %u:%a /w/cst/$d.state)"
+done
+kl -- diamondctl open --custody --state-dir /w/cst --input /w/frames.bin \
+	>/dev/null 2>/w/ec2.txt
+echo "@@rcc2 $?"
+sed 's/^/@@ec2 /' /w/ec2.txt
+{ kl -- diamondctl open --custody --state-dir /w/cst --input /w/fgl1.bin
+  kl -- diamondctl open --custody --state-dir /w/cst --input /w/fgl2.bin; } \
+	>/w/oc3.json 2>/w/ec3.txt
+sed 's/^/@@oc3 /' /w/oc3.json
+sed 's/^/@@ec3 /' /w/ec3.txt
+diamondctl open --custody --state-dir /w/cst --input /w/frames.bin \
+	>/dev/null 2>/w/ec4.txt
+echo "@@rcc4 $?"
+sed 's/^/@@ec4 /' /w/ec4.txt
+# Issue 20 item 6 (start): as uid 65534, while the gateway runs (its
+# child, so Yama lets it look), its memory, its state directory and every
+# diamond key it can keyctl read, searched for E_e and E_{e+1} of every
+# device, first and last (keys.hex, derived on the host); then the same
+# search against a clear-custody gateway, which must find them.
+mkdir -p /w/ck6 /w/cst6 /w/sc6 && cp /w/st.orig/*.state /w/ck6/ &&
+	cp /w/st.orig/*.state /w/sc6/ && chmod 700 /w/ck6 /w/cst6 /w/sc6 &&
+	chown -R 65534:65534 /w/cst6 /w/sc6
+diamondctl keys load --keys /w/ck6 --state-dir /w/cst6 --user 65534:65534 -- \
+	/w/custody_probe run $(cat /w/nlines) /w/cst6 /w/frames.bin $(cat /w/keys.hex) \
+	-- diamondctl open --custody --no-spool --state-dir /w/cst6 >/w/p1.txt 2>&1
+sed 's/^/@@p1 /' /w/p1.txt
+diamondctl keys load --keys /w/nokeys --state-dir /w/sc6 --user 65534:65534 -- \
+	/w/custody_probe run $(cat /w/nlines) /w/sc6 /w/frames.bin $(cat /w/keys.hex) \
+	-- diamondctl open --no-spool --state-dir /w/sc6 >/w/p2.txt 2>&1
+sed 's/^/@@p2 /' /w/p2.txt
+# ... and what a planted diamond:wrap of its own would get out of a tfm
+# keyed by serial (6.2+): reported, not yet asserted (the module must
+# take a root-owned wrap key only: /work/wrap-interface.md)
+mkdir -p /w/cst7 && chown 65534:65534 /w/cst7 && chmod 700 /w/cst7
+diamondctl keys load --keys /w/ck6 --state-dir /w/cst7 --user 65534:65534 -- \
+	/w/custody_probe plant 5 2>&1 | sed 's/^/@@plant /'
 # The recorded jobs of the kernel-backend suites (backend.sh), each from its
 # own state; kprobes count the module's work: kprobe_profile's hits of
 # each probe before (k0) and after (k1) the job; every result file goes
@@ -165,7 +219,9 @@ for s in $(ls /w/jobs); do
 done
 echo "@@jobs done"
 SH
-mkdir -p w && cp -r st.orig w/st && cp -r st.orig w/st.orig && \
+"$CP" keys st.orig/*.state st/*.state | tr '\n' ' ' >keys.hex
+mkdir -p w && cp keys.hex "$CP" w/ && wc -l <expect.json >w/nlines
+cp -r st.orig w/st && cp -r st.orig w/st.orig && \
 	cp -r stg w/stg && cp -r stg.orig w/stg.orig && \
 	cp frames.bin forged.bin incomplete.bin f5.bin fgl.bin fgl1.bin \
 	fgl2.bin guest.sh w/
@@ -202,6 +258,37 @@ t "grouped device through the kernel: JSON identical to the software open ($(wc 
 t "grouped device: groups released and rejected, as the software path" 'grep -q "\"group\":1" expectg.json && sec e6 | grep -q "open (kernel)"'
 t "grouped device: the state file (cursor) equals the software run's" '[ "$(sec md5g)" = "$(md5sum <stgs/11.state | cut -d" " -f1)" ]'
 t "grouped device, restart mid-epoch: JSON and state as the software path" 'cmp -s kernelg2.json expectg2.json && [ "$(sec md5g2)" = "$(md5sum <stgs2/11.state | cut -d" " -f1)" ]'
+sec oc1 >custody.json
+sec oc3 >custodyg.json
+t "custody: loader as root, ingest as uid 65534: exit 0, JSON identical to the software open" '[ "$(sec rcc1)" = 0 ] && cmp -s custody.json expect.json'
+t "custody: the loader gave every device a key by reference (6.2+) or its wrapped state (6.1: no keys by serial)" 'sec ec1 | grep -qE "(4 devices by reference, 0 wrapped by the loader|0 devices by reference, 4 wrapped by the loader, 0 wrapped states kept \(no ALG_SET_KEY_BY_KEY_SERIAL)"'
+echo "# custody loader: $(sec ec1 | grep -o 'custody: .*')"
+t "custody: no line about a weaker custody" '! sec ec1 | grep -q "custody: weaker"'
+t "custody: the ingest's state files are version 4, uid 65534, 0600; with the module's DMDW blob once the device moved" '
+	for d in 5 6 70000 11; do h=$(sec cst | sed -n "s/^$d //p")
+		[ "${h:8:2}" = 04 ] && [ "${h:48:8}" = 444d4457 ] &&
+		{ [ $d = 11 ] || [ "${h:112:8}" = 444d4457 ]; } &&
+		[ "$(sec cown | sed -n "s/^$d //p")" = "65534:600" ] || exit 1; done'
+# E_e at the start and after the software run (the state the ingest's
+# files stand for): no 8 bytes of either in the ingest's files.
+for f in st.orig/*.state st/*.state stgs2/11.state; do
+	python3 -c 'import sys; f=open(sys.argv[1],"rb").read(); k=32 if f[21]==2 else 16; print(f[16+28:16+28+k].hex())' "$f"
+done >custody.keys
+t "custody: state files hold no 8 bytes of any device's first or current E_e ($(wc -l <custody.keys) keys)" '
+	[ -s custody.keys ] && all=$(sec cst | tr -d " ") && [ -n "$all" ] && while read -r k; do
+		for o in 0 16 32 48; do p=${k:$o:16}; [ -n "$p" ] || continue
+			case $all in *$p*) exit 1;; esac; done; done <custody.keys'
+t "custody, restart: the keys loaded again, the moved devices' wrapped states kept, every epoch a replay" '[ "$(sec rcc2)" = 1 ] && sec ec2 | grep -qE "0 devices by reference, 0 wrapped by the loader, 4 wrapped states kept|1 device by reference, 0 wrapped by the loader, 3 wrapped states kept" && sec ec2 | grep -q "0 epochs verified"'
+t "custody, grouped device across a restart mid-epoch: JSON as the software path" '[ -s expectg2.json ] && cmp -s custodyg.json expectg2.json'
+t "custody: --custody without the keys stops (exit 3), naming diamond:wrap" '[ "$(sec rcc4)" = 3 ] && sec ec4 | grep -q "diamond:wrap"'
+t "item 6: as uid 65534, the custody gateway's memory, state directory and keys: 0 hits of E_e, E_{e+1} ($(wc -w <keys.hex) keys)" '
+	sec p1 | grep -q "^lines $(cat w/nlines) patterns [1-9][0-9]* mem-bytes [1-9]" && sec p1 | grep -qx "hits mem 0 files 0 keys 0"'
+t "item 6: diamond:wrap is found but cannot be read" 'sec p1 | grep -q "^read diamond:wrap Operation not supported"'
+t "item 6: the same search finds them in clear custody (the test can fail)" '
+	h=$(sec p2 | sed -n "s/^hits mem \([0-9]*\) files \([0-9]*\) .*/\1 \2/p") && [ "${h% *}" -gt 0 ] && [ "${h#* }" -gt 0 ]'
+echo "# item 6, custody: $(sec p1 | grep -E '^(lines|hits)' | tr '\n' ' ')"
+echo "# item 6, clear custody: $(sec p2 | grep -E '^(lines|hits)' | tr '\n' ' ')"
+echo "# item 6, a planted diamond:wrap (not asserted yet): $(sec plant | tr '\n' ' ')"
 t "no kernel BUG/WARNING in the guest" '! grep -qE "BUG:|WARNING:|Oops" console.txt vmerr.txt'
 
 # The kernel-backend suites: the guest's results back into job directories,

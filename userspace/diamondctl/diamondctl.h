@@ -20,6 +20,7 @@ int cmd_seal(int argc, char **argv);
 int cmd_open(int argc, char **argv);
 int cmd_state(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_keys(int argc, char **argv);
 
 /* 0 quiet (-q), 1 normal, 2 verbose (-v); see note(). */
 extern int verbosity;

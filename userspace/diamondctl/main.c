@@ -21,6 +21,7 @@ static const struct {
 	{ "open", cmd_open, "gateway: frames in, verified records out as JSON" },
 	{ "state", cmd_state, "show, export or import a device's gateway state" },
 	{ "bench", cmd_bench, "throughput of open (kernel and software)" },
+	{ "keys", cmd_keys, "custody: load device keys into the kernel (root)" },
 };
 
 #ifndef DIAMONDCTL_VERSION

@@ -25,7 +25,7 @@ static volatile sig_atomic_t stop;
 static void help(FILE *f)
 {
 	fprintf(f,
-		"usage: diamondctl open --state-dir DIR [--software]\n"
+		"usage: diamondctl open --state-dir DIR [--software | --custody]\n"
 		"                       [--input FILE | --serial DEV | --udp PORT [--bind ADDR]]\n"
 		"                       [--max-tfms N] [--max-skip N] [--max-buffer MIB]\n"
 		"                       [--no-spool] [--quarantine-max MIB]\n"
@@ -54,6 +54,9 @@ static void help(FILE *f)
 		"  --state-dir DIR  the state directory (one file per device, provision)\n"
 		"  --software       verify with the portable core instead of the kernel\n"
 		"                   (the default needs the diamond module: modprobe diamond)\n"
+		"  --custody        device keys in the kernel only, or stop (exit 3):\n"
+		"                   needs the keys diamondctl keys load gives (custody\n"
+		"                   is also on whenever its key diamond:wrap is found)\n"
 		"  --input FILE     read frames from FILE\n"
 		"  --serial DEV     read frames from a serial device (raw mode) until\n"
 		"                   SIGINT/SIGTERM; reconnects when it goes away\n"
@@ -347,6 +350,7 @@ int cmd_open(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "state-dir", required_argument, NULL, 'D' },
 		{ "software", no_argument, NULL, 's' },
+		{ "custody", no_argument, NULL, 'C' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "serial", required_argument, NULL, 'S' },
 		{ "udp", required_argument, NULL, 'u' },
@@ -380,6 +384,7 @@ int cmd_open(int argc, char **argv)
 		switch (c) {
 		case 'D': go.state_dir = optarg; break;
 		case 's': go.backend = DIAMOND_BACKEND_SOFTWARE; break;
+		case 'C': go.flags |= DIAMOND_GW_CUSTODY; break;
 		case 'i': r.src.kind = SRC_FILE; r.src.name = optarg; nsrc++; break;
 		case 'S': r.src.kind = SRC_SERIAL; r.src.name = optarg; nsrc++; break;
 		case 'u': r.src.kind = SRC_UDP; r.src.name = optarg; nsrc++; break;

@@ -111,8 +111,8 @@ static struct kern_pos pos_of(const struct dmd_receiver *rx)
 size_t dlib_kernel_key(const struct dlib_dev *d, const struct dmd_receiver *rx,
 		       uint8_t *key)
 {
-	size_t n, k = dmd_key_size(d->st.suite);
 	struct dmd_state st;
+	size_t n;
 
 	if (!rx) {
 		st = d->st;
@@ -127,13 +127,20 @@ size_t dlib_kernel_key(const struct dlib_dev *d, const struct dmd_receiver *rx,
 	dmd_blob2_write(key, &st);
 	dmd_wipe(&st, sizeof(st));
 	n = dmd_blob2_size(d->st.suite);
-	if (rx->open) {
-		dmd_store64_le(key + n, rx->st.epoch);
-		dmd_store32_le(key + n + 8, rx->group);
-		memcpy(key + n + 12, rx->r, k);
-		n += 12 + k;
-	}
-	return n;
+	return n + dlib_kernel_cursor(rx, key + n);
+}
+
+/* @rx's cursor as setkey takes it after the blob (none if closed). */
+size_t dlib_kernel_cursor(const struct dmd_receiver *rx, uint8_t *out)
+{
+	size_t k = dmd_key_size(rx->st.suite);
+
+	if (!rx->open)
+		return 0;
+	dmd_store64_le(out, rx->st.epoch);
+	dmd_store32_le(out + 8, rx->group);
+	memcpy(out + 12, rx->r, k);
+	return 12 + k;
 }
 
 /* A new tfm *@out keyed with @rx's state (NULL: @d's blob), standing there. */
@@ -160,10 +167,43 @@ static int tfm_new(const struct dlib_dev *d, const struct dmd_receiver *rx,
 	return 0;
 }
 
+/*
+ * Custody: a tfm of diamond.ko's type keyed with @d's wrapped state, or
+ * before it has one, by its logon key diamond:<id> (the loader's): the
+ * process hands the module a blob it cannot open or a serial, never a key.
+ */
+static int custody_new(const struct dlib_dev *d, struct kern_tfm **out)
+{
+	struct kern_tfm *t = calloc(1, sizeof(*t));
+	char desc[24];
+	int32_t serial = 0;
+	int rc = 0;
+
+	if (!t)
+		return -ENOMEM;
+	if (!d->w->len) {
+		snprintf(desc, sizeof(desc), "diamond:%u", (unsigned int)d->id);
+		serial = dlib_key_find(desc);
+		rc = serial < 0 ? serial : 0;
+	}
+	if (!rc)
+		rc = dlib_ktfm_open_custody(alg_name(d->st.suite),
+					    d->w->len ? d->w->blob : NULL,
+					    d->w->len, serial, &t->k);
+	if (rc) {
+		free(t);
+		return rc;
+	}
+	if (d->rx)
+		t->at = pos_of(d->rx);
+	*out = t;
+	return 0;
+}
+
 static int attach(struct dlib_dev *d)
 {
 	struct kern_tfm *t;
-	int rc = tfm_new(d, d->rx, &t);
+	int rc = d->w ? custody_new(d, &t) : tfm_new(d, d->rx, &t);
 
 	if (!rc)
 		d->tfm = t;
@@ -211,7 +251,8 @@ static int stand_at(struct dlib_dev *d, const struct dmd_receiver *next)
 	struct kern_pos p = pos_of(next);
 	int rc;
 
-	if (walk(&t->at, &p, d->g) <= KERN_SPAN)
+	/* Custody: no key to seek with; the module walks (section 1). */
+	if (d->w || walk(&t->at, &p, d->g) <= KERN_SPAN)
 		return 0;
 	kern_release(d);
 	rc = tfm_new(d, next, &t);
@@ -300,10 +341,11 @@ static int kern_open(struct dlib_dev *d,
 /*
  * The cursor copy @rx moved past the unit the module released, as the
  * core's receiver moves it (spec 9.1): keys only, so the state file can
- * hold what the tfm holds. Nothing is verified here.
+ * hold what the tfm holds; in custody (@keys 0) the position alone, the
+ * state file gets the module's export. Nothing is verified here.
  */
 static void rx_advance(struct dmd_receiver *rx, uint64_t epoch,
-		       uint32_t group, int final)
+		       uint32_t group, int final, int keys)
 {
 	unsigned int suite = rx->st.suite;
 	struct dmd_stream s;
@@ -312,8 +354,8 @@ static void rx_advance(struct dmd_receiver *rx, uint64_t epoch,
 	uint32_t j;
 
 	if (!(rx->open && rx->st.epoch == epoch)) {
-		for (e = rx->open ? rx->st.epoch + 1 : rx->st.epoch; e <= epoch;
-		     e++)
+		for (e = rx->open ? rx->st.epoch + 1 : rx->st.epoch;
+		     keys && e <= epoch; e++)
 			dmd_epoch_update(suite, rx->st.key, rx->st.key, rx->r);
 		rx->st.epoch = epoch;
 		rx->group = 0;
@@ -326,7 +368,7 @@ static void rx_advance(struct dmd_receiver *rx, uint64_t epoch,
 		rx->open = 0;
 		return;
 	}
-	for (j = rx->group * rx->g; j < (group + 1) * rx->g; j++) {
+	for (j = rx->group * rx->g; keys && j < (group + 1) * rx->g; j++) {
 		dmd_slot_open(&s, suite, rx->r, rx->r, hp);
 		dmd_stream_wipe(&s);
 	}
@@ -385,7 +427,7 @@ static int kern_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
 				outlen);
 	if (got >= 0 && (size_t)got == outlen && !dmd_load32_le(out + 2)) {
 		memcpy(pt, out + assoc, body->ct_len - DIAMOND_TAG_SIZE);
-		rx_advance(next, body->epoch, at, n != 0);
+		rx_advance(next, body->epoch, at, n != 0, !d->w);
 		t->at = pos_of(next);	/* the module moved as @next did */
 		rc = 0;
 	} else {
@@ -396,9 +438,23 @@ static int kern_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
 	return rc;
 }
 
+/* Custody: the tfm's state as the module exports it, into @w. */
+static int kern_wrapped(struct dlib_dev *d, struct dlib_wstate *w)
+{
+	struct kern_tfm *t = d->tfm;
+	uint8_t buf[DLIB_DMDW_MAX];
+	ssize_t n;
+
+	if (!t)
+		return -ENOKEY;
+	n = dlib_ktfm_export(t->k, buf, sizeof(buf));
+	return n < 0 ? (int)n : dlib_wst_adopt(w, buf, (size_t)n);
+}
+
 const struct dlib_backend dlib_backend_kernel = {
 	.name = "kernel",
 	.open = kern_open,
 	.open_unit = kern_open_unit,
 	.release = kern_release,
+	.wrapped = kern_wrapped,
 };

@@ -42,6 +42,23 @@ static void resume_decided(struct dlib_dev *d)
 	d->gerr_live = 1;
 }
 
+/*
+ * A custody device's cursor: positions only, from its DMDW header (the
+ * runs are in d->dec already); the keys stay in the module, so rx's are
+ * zero and nothing here walks a chain.
+ */
+static int custody_rx(struct dlib_dev *d)
+{
+	int rc = dlib_core_errno(dmd_receiver_init(d->rx, &d->st, d->g, 0));
+
+	if (!rc && d->w->cursor) {
+		d->rx->st.epoch = d->st.epoch - 1;
+		d->rx->group = d->w->c;
+		d->rx->open = 1;
+	}
+	return rc;
+}
+
 int dlib_cur_load(struct diamond_gw *gw, struct dlib_dev *d)
 {
 	int rc;
@@ -55,7 +72,8 @@ int dlib_cur_load(struct diamond_gw *gw, struct dlib_dev *d)
 	d->ngerr = dlib_max_units(d);
 	d->gerr_epoch = UINT64_MAX;	/* no epoch summed up yet */
 	d->walk_credit = DLIB_WALK_CREDITS;
-	rc = dlib_store_load_rx(gw->store, d->id, &d->st, d->rx, d->g,
+	rc = d->w ? custody_rx(d) :
+	     dlib_store_load_rx(gw->store, d->id, &d->st, d->rx, d->g,
 				&d->dec);
 	if (rc)
 		diamond_store_path(gw->store, d->id, gw->detail,

@@ -290,7 +290,9 @@ static int store_cursor(struct diamond_gw *gw, struct dlib_dev *d,
 	int rc = dlib_cur_plan(d, ep->epoch, from, u), had;
 
 	if (!rc)
-		rc = dlib_store_save_rx(gw->store, next, &d->dec);
+		rc = d->w ? dlib_custody_save(gw, d, next->st.epoch + next->open,
+					      next->open, next->group) :
+		     dlib_store_save_rx(gw->store, next, &d->dec);
 	if (!rc)
 		return 0;
 	if (rc != -ENOMEM) {

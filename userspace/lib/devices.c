@@ -93,6 +93,10 @@ int dlib_gw_get_dev(struct diamond_gw *gw, uint32_t id,
 	d->id = id;
 	d->stats.device_id = id;
 	rc = load_state(gw, id, &d->st);
+	if (rc == -ENOKEY)		/* version 4: a wrapped state */
+		rc = dlib_custody_load(gw, d);
+	else if (!rc && gw->custody)	/* a key in clear: load it first */
+		rc = -EPERM;
 	if (!rc) {
 		d->g = d->st.group ? d->st.group : d->st.b;
 		rc = dlib_cur_load(gw, d);
@@ -101,6 +105,7 @@ int dlib_gw_get_dev(struct diamond_gw *gw, uint32_t id,
 		rc = insert(gw, d);
 	if (rc) {
 		dlib_cur_free(d);
+		free(d->w);
 		dlib_free_secret(d, sizeof(*d));
 		return rc;
 	}

@@ -33,6 +33,42 @@ static int check_opts(const struct diamond_gw_opts *o, char *msg, size_t size)
 	return o->backend == DIAMOND_BACKEND_SOFTWARE ? 0 : -EINVAL;
 }
 
+/*
+ * Custody (userspace.rst section 1): on when a logon key diamond:wrap is
+ * in this process's keyrings (the loader put it there), required with
+ * DIAMOND_GW_CUSTODY. Without it the kernel path keeps device keys in
+ * clear, and one line in @msg says so.
+ */
+static int custody_mode(struct diamond_gw *gw,
+			const struct diamond_gw_opts *o, char *msg,
+			size_t size)
+{
+	size_t n = msg && size ? strlen(msg) : 0;
+	int32_t wrap;
+
+	if (o->backend != DIAMOND_BACKEND_KERNEL)
+		return o->flags & DIAMOND_GW_CUSTODY ? -EINVAL : 0;
+	wrap = dlib_key_find(DLIB_WRAP_DESC);
+	if (wrap >= 0) {
+		gw->custody = 1;
+		return 0;
+	}
+	if (!msg || !size)
+		return o->flags & DIAMOND_GW_CUSTODY ? wrap : 0;
+	if (o->flags & DIAMOND_GW_CUSTODY) {
+		snprintf(msg, size, "custody: no logon key \"%s\" in this "
+			 "process's keyrings (%s): start the gateway through "
+			 "diamondctl keys load", DLIB_WRAP_DESC,
+			 strerror(-wrap));
+		return wrap;
+	}
+	snprintf(msg + n, size - n, "%scustody: weaker (no \"%s\" key): "
+		 "device keys are in clear in the state directory and in "
+		 "this process; diamondctl keys load puts them in diamond.ko",
+		 n ? "; " : "", DLIB_WRAP_DESC);
+	return 0;
+}
+
 /* The limits of @o, defaults where it has none. */
 static void set_limits(struct diamond_gw *gw, const struct diamond_gw_opts *o)
 {
@@ -87,6 +123,11 @@ int diamond_gw_new(struct diamond_gw **out, const struct diamond_gw_opts *o,
 	if (!gw)
 		return -ENOMEM;
 	set_limits(gw, o);
+	rc = custody_mode(gw, o, msg, size);
+	if (rc) {
+		free(gw);
+		return rc;
+	}
 	if (cbs)
 		gw->cbs = *cbs;
 	gw->tab_size = 1024;
@@ -115,6 +156,7 @@ void diamond_gw_free(struct diamond_gw *gw)
 			continue;
 		gw->be->release(gw->tab[i]);
 		dlib_cur_free(gw->tab[i]);
+		free(gw->tab[i]->w);
 		dlib_free_secret(gw->tab[i], sizeof(*gw->tab[i]));
 	}
 	free(gw->tab);

@@ -55,6 +55,7 @@ int dlib_fsync_parent(const char *path);
 void dlib_state_advance(struct dmd_state *st, uint64_t epoch);
 
 struct dlib_dev;
+struct dlib_wstate;
 struct dlib_ckpt;
 
 /*
@@ -151,6 +152,7 @@ struct dlib_dev {
 	struct diamond_dev_stats stats;
 	uint8_t last_tag[DIAMOND_TAG_SIZE];	/* T of stats.last_epoch */
 	void *tfm;			/* backend handle or NULL */
+	struct dlib_wstate *w;		/* custody: its wrapped state, else NULL */
 	struct dlib_dev *lru_prev, *lru_next;	/* devices with a tfm */
 };
 
@@ -180,6 +182,7 @@ struct diamond_gw {
 	size_t pt_cap;
 	struct diamond_gw_stats stats;
 	uint64_t chain_steps;		/* diamond_gw_chain_steps() */
+	int custody;			/* keys in diamond.ko (section 1) */
 	char detail[4200];
 };
 
@@ -447,7 +450,23 @@ struct dlib_backend {
 			 const struct diamond_epoch_body *body, uint8_t *pt,
 			 struct dmd_receiver *next);
 	void (*release)(struct dlib_dev *d);
+	/*
+	 * Custody: the state d->tfm holds now, as the module wraps it, into
+	 * @w (a copy of d->w, whose header it replaces). NULL: no custody.
+	 */
+	int (*wrapped)(struct dlib_dev *d, struct dlib_wstate *w);
 };
+
+/*
+ * custody.c: a custody device's state after a request that moved it,
+ * read from its tfm and made durable before anything is delivered: the
+ * device at @epoch (the blob's, spec section 2), with the cursor at group
+ * @c of epoch - 1 when @open. On failure d->w is unchanged.
+ */
+int dlib_custody_save(struct diamond_gw *gw, struct dlib_dev *d,
+		      uint64_t epoch, int open, uint32_t c);
+/* A custody device's entry from its version 4 file. */
+int dlib_custody_load(struct diamond_gw *gw, struct dlib_dev *d);
 
 /* tfm.c: the LRU of open tfms around a backend call. */
 void dlib_make_room(struct diamond_gw *gw, struct dlib_dev *self);
@@ -466,6 +485,9 @@ ssize_t dlib_ktfm_decrypt(struct dlib_ktfm *k, const uint8_t *in,
 			  size_t inlen, uint32_t assoclen, const uint8_t *iv,
 			  uint8_t *out, size_t outlen);
 void dlib_ktfm_close(struct dlib_ktfm *k);
+int dlib_ktfm_open_custody(const char *name, const uint8_t *key, size_t len,
+			   int32_t serial, struct dlib_ktfm **out);
+ssize_t dlib_ktfm_export(struct dlib_ktfm *k, uint8_t *buf, size_t size);
 int dlib_ktfm_type_bind(const char *name);
 const char *dlib_ktfm_type_hint(int rc);
 extern const struct dlib_backend dlib_backend_software;
@@ -476,6 +498,8 @@ extern const struct dlib_backend dlib_backend_software;
 #define DLIB_KERNEL_KEY_MAX	(DMD_BLOB2_MAX + 12 + DMD_KEY_MAX)
 size_t dlib_kernel_key(const struct dlib_dev *d, const struct dmd_receiver *rx,
 		       uint8_t *key);
+/* @rx's cursor le64(e) || le32(c) || R_{e,c*g} at @out, if open: bytes. */
+size_t dlib_kernel_cursor(const struct dmd_receiver *rx, uint8_t *out);
 
 /*
  * The epoch check both backends make before any cryptography (spec
@@ -486,6 +510,66 @@ static inline int dlib_check_epoch(const struct dmd_state *st, uint64_t epoch,
 {
 	return dlib_core_errno(dmd_check_epoch(st->epoch, epoch, max_skip));
 }
+
+/*
+ * wstate.c: a device's wrapped state (custody mode): its public
+ * parameters, the clear header of its DMDW blob (kernel-api.rst "Wrapped
+ * states") and the blob itself, never a key (userspace.rst section 3,
+ * version 4).
+ */
+#define DLIB_DMDW_HDR	DMD_WRAP_AD_SIZE
+#define DLIB_DMDW_MAX	DMD_WRAP_MAX	/* 56 + 64 + 12 + 32 + 16 */
+struct dlib_wstate {
+	struct dmd_state st;	/* parameters and epoch e; key all zero */
+	uint32_t c;		/* the cursor's next group, 0 without one */
+	uint8_t cursor;		/* the blob holds a cursor into epoch e - 1 */
+	uint8_t blob[DLIB_DMDW_MAX];
+	size_t len;		/* 0: none yet, keyed by its logon key */
+};
+/* @w for the state @st (key dropped), with a cursor at group @c. */
+void dlib_wst_from_state(struct dlib_wstate *w, const struct dmd_state *st,
+			 int cursor, uint32_t c);
+/* The DMDW header @w stands for (DLIB_DMDW_HDR bytes at @h). */
+void dlib_wst_header(const struct dlib_wstate *w, uint8_t *h);
+/* A new DMDW blob of @w's device into @w: its header read and checked. */
+int dlib_wst_adopt(struct dlib_wstate *w, const uint8_t *dmdw, size_t len);
+/* The state file body of @w (parameters, header, blob) at @out: its size. */
+size_t dlib_wst_put(const struct dlib_wstate *w, uint8_t *out);
+size_t dlib_wst_size(const struct dlib_wstate *w);
+/* A body of @wlen blob bytes at @p (@left bytes there) into @w. */
+int dlib_wst_get(struct dlib_wstate *w, const uint8_t *p, size_t left,
+		 size_t wlen, uint32_t device_id);
+
+/*
+ * keyring.c: logon keys. dlib_key_find(): the serial of the logon key
+ * @desc in the caller's keyrings (request_key, no callout) or -errno
+ * (-ENOKEY). dlib_key_add(): a logon key into @keyring with
+ * DLIB_KEY_PERM: possessor and owner view and search, nothing else.
+ */
+#define DLIB_KEY_PERM		0x09090000u	/* pos/usr VIEW | SEARCH */
+#define DLIB_RING_PERM		0x0b000000u	/* pos VIEW | READ | SEARCH */
+#define DLIB_KEY_SESSION	(-3)		/* KEY_SPEC_SESSION_KEYRING */
+#define DLIB_WRAP_DESC		"diamond:wrap"
+#define DLIB_WRAP_SIZE		32
+int32_t dlib_key_find(const char *desc);
+int32_t dlib_key_add(const char *desc, const uint8_t *payload, size_t len,
+		     int32_t keyring);
+int32_t dlib_key_new_session(void);
+/*
+ * A new keyring "diamond" in the session keyring; then, filled, linked
+ * into @uid's user keyring (as root), replacing the one there before.
+ */
+#define DLIB_RING_DESC		"diamond"
+int32_t dlib_key_ring(void);
+int dlib_key_link_user(int32_t ring, uid_t uid);
+int dlib_key_setperm(int32_t key, uint32_t perm);
+
+/* store.c: a version 4 file; @dec: the runs when @w has a cursor. */
+int dlib_store_load_w(struct diamond_store *store, uint32_t device_id,
+		      struct dlib_wstate *w, struct dlib_decided *dec);
+int dlib_store_save_w(struct diamond_store *store,
+		      const struct dlib_wstate *w,
+		      const struct dlib_decided *dec);
 
 int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
 		       struct dmd_state *st, struct dmd_receiver *rx,

@@ -29,6 +29,9 @@
 #ifndef SOL_ALG
 #define SOL_ALG 279
 #endif
+#ifndef ALG_SET_KEY_BY_KEY_SERIAL	/* 6.2 and later; absent on 6.1 */
+#define ALG_SET_KEY_BY_KEY_SERIAL 7
+#endif
 
 /* A device's tfm: a libkcapi handle, or the two "diamond" sockets. */
 struct dlib_ktfm {
@@ -82,14 +85,23 @@ void dlib_ktfm_close(struct dlib_ktfm *k)
 	free(k);
 }
 
-/* Type "diamond": bind, key, authsize and the one operation socket. */
+/*
+ * Type "diamond": bind, key (with @key, or when it is NULL by the keyring
+ * key @serial: the process never holds that key), authsize and the one
+ * operation socket.
+ */
 static int type_attach(struct dlib_ktfm *k, const char *name,
-		       const uint8_t *key, size_t len)
+		       const uint8_t *key, size_t len, int32_t serial)
 {
+	int rc;
+
 	k->tfm = dlib_ktfm_type_bind(name);
 	if (k->tfm < 0)
 		return k->tfm;
-	if (setsockopt(k->tfm, SOL_ALG, ALG_SET_KEY, key, (socklen_t)len) ||
+	rc = key ? setsockopt(k->tfm, SOL_ALG, ALG_SET_KEY, key, (socklen_t)len) :
+		   setsockopt(k->tfm, SOL_ALG, ALG_SET_KEY_BY_KEY_SERIAL,
+			      &serial, sizeof(serial));
+	if (rc ||
 	    setsockopt(k->tfm, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL,
 		       DIAMOND_TAG_SIZE))
 		return -errno;
@@ -185,11 +197,46 @@ int dlib_ktfm_open(const char *name, const uint8_t *key, size_t len,
 	k->tfm = k->op = -1;
 	rc = kcapi_attach(k, name, key, len);
 	if (rc == -ENOENT && !k->kc)
-		rc = type_attach(k, name, key, len);
+		rc = type_attach(k, name, key, len, 0);
 	if (rc) {
 		dlib_ktfm_close(k);
 		return rc == -ENOENT || rc == -EOPNOTSUPP ? -ENOPKG : rc;
 	}
 	*out = k;
 	return 0;
+}
+
+/*
+ * Custody (userspace.rst section 1): a tfm of diamond.ko's own type, the
+ * only one that exports, keyed with a wrapped state (@key, a DMDW blob)
+ * or by the keyring key @serial (@key NULL). -ENOPKG: no such type.
+ */
+int dlib_ktfm_open_custody(const char *name, const uint8_t *key, size_t len,
+			   int32_t serial, struct dlib_ktfm **out)
+{
+	struct dlib_ktfm *k = calloc(1, sizeof(*k));
+	int rc;
+
+	if (!k)
+		return -ENOMEM;
+	k->tfm = k->op = -1;
+	rc = type_attach(k, name, key, len, serial);
+	if (rc) {
+		dlib_ktfm_close(k);
+		return rc == -ENOENT || rc == -EAFNOSUPPORT ? -ENOPKG : rc;
+	}
+	*out = k;
+	return 0;
+}
+
+/* The tfm's state as the module wraps it, into @buf: its length or -errno. */
+ssize_t dlib_ktfm_export(struct dlib_ktfm *k, uint8_t *buf, size_t size)
+{
+	socklen_t len = (socklen_t)size;
+
+	if (k->op < 0)
+		return -ENOKEY;		/* an "aead" tfm cannot export */
+	if (getsockopt(k->op, SOL_ALG, DIAMOND_ALG_GET_WRAPPED, buf, &len))
+		return -errno;
+	return len;
 }

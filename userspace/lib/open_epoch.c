@@ -37,9 +37,10 @@ static int backend_open(struct diamond_gw *gw, struct dlib_dev *d,
 }
 
 /*
- * Make (epoch + 1, E_{epoch+1}) durable, then the device's mirror of it.
- * If the file cannot be written, the tfm (which moved on) is closed and
- * re-keyed from disk on next use, and the plaintext erased.
+ * Make (epoch + 1, E_{epoch+1}) durable, then the device's mirror of it;
+ * in custody the module's export of that state (custody.c), with no key
+ * in the process. If the file cannot be written, the tfm (which moved on)
+ * is closed and re-keyed from disk on next use, and the plaintext erased.
  */
 static int persist(struct diamond_gw *gw, struct dlib_dev *d,
 		   const struct diamond_epoch_body *body, uint8_t *pt)
@@ -48,10 +49,16 @@ static int persist(struct diamond_gw *gw, struct dlib_dev *d,
 	uint8_t blob[DIAMOND_BLOB_MAX];
 	int rc, had;
 
-	dlib_state_advance(&next, body->epoch);
-	dmd_blob2_write(blob, &next);
-	rc = diamond_store_save(gw->store, blob, dmd_blob2_size(next.suite));
-	dmd_wipe(blob, sizeof(blob));
+	if (d->w) {
+		rc = dlib_custody_save(gw, d, body->epoch + 1, 0, 0);
+		next.epoch = body->epoch + 1;
+	} else {
+		dlib_state_advance(&next, body->epoch);
+		dmd_blob2_write(blob, &next);
+		rc = diamond_store_save(gw->store, blob,
+					dmd_blob2_size(next.suite));
+		dmd_wipe(blob, sizeof(blob));
+	}
 	if (rc) {
 		had = d->tfm != NULL;
 		gw->be->release(d);

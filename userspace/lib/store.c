@@ -21,14 +21,18 @@
 #define STATE_VERSION	1
 #define STATE_VERSION_RX 2	/* with the cursor of a grouped device */
 #define STATE_VERSION_DEC 3	/* the cursor and its decided groups */
+#define STATE_VERSION_W	4	/* custody: a wrapped state (wstate.c) */
 #define STATE_HDR	16	/* magic, version, 3 reserved, id, blob length */
 /* The cursor: le64 open epoch e, le32 next group c, R_{e,c*g}. */
 #define CURSOR_SIZE(k)	(12 + (k))
 /* Version 3: le32 m, then m runs of le16 groups, le16 errno (0 released). */
 #define RUN_SIZE	4
 #define RUNS_MAX	65535	/* c <= (b - 1) / g < 65535 groups */
-#define STATE_MAX	(DIAMOND_STATE_FILE_SIZE(DIAMOND_BLOB_MAX) + \
-			 CURSOR_SIZE(DMD_KEY_MAX) + 4 + RUNS_MAX * RUN_SIZE)
+#define STATE_MAX	(STATE_HDR + 8 + DLIB_DMDW_HDR + DLIB_DMDW_MAX + 4 + \
+			 RUNS_MAX * RUN_SIZE + 4)
+_Static_assert(STATE_MAX >= DIAMOND_STATE_FILE_SIZE(DIAMOND_BLOB_MAX) +
+	       CURSOR_SIZE(DMD_KEY_MAX) + 4 + RUNS_MAX * RUN_SIZE,
+	       "STATE_MAX holds every version");
 
 struct diamond_store {
 	char *dir;
@@ -199,6 +203,10 @@ static int check_file(const uint8_t *buf, size_t got, uint32_t device_id,
 	struct diamond_params p;
 	size_t cl = 0, bl;
 
+	/* A wrapped state: its key is in diamond.ko, not here. */
+	if (got >= STATE_HDR + 4 && !memcmp(buf, STATE_MAGIC, 4) &&
+	    buf[4] == STATE_VERSION_W)
+		return -ENOKEY;
 	if (got < STATE_HDR + 4 || memcmp(buf, STATE_MAGIC, 4) ||
 	    buf[4] < STATE_VERSION || buf[4] > STATE_VERSION_DEC ||
 	    buf[5] || buf[6] || buf[7])
@@ -262,20 +270,13 @@ int dlib_dec_add(struct dlib_decided *dec, uint32_t n, int err)
 	return 0;
 }
 
-/*
- * The decided groups 0 .. c - 1 of a cursor (version 3 runs, or a version
- * 2 file's: how they went is not known, so they count as gone, replay).
- */
-static int load_runs(const uint8_t *p, size_t curlen, size_t k, uint32_t c,
-		     struct dlib_decided *dec)
+/* Version 3 and 4 runs at @p (le32 m, m runs) for groups 0 .. c - 1. */
+static int parse_runs(const uint8_t *p, uint32_t c, struct dlib_decided *dec)
 {
-	uint32_t m, i, sum = 0, n;
+	uint32_t m = dmd_load32_le(p), i, sum = 0, n;
 	int err, rc = 0;
 
 	dec->nrun = 0;
-	if (curlen == CURSOR_SIZE(k))
-		return dlib_dec_add(dec, c, -EKEYEXPIRED);
-	m = dmd_load32_le(p);
 	for (i = 0; !rc && i < m; i++) {
 		n = dmd_load16_le(p + 4 + i * RUN_SIZE);
 		err = -(int)dmd_load16_le(p + 6 + i * RUN_SIZE);
@@ -283,6 +284,19 @@ static int load_runs(const uint8_t *p, size_t curlen, size_t k, uint32_t c,
 		rc = !n || sum > c ? -EUCLEAN : dlib_dec_add(dec, n, err);
 	}
 	return rc ? rc : sum == c ? 0 : -EUCLEAN;
+}
+
+/*
+ * The decided groups 0 .. c - 1 of a cursor (version 3 runs, or a version
+ * 2 file's: how they went is not known, so they count as gone, replay).
+ */
+static int load_runs(const uint8_t *p, size_t curlen, size_t k, uint32_t c,
+		     struct dlib_decided *dec)
+{
+	dec->nrun = 0;
+	if (curlen == CURSOR_SIZE(k))
+		return dlib_dec_add(dec, c, -EKEYEXPIRED);
+	return parse_runs(p, c, dec);
 }
 
 /* The cursor at @cur into @rx (its blob's state in rx->st already). */
@@ -332,23 +346,30 @@ int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
 	return rc;
 }
 
-/* The cursor of @rx with the runs of @dec at @out: its length. */
-static size_t put_cursor(uint8_t *out, const struct dmd_receiver *rx,
-			 const struct dlib_decided *dec)
+/* The runs of @dec at @out (le32 m, then m runs): their length. */
+static size_t put_runs(uint8_t *out, const struct dlib_decided *dec)
 {
-	size_t k = dmd_key_size(rx->st.suite);
-	uint8_t *p = out + CURSOR_SIZE(k) + 4;
+	uint8_t *p = out + 4;
 	uint32_t i;
 
-	dmd_store64_le(out, rx->st.epoch);
-	dmd_store32_le(out + 8, rx->group);
-	memcpy(out + 12, rx->r, k);
-	dmd_store32_le(out + CURSOR_SIZE(k), dec->nrun);
+	dmd_store32_le(out, dec->nrun);
 	for (i = 0; i < dec->nrun; i++, p += RUN_SIZE) {
 		dmd_store16_le(p, (uint16_t)dec->run[i].n);
 		dmd_store16_le(p + 2, (uint16_t)-dec->run[i].err);
 	}
 	return (size_t)(p - out);
+}
+
+/* The cursor of @rx with the runs of @dec at @out: its length. */
+static size_t put_cursor(uint8_t *out, const struct dmd_receiver *rx,
+			 const struct dlib_decided *dec)
+{
+	size_t k = dmd_key_size(rx->st.suite);
+
+	dmd_store64_le(out, rx->st.epoch);
+	dmd_store32_le(out + 8, rx->group);
+	memcpy(out + 12, rx->r, k);
+	return CURSOR_SIZE(k) + put_runs(out + CURSOR_SIZE(k), dec);
 }
 
 /*
@@ -384,6 +405,97 @@ int dlib_store_save_rx(struct diamond_store *store,
 	dlib_free_secret(buf, size);
 	dmd_wipe(blob, sizeof(blob));
 	dmd_wipe(&st, sizeof(st));
+	return rc;
+}
+
+/* Offsets in a version 4 file: the parameters, the DMDW header, its flags. */
+#define W_BODY		STATE_HDR
+#define W_FLAGS		(W_BODY + 8 + 6)
+#define W_BLOB		(W_BODY + 8 + DLIB_DMDW_HDR)
+
+/*
+ * The lengths of a version 4 file of @got bytes, checked with its CRC
+ * before anything in it is believed: the blob's in *@wl, the runs' in *@rl.
+ */
+static int check_w(const uint8_t *buf, size_t got, size_t *wl, size_t *rl)
+{
+	size_t end;
+	uint32_t m;
+
+	if (got < W_BLOB + 4 || memcmp(buf, STATE_MAGIC, 4) ||
+	    buf[4] != STATE_VERSION_W || buf[5] || buf[6] || buf[7])
+		return -EUCLEAN;
+	*wl = dmd_load32_le(buf + 12);
+	*rl = 0;
+	if (*wl > DLIB_DMDW_MAX)
+		return -EUCLEAN;
+	end = W_BLOB + *wl;
+	if (buf[W_FLAGS] & 1) {
+		if (got < end + 8)
+			return -EUCLEAN;
+		m = dmd_load32_le(buf + end);
+		if (!m || m > RUNS_MAX)
+			return -EUCLEAN;
+		*rl = 4 + (size_t)m * RUN_SIZE;
+	}
+	end += *rl;
+	return got == end + 4 &&
+	       dmd_load32_le(buf + end) == dlib_crc32(buf, end) ? 0 : -EUCLEAN;
+}
+
+int dlib_store_load_w(struct diamond_store *store, uint32_t device_id,
+		      struct dlib_wstate *w, struct dlib_decided *dec)
+{
+	size_t got, cap, wl, rl;
+	uint8_t *buf;
+	int rc;
+
+	if (dec)
+		dec->nrun = 0;
+	rc = read_file(store, device_id, &buf, &cap, &got);
+	if (!rc)
+		rc = check_w(buf, got, &wl, &rl);
+	if (!rc)
+		rc = dlib_wst_get(w, buf + W_BODY, got - W_BODY, wl,
+				  dmd_load32_le(buf + 8));
+	if (!rc && w->st.device_id != device_id)
+		rc = -EXDEV;
+	if (!rc && w->cursor != !!rl)
+		rc = -EUCLEAN;
+	if (!rc && rl && dec)
+		rc = parse_runs(buf + W_BLOB + wl, w->c, dec);
+	dlib_free_secret(buf, cap);
+	return rc;
+}
+
+int dlib_store_save_w(struct diamond_store *store,
+		      const struct dlib_wstate *w,
+		      const struct dlib_decided *dec)
+{
+	size_t n, size = W_BLOB + DLIB_DMDW_MAX + 4;
+	char path[4096];
+	uint8_t *buf;
+	int rc;
+
+	if (w->cursor && (!dec->nrun || dec->nrun > RUNS_MAX))
+		return -EINVAL;
+	if (w->cursor)
+		size += 4 + (size_t)dec->nrun * RUN_SIZE;
+	buf = malloc(size);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, STATE_MAGIC, 4);
+	buf[4] = STATE_VERSION_W;
+	buf[5] = buf[6] = buf[7] = 0;
+	dmd_store32_le(buf + 8, w->st.device_id);
+	dmd_store32_le(buf + 12, (uint32_t)w->len);
+	n = W_BODY + dlib_wst_put(w, buf + W_BODY);
+	if (w->cursor)
+		n += put_runs(buf + n, dec);
+	dmd_store32_le(buf + n, dlib_crc32(buf, n));
+	diamond_store_path(store, w->st.device_id, path, sizeof(path));
+	rc = diamond_file_replace(path, buf, n + 4, 0600);
+	free(buf);
 	return rc;
 }
 
