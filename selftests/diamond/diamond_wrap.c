@@ -115,14 +115,16 @@ static size_t open_only(const struct vec *v, uint8_t *out)
 static size_t forged(const struct vec *v, uint8_t *out)
 {
 	struct dmd_state st;
+	size_t n;
 
 	if (dmd_blob_parse(&st, v->key.p, v->key.len) != DMD_OK)
 		return 0;
 	st.flags = DMD_BLOB_FLAG_OPEN_ONLY;
 	st.key[0] ^= 0x01;
 	dmd_blob2_write(out, &st);
+	n = DMD_BLOB2_SIZE(dmd_key_size(st.suite));
 	dmd_wipe(&st, sizeof(st));
-	return DMD_BLOB2_SIZE(dmd_key_size(st.suite));
+	return n;
 }
 
 /* A tfm of type "diamond", keyed by @serial (-1: with @blob); fd/-errno. */
