@@ -9,8 +9,8 @@
  * encrypted keys, an encrypted key of that name (format default, 32 bytes),
  * whose master may be a TPM-sealed trusted key. Either counts only as a
  * custody key (diamond_custody.c: root's, not writable); one planted by
- * anyone else is no wrap key. request_key() with no
- * callout info only searches (no upcall to /sbin/request-key). The payload
+ * anyone else is no wrap key. request_key() with no callout info only
+ * searches (no upcall to /sbin/request-key). The payload
  * is copied under the key's semaphore and the reference dropped at once:
  * the tfm keeps its copy (erased with the rest of its key state), so an
  * export runs in any process, and a key revoked later stops new setkeys,
