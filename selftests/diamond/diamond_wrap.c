@@ -452,11 +452,11 @@ static void custody(const struct wctx *c)
 
 	st = nobody_run(plant_thread, c);
 	tap_result(st == ENOKEY,
-		   "suite%u: uid 65534, a diamond:wrap of its own in its thread keyring: the tfm keys, its export is refused (%d, want %d ENOKEY)",
+		   "suite%u: uid 65534, a diamond:wrap of its own in its thread keyring: its export (6.1: setkey of the loader's DMDW) is refused (%d, want %d ENOKEY)",
 		   c->suite, st, ENOKEY);
 	st = nobody_run(plant_user, c);
 	tap_result(st == ENOKEY,
-		   "suite%u: uid 65534, a diamond:wrap of its own in its user keyring: the tfm keys, its export is refused (%d, want %d ENOKEY)",
+		   "suite%u: uid 65534, a diamond:wrap of its own in its user keyring: its export (6.1: setkey of the loader's DMDW) is refused (%d, want %d ENOKEY)",
 		   c->suite, st, ENOKEY);
 	st = nobody_run(launder_clear, c);
 	tap_result(st == EPERM,
