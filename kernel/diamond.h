@@ -169,6 +169,12 @@ struct diamond_tfm_ctx {
 	 */
 	bool has_wkey;
 	u8 wkey[DMD_WRAP_KEY_SIZE];
+	/*
+	 * The key came from custody (diamond_custody.c): wrapped, or in
+	 * clear from the administrator or a custody "diamond:<id>". Only
+	 * then may the tfm export; set by setkey under the lock.
+	 */
+	bool custody;
 	struct diamond_pre pre;
 	struct diamond_groups grp;
 };
@@ -352,6 +358,11 @@ int diamond_epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep);
 int diamond_encrypt(struct aead_request *req);
 int diamond_decrypt(struct aead_request *req);
 
+/* diamond_custody.c: which keys the module trusts. */
+struct key;
+bool diamond_custody_key(const struct key *key);
+bool diamond_custody_clear(const u8 *blob, unsigned int len);
+
 /* diamond_wrapkey.c: the wrap key, from the caller's keyrings. */
 int __must_check diamond_wrap_key_find(u8 out[DMD_WRAP_KEY_SIZE]);
 
@@ -364,7 +375,7 @@ int __must_check diamond_wrap_open(const u8 *wkey, const u8 *in,
 /* diamond_key.c: the key lifecycle. */
 int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen);
 int diamond_key_set(struct crypto_aead *tfm, const u8 *key,
-		    unsigned int keylen, const u8 *wkey);
+		    unsigned int keylen, const u8 *wkey, bool custody);
 int diamond_export_state(struct crypto_aead *tfm, u8 *blob, unsigned int len);
 int diamond_export_wrapped(struct crypto_aead *tfm, u8 *out,
 			   unsigned int *len);

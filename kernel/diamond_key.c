@@ -8,7 +8,8 @@
  * table, the bounce buffer); a wrapped state (DMDW, diamond_wrap.c) is
  * opened under the wrap key and keys as its inner blob would. At every
  * successful setkey the tfm takes a copy of the caller's wrap key
- * (diamond_wrapkey.c), if there is one, for export_wrapped, which gives the
+ * (diamond_wrapkey.c), if there is one, and notes whether its key came from
+ * custody (diamond_custody.c), for export_wrapped, which gives such a
  * state back sealed under it (the AF_ALG getsockopt); export_state gives
  * it in clear (selftest only); exit erases it all. Every limit a request
  * is checked against (ctx->grp.aad_max, ctx->max_body, both the bounce
@@ -174,6 +175,7 @@ static void key_erase(struct diamond_tfm_ctx *ctx)
 	memzero_explicit(ctx->ekey, sizeof(ctx->ekey));
 	memzero_explicit(ctx->wkey, sizeof(ctx->wkey));
 	ctx->has_wkey = false;
+	ctx->custody = false;
 	ctx->keyed = false;
 	ctx->gen = 0;
 	ctx->gsize = 0;
@@ -248,11 +250,12 @@ static bool is_wrapped(const u8 *key, unsigned int keylen)
 
 /*
  * setkey with the wrap key given (@wkey, NULL: none): the tfm keeps a copy
- * of it when the key is taken. diamond_setkey() passes the one found in
- * the caller's keyrings; the selftest its own.
+ * of it when the key is taken. @custody: a clear key came from custody (a
+ * wrapped one always did). diamond_setkey() passes what it found for the
+ * caller; the selftest its own.
  */
 int diamond_key_set(struct crypto_aead *tfm, const u8 *key,
-		    unsigned int keylen, const u8 *wkey)
+		    unsigned int keylen, const u8 *wkey, bool custody)
 {
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 	int err;
@@ -264,14 +267,18 @@ int diamond_key_set(struct crypto_aead *tfm, const u8 *key,
 
 	/* Even a refused key ends the old state: the tfm is keyless now. */
 	key_erase(ctx);
-	if (is_wrapped(key, keylen))
+	if (is_wrapped(key, keylen)) {
 		err = key_set_wrapped(ctx, wkey, key, keylen);
-	else
+		custody = true;
+	} else {
 		err = key_set(ctx, key, keylen);
+	}
 	if (!err && wkey) {
 		memcpy(ctx->wkey, wkey, sizeof(ctx->wkey));
 		ctx->has_wkey = true;
 	}
+	if (!err)
+		ctx->custody = custody;
 	diamond_unlock(ctx);
 
 	if (!err)
@@ -282,11 +289,13 @@ int diamond_key_set(struct crypto_aead *tfm, const u8 *key,
 int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	u8 wkey[DMD_WRAP_KEY_SIZE];
+	bool custody;
 	int err, wkerr;
 
-	/* Before the tfm lock: the keyring search may sleep a while. */
+	/* Before the tfm lock: the keyring searches may sleep a while. */
 	wkerr = diamond_wrap_key_find(wkey);
-	err = diamond_key_set(tfm, key, keylen, wkerr ? NULL : wkey);
+	custody = !is_wrapped(key, keylen) && diamond_custody_clear(key, keylen);
+	err = diamond_key_set(tfm, key, keylen, wkerr ? NULL : wkey, custody);
 	memzero_explicit(wkey, sizeof(wkey));
 	/* A wrapped key without a wrap key: the reason there was none. */
 	return err == -ENOKEY && wkerr ? wkerr : err;
@@ -356,9 +365,10 @@ static unsigned int inner_build(const struct diamond_tfm_ctx *ctx, u8 *out)
 
 /*
  * The current state sealed under the wrap key found at setkey, into @out
- * (*@len bytes): its size in *@len. -ENOKEY for a keyless tfm or one keyed
- * without a wrap key; -ERANGE, with the size needed in *@len, when *@len is
- * too small. The nonce is fresh for every export.
+ * (*@len bytes): its size in *@len. -ENOKEY for a keyless tfm; -EPERM for
+ * a key not from custody (a clear key of the caller's own); -ENOKEY for
+ * one keyed without a wrap key; -ERANGE, with the size needed in *@len,
+ * when *@len is too small. The nonce is fresh for every export.
  */
 int diamond_export_wrapped(struct crypto_aead *tfm, u8 *out,
 			   unsigned int *len)
@@ -369,8 +379,8 @@ int diamond_export_wrapped(struct crypto_aead *tfm, u8 *out,
 	int err;
 
 	diamond_lock(ctx);
-	if (!ctx->keyed || !ctx->has_wkey) {
-		err = -ENOKEY;
+	if (!ctx->keyed || !ctx->has_wkey || !ctx->custody) {
+		err = ctx->keyed && !ctx->custody ? -EPERM : -ENOKEY;
 		goto out_unlock;
 	}
 	n = inner_build(ctx, inner);

@@ -230,7 +230,7 @@ static void wrap_tamper(struct selftest *t, struct crypto_aead *tfm, u8 *w,
 	for (off = 0; off < n; off++) {
 		want = wrap_tamper_want(off, cursor);
 		w[off] ^= 0x80;
-		err = diamond_key_set(tfm, w, n, st_wkey);
+		err = diamond_key_set(tfm, w, n, st_wkey, false);
 		w[off] ^= 0x80;
 		check(t, err == want, "altered wrapped state", name, off, err,
 		      want);
@@ -263,7 +263,7 @@ static void wrap_mismatch(struct selftest *t, struct crypto_aead *tfm,
 		xchacha20poly1305_encrypt(bad + DMD_WRAP_HDR, inner, len, bad,
 					  DMD_WRAP_AD_SIZE,
 					  bad + DMD_WRAP_OFF_NONCE, st_wkey);
-		err = diamond_key_set(tfm, bad, n, st_wkey);
+		err = diamond_key_set(tfm, bad, n, st_wkey, false);
 		check(t, err == -EINVAL, "header and inner at odds", name, i,
 		      err, -EINVAL);
 	}
@@ -273,8 +273,9 @@ static void wrap_mismatch(struct selftest *t, struct crypto_aead *tfm,
 /*
  * The wrapped state of @kat's state after its first step: exported from
  * one tfm, keyed into the other, the same state (open-only there); a
- * second export has a fresh nonce; no wrap key is -ENOKEY, another one
- * -EKEYREJECTED, a short buffer -ERANGE with the size.
+ * second export has a fresh nonce (a wrapped key is in custody whatever
+ * the caller says); no wrap key is -ENOKEY, another one -EKEYREJECTED, a
+ * short buffer -ERANGE with the size, a clear key not from custody -EPERM.
  */
 static void wrap_round_trip(struct selftest *t, const struct diamond_kat *kat,
 			    unsigned int suite, u8 *buf)
@@ -294,7 +295,7 @@ static void wrap_round_trip(struct selftest *t, const struct diamond_kat *kat,
 	 * selftest's wrap key.
 	 */
 	err = crypto_aead_setkey(a, kat->key, kat->keylen) ?:
-	      diamond_key_set(a, kat->key, kat->keylen, st_wkey) ?:
+	      diamond_key_set(a, kat->key, kat->keylen, st_wkey, true) ?:
 	      run(a, false, s->epoch, s->ad, s->adlen, s->ct, s->ctlen, buf,
 		  s->ptlen);
 	if (!check(t, !err, "wrap: key and open", kat->name, 0, err, 0))
@@ -303,7 +304,7 @@ static void wrap_round_trip(struct selftest *t, const struct diamond_kat *kat,
 	      diamond_export_wrapped(a, w2, &n2);
 	if (!check(t, !err, "wrap: export", kat->name, 0, err, 0))
 		return;
-	err = diamond_key_set(b, w, n, st_wkey);
+	err = diamond_key_set(b, w, n, st_wkey, false);
 	if (!check(t, !err, "wrap: setkey of the export", kat->name, 0, err,
 		   0))
 		return;
@@ -321,17 +322,23 @@ static void wrap_round_trip(struct selftest *t, const struct diamond_kat *kat,
 	err = diamond_export_wrapped(b, w2, &n2);
 	check(t, err == -ERANGE && n2 == n, "short buffer", kat->name, 0, err,
 	      -ERANGE);
-	err = diamond_key_set(b, w, n, NULL);
+	err = diamond_key_set(b, w, n, NULL, false);
 	check(t, err == -ENOKEY, "no wrap key", kat->name, 0, err, -ENOKEY);
 	memcpy(other, st_wkey, sizeof(other));
 	other[0] ^= 1;
-	err = diamond_key_set(b, w, n, other);
+	err = diamond_key_set(b, w, n, other, false);
 	check(t, err == -EKEYREJECTED, "other wrap key", kat->name, 0, err,
 	      -EKEYREJECTED);
-	err = diamond_key_set(b, kat->key, kat->keylen, NULL) ?:
+	err = diamond_key_set(b, kat->key, kat->keylen, NULL, true) ?:
 	      diamond_export_wrapped(b, w2, &n2);
 	check(t, err == -ENOKEY, "export without wrap key", kat->name, 0, err,
 	      -ENOKEY);
+	/* A clear key not from custody never leaves the tfm, wrap key or not. */
+	n2 = sizeof(w2);
+	err = diamond_key_set(b, kat->key, kat->keylen, st_wkey, false) ?:
+	      diamond_export_wrapped(b, w2, &n2);
+	check(t, err == -EPERM, "export of a key not in custody", kat->name, 0,
+	      err, -EPERM);
 	wrap_tamper(t, b, w, n, kat->name);
 	wrap_mismatch(t, b, w, n, kat->name);
 }
@@ -352,7 +359,7 @@ static void wrap_kat(struct selftest *t, struct crypto_aead *tfm,
 	err = diamond_wrap_open(wrap_kat_key, dmdw, len, got);
 	check(t, err == ilen && !memcmp(got, inner, ilen), "wrap vector opens",
 	      name, 0, err, ilen);
-	err = diamond_key_set(tfm, dmdw, len, wrap_kat_key) ?:
+	err = diamond_key_set(tfm, dmdw, len, wrap_kat_key, false) ?:
 	      diamond_export_wrapped(tfm, w, &n);
 	if (check(t, !err && n == len, "wrap vector keys and exports", name,
 		  0, err, 0)) {

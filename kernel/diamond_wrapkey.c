@@ -7,8 +7,10 @@
  * First choice a logon key "diamond:wrap": userspace can add, search and
  * revoke it but never read it back. Second choice, where the kernel has
  * encrypted keys, an encrypted key of that name (format default, 32 bytes),
- * whose master may be a TPM-sealed trusted key. request_key() with no
- * callout info only searches (no upcall to /sbin/request-key). The payload
+ * whose master may be a TPM-sealed trusted key. Either counts only as a
+ * custody key (diamond_custody.c: root's, not writable); one planted by
+ * anyone else is no wrap key. request_key() with no callout info only
+ * searches (no upcall to /sbin/request-key). The payload
  * is copied under the key's semaphore and the reference dropped at once:
  * the tfm keeps its copy (erased with the rest of its key state), so an
  * export runs in any process, and a key revoked later stops new setkeys,
@@ -28,7 +30,10 @@
 
 #if IS_ENABLED(CONFIG_KEYS)
 
-/* The payload of a logon key: 32 bytes, else no wrap key (-ENOKEY). */
+/*
+ * The payload of a logon key: 32 bytes of a custody key, else no wrap key
+ * (-ENOKEY).
+ */
 static int copy_logon(struct key *key, u8 out[DMD_WRAP_KEY_SIZE])
 {
 	const struct user_key_payload *upl;
@@ -36,7 +41,8 @@ static int copy_logon(struct key *key, u8 out[DMD_WRAP_KEY_SIZE])
 
 	down_read(&key->sem);
 	upl = user_key_payload_locked(key);
-	if (upl && upl->datalen == DMD_WRAP_KEY_SIZE) {
+	if (diamond_custody_key(key) && upl &&
+	    upl->datalen == DMD_WRAP_KEY_SIZE) {
 		memcpy(out, upl->data, DMD_WRAP_KEY_SIZE);
 		err = 0;
 	}
@@ -45,7 +51,7 @@ static int copy_logon(struct key *key, u8 out[DMD_WRAP_KEY_SIZE])
 }
 
 #if IS_REACHABLE(CONFIG_ENCRYPTED_KEYS)
-/* The decrypted payload of an encrypted key, as dm-crypt reads it. */
+/* The decrypted payload of an encrypted custody key, as dm-crypt reads it. */
 static int copy_encrypted(struct key *key, u8 out[DMD_WRAP_KEY_SIZE])
 {
 	const struct encrypted_key_payload *ekp;
@@ -53,7 +59,8 @@ static int copy_encrypted(struct key *key, u8 out[DMD_WRAP_KEY_SIZE])
 
 	down_read(&key->sem);
 	ekp = key->payload.data[0];
-	if (ekp && ekp->decrypted_datalen == DMD_WRAP_KEY_SIZE) {
+	if (diamond_custody_key(key) && ekp &&
+	    ekp->decrypted_datalen == DMD_WRAP_KEY_SIZE) {
 		memcpy(out, ekp->decrypted_data, DMD_WRAP_KEY_SIZE);
 		err = 0;
 	}
@@ -77,7 +84,8 @@ static int find_typed(struct key_type *type,
 }
 
 /*
- * The wrap key into @out, 0; else -ENOKEY (none, or not 32 bytes) or what
+ * The wrap key into @out, 0; else -ENOKEY (none, not 32 bytes, or not a
+ * custody key: found first, it shadows the loader's) or what
  * request_key() returned (-EACCES, -EKEYREVOKED, -EKEYEXPIRED). Process
  * context, may sleep.
  */

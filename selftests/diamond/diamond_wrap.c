@@ -26,8 +26,14 @@
  *  5. The wrap key unlinked: setkey of the DMDW is ENOKEY, and a tfm keyed
  *     in clear exports nothing (ENOKEY).
  *  6. The second choice, an encrypted key "diamond:wrap" under a user
- *     master key: export, re-key, ENOKEY once it is unlinked (a SKIP
- *     without encrypted keys).
+ *     master key, with the loader's permissions: export, re-key, ENOKEY
+ *     once it is unlinked (a SKIP without encrypted keys).
+ *  7. Custody (kernel-api.rst "Custody"), each as uid 65534 in a child of
+ *     its own: a diamond:wrap of its own, in its thread keyring or in its
+ *     user keyring, is never used: the tfm it keys by the loader's serial
+ *     opens, its export is ENOKEY (on 6.1 setkey of the loader's DMDW is);
+ *     a clear key of its own for the device exports EPERM, and so does the
+ *     same key as a logon key diamond:<id> of its own keyed by serial.
  * TAP 13; exit 4 when the type "diamond" or the algorithms are missing.
  */
 #define _GNU_SOURCE
@@ -100,6 +106,25 @@ static size_t open_only(const struct vec *v, uint8_t *out)
 		dmd_blob2_write(out, &st);
 	dmd_wipe(&st, sizeof(st));
 	return v->key.len;
+}
+
+/*
+ * The vector's key made open-only with E_e altered: a key of the ingest's
+ * own for the same device, which it must not launder into a wrapped state.
+ */
+static size_t forged(const struct vec *v, uint8_t *out)
+{
+	struct dmd_state st;
+	size_t n;
+
+	if (dmd_blob_parse(&st, v->key.p, v->key.len) != DMD_OK)
+		return 0;
+	st.flags = DMD_BLOB_FLAG_OPEN_ONLY;
+	st.key[0] ^= 0x01;
+	dmd_blob2_write(out, &st);
+	n = DMD_BLOB2_SIZE(dmd_key_size(st.suite));
+	dmd_wipe(&st, sizeof(st));
+	return n;
 }
 
 /* A tfm of type "diamond", keyed by @serial (-1: with @blob); fd/-errno. */
@@ -209,10 +234,51 @@ static void tamper(unsigned int suite, uint8_t *w, int n)
 		   suite, n, bad);
 }
 
-/* 4, in the child as uid 65534: 0 when every check holds. */
-static int nobody_checks(const struct vec *v, unsigned int suite, int kid,
-			 int wid, const uint8_t *w, int wn)
+/* What the checks as uid 65534 (4, 7) work on. */
+struct wctx {
+	const struct vec *v;
+	unsigned int suite;
+	int kid;			/* the loader's diamond:<id> */
+	int wid;			/* the loader's diamond:wrap */
+	const uint8_t *w;		/* the loader's export */
+	int wn;
+	uint32_t dev;
+};
+
+/* In a child as uid/gid 65534 with afalg_gid=65534: @fn's status, or -1. */
+static int nobody_run(int (*fn)(const struct wctx *), const struct wctx *c)
 {
+	char was[32] = "", val[32];
+	int status = -1;
+	pid_t pid;
+
+	if (dmd_read_str(GIDPARAM, was, sizeof(was)))
+		return -1;
+	snprintf(val, sizeof(val), "%d", NOBODY);
+	if (dmd_write_str(GIDPARAM, val))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+			_exit(100);
+		_exit(fn(c));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		status = -1;
+	else
+		status = WEXITSTATUS(status);
+	if (dmd_write_str(GIDPARAM, was))
+		tap_diag("could not restore afalg_gid=%s", was);
+	return status;
+}
+
+/* 4, in the child as uid 65534: 0 when every check holds. */
+static int nobody_checks(const struct wctx *c)
+{
+	const struct vec *v = c->v;
+	unsigned int suite = c->suite;
+	int kid = c->kid, wid = c->wid, wn = c->wn;
+	const uint8_t *w = c->w;
 	unsigned int k = suite == 1 ? DMD_KEY1_SIZE : DMD_KEY2_SIZE;
 	const struct vec_step *s = &v->step[0];
 	uint8_t buf[4096], out[DMD_WRAP_MAX];
@@ -220,8 +286,6 @@ static int nobody_checks(const struct vec *v, unsigned int suite, int kid,
 	socklen_t len;
 	int tfm, op, fdi, fds[2];
 
-	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
-		return 100;
 	if (keyctl(KEYCTL_READ, kid, (unsigned long)buf, sizeof(buf)) >= 0 ||
 	    keyctl(KEYCTL_READ, wid, (unsigned long)buf, sizeof(buf)) >= 0)
 		fail |= 1;
@@ -261,38 +325,155 @@ static int nobody_checks(const struct vec *v, unsigned int suite, int kid,
 	return (int)fail;
 }
 
-/* 4: fork, drop to 65534 with afalg_gid=65534, check; restore. */
-static void as_nobody(const struct vec *v, unsigned int suite, int kid,
-		      int wid, const uint8_t *w, int wn)
+/* 4: in a child as uid 65534 (afalg_gid=65534 lets it bind). */
+static void as_nobody(const struct wctx *c)
 {
-	char was[32] = "", val[32];
-	int status = -1;
-	pid_t pid;
+	int status = nobody_run(nobody_checks, c);
 
-	if (dmd_read_str(GIDPARAM, was, sizeof(was))) {
-		tap_result(0, "suite%u: read %s", suite, GIDPARAM);
-		return;
-	}
-	snprintf(val, sizeof(val), "%d", NOBODY);
-	if (dmd_write_str(GIDPARAM, val)) {
-		tap_result(0, "suite%u: set afalg_gid=%d", suite, NOBODY);
-		return;
-	}
-	pid = fork();
-	if (!pid)
-		_exit(nobody_checks(v, suite, kid, wid, w, wn));
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		status = -1;
-	else
-		status = WEXITSTATUS(status);
-	if (dmd_write_str(GIDPARAM, was))
-		tap_diag("could not restore afalg_gid=%s", was);
 	tap_result(status == 0,
 		   "suite%u: uid 65534 with the keys possessed: keyctl read of both fails, encrypt EPERM, opens, 0 hits of any E_e in what its sockets give (status %d: bits 1 read, 2 bind, 4 encrypt, 8 open, 16 export, 32 hits)",
-		   suite, status);
+		   c->suite, status);
 }
 
-/* 1, 2, 3, 5 on vector @v (two opening steps, no groups). */
+/*
+ * A tfm keyed by @serial (-1: @blob) whose step 0 (1 for the loader's
+ * DMDW) opens, and its export: the export's -errno, or 0 when one came
+ * out; 200 + the failing stage's number when keying or opening failed.
+ */
+static int key_open_export(const struct wctx *c, int serial,
+			   const uint8_t *blob, size_t len, int step)
+{
+	uint8_t out[DMD_WRAP_MAX];
+	int tfm = wtfm(c->suite, serial, blob, len), op, n;
+
+	if (tfm < 0)
+		return 201;
+	op = afalg_accept(tfm);
+	if (op < 0 || (step >= 0 && open_step(op, c->v, (unsigned int)step))) {
+		afalg_close(op);
+		afalg_close(tfm);
+		return 202;
+	}
+	n = get_wrapped(op, out, sizeof(out));
+	afalg_close(op);
+	afalg_close(tfm);
+	return n > 0 ? 0 : -n;
+}
+
+/* Its own logon key @desc with @p in keyring @ring: 0, or 203. */
+static int plant_key(const char *desc, const void *p, size_t len, long ring)
+{
+	long id = syscall(SYS_add_key, "logon", desc, p, len, ring);
+
+	return id < 0 ? 203 : 0;
+}
+
+/*
+ * 7a/b, as uid 65534: a diamond:wrap of its own (32 bytes it knows) found
+ * before the loader's, in its thread keyring or in its user keyring (linked
+ * into its thread keyring, searched first). The tfm it keys by the serial
+ * of the loader's diamond:<id> still opens; its export is refused
+ * (ENOKEY: the planted key is no wrap key and shadows the loader's), never
+ * sealed under the planted bytes. Without keys by serial the tfm is keyed
+ * with the loader's DMDW, whose setkey must then fail (ENOKEY).
+ */
+static int plant_wrap(const struct wctx *c, long ring)
+{
+	uint8_t known[DMD_WRAP_KEY_SIZE];
+	int err;
+
+	memset(known, 0x42, sizeof(known));
+	if (ring == KEY_SPEC_USER_KEYRING &&
+	    keyctl(KEYCTL_LINK, KEY_SPEC_USER_KEYRING,
+		   KEY_SPEC_THREAD_KEYRING, 0) < 0)
+		return 204;
+	err = plant_key(DMD_WRAP_KEY_DESC, known, sizeof(known), ring);
+	if (err)
+		return err;
+	if (!by_serial) {
+		int tfm = afalg_bind_type(AFALG_DIAMOND_TYPE,
+					  dmd_alg_name(c->suite));
+
+		err = afalg_setkey(tfm, c->w, (size_t)c->wn);
+		afalg_close(tfm);
+		return err == -ENOKEY ? ENOKEY : 205;
+	}
+	return key_open_export(c, c->kid, NULL, 0, 0);
+}
+
+static int plant_thread(const struct wctx *c)
+{
+	return plant_wrap(c, KEY_SPEC_THREAD_KEYRING);
+}
+
+static int plant_user(const struct wctx *c)
+{
+	return plant_wrap(c, KEY_SPEC_USER_KEYRING);
+}
+
+/*
+ * 7c, as uid 65534: a tfm keyed in clear with a key of its own for the
+ * device (E_e altered) opens nothing of the vector's, but keys; its export
+ * is EPERM, the loader's wrap key found or not.
+ */
+static int launder_clear(const struct wctx *c)
+{
+	uint8_t blob[DMD_BLOB2_MAX];
+	size_t n = forged(c->v, blob);
+
+	return n ? key_open_export(c, -1, blob, n, -1) : 206;
+}
+
+/*
+ * 7d, as uid 65534: the same key of its own as a logon key diamond:<id>
+ * it adds to its thread keyring (found before the loader's), keyed by its
+ * serial: export EPERM.
+ */
+static int launder_serial(const struct wctx *c)
+{
+	uint8_t blob[DMD_BLOB2_MAX];
+	size_t n = forged(c->v, blob);
+	char desc[32];
+	long id;
+
+	snprintf(desc, sizeof(desc), "diamond:%u", c->dev);
+	id = n ? syscall(SYS_add_key, "logon", desc, blob, n,
+			 KEY_SPEC_THREAD_KEYRING) : -1;
+	dmd_wipe(blob, sizeof(blob));
+	if (id < 0)
+		return 203;
+	return key_open_export(c, (int)id, NULL, 0, -1);
+}
+
+/* 7: the custody checks, each in a child of its own as uid 65534. */
+static void custody(const struct wctx *c)
+{
+	int st;
+
+	st = nobody_run(plant_thread, c);
+	tap_result(st == ENOKEY,
+		   "suite%u: uid 65534, a diamond:wrap of its own in its thread keyring: its export (6.1: setkey of the loader's DMDW) is refused (%d, want %d ENOKEY)",
+		   c->suite, st, ENOKEY);
+	st = nobody_run(plant_user, c);
+	tap_result(st == ENOKEY,
+		   "suite%u: uid 65534, a diamond:wrap of its own in its user keyring: its export (6.1: setkey of the loader's DMDW) is refused (%d, want %d ENOKEY)",
+		   c->suite, st, ENOKEY);
+	st = nobody_run(launder_clear, c);
+	tap_result(st == EPERM,
+		   "suite%u: uid 65534, a clear key of its own for device %u: export EPERM (%d, want %d)",
+		   c->suite, c->dev, st, EPERM);
+	if (!by_serial) {
+		tap_skip("no ALG_SET_KEY_BY_KEY_SERIAL (before 6.2)",
+			 "a key of its own by serial");
+		return;
+	}
+	st = nobody_run(launder_serial, c);
+	tap_result(st == EPERM,
+		   "suite%u: uid 65534, its own logon key diamond:%u keyed by serial: export EPERM (%d, want %d)",
+		   c->suite, c->dev, st, EPERM);
+}
+
+/* 1, 2, 3, 5, 7 on vector @v (two opening steps, no groups). */
 static void run_suite(const struct vec *v, unsigned int suite)
 {
 	uint8_t blob[DMD_BLOB2_MAX], wkey[DMD_WRAP_KEY_SIZE];
@@ -301,6 +482,7 @@ static void run_suite(const struct vec *v, unsigned int suite)
 	size_t blen = open_only(v, blob);
 	int wid, kid, a, op, b, opb, n, err;
 	uint32_t dev = dmd_load32_le(blob + DMD_BLOB_OFF_DEVICE);
+	struct wctx c = { .v = v, .suite = suite, .dev = dev };
 	socklen_t len;
 
 	if (getrandom(wkey, sizeof(wkey), 0) != sizeof(wkey))
@@ -308,6 +490,8 @@ static void run_suite(const struct vec *v, unsigned int suite)
 	snprintf(desc, sizeof(desc), "diamond:%u", dev);
 	wid = add_logon(DMD_WRAP_KEY_DESC, wkey, sizeof(wkey));
 	kid = add_logon(desc, blob, blen);
+	c.kid = kid;
+	c.wid = wid;
 	if (!tap_result(wid > 0 && kid > 0 && blen,
 			"suite%u: loader adds logon keys %s and %s",
 			suite, DMD_WRAP_KEY_DESC, desc))
@@ -366,7 +550,10 @@ static void run_suite(const struct vec *v, unsigned int suite)
 	tap_result(key_hits(v, suite == 1 ? DMD_KEY1_SIZE : DMD_KEY2_SIZE,
 			    blob, blen) == 1,
 		   "suite%u: control: E_e found once in the clear blob", suite);
-	as_nobody(v, suite, kid, wid, w, n);
+	c.w = w;
+	c.wn = n;
+	as_nobody(&c);
+	custody(&c);
 
 	keyctl(KEYCTL_UNLINK, wid, KEY_SPEC_SESSION_KEYRING, 0);
 	b = afalg_bind_type(AFALG_DIAMOND_TYPE, dmd_alg_name(suite));
@@ -411,6 +598,9 @@ static void encrypted_wrap(const struct vec *v, unsigned int suite)
 				     spec, strlen(spec),
 				     KEY_SPEC_SESSION_KEYRING);
 	dmd_wipe(kmk, sizeof(kmk));
+	/* Writable, the module would refuse it (kernel-api.rst "Custody"). */
+	if (eid >= 0 && keyctl(KEYCTL_SETPERM, eid, LOADER_PERM, 0) < 0)
+		tap_diag("setperm encrypted key: %s", dmd_errname(-errno));
 	if (eid < 0) {
 		tap_diag("add encrypted key: %s", dmd_errname(-errno));
 		tap_skip("no encrypted keys in this kernel",
