@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <kcapi.h>
+#include "kcapi_opt.h"
 
 #include "internal.h"
 #include <diamond/chain.h>

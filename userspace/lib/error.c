@@ -32,6 +32,7 @@ const char *diamond_strerror(int err)
 	case EAGAIN:		return "kernel busy, nothing done (try again)";
 	case ENOMEM:		return "out of memory (or the memory cgroup limit)";
 	case ENOKEY:		return "no key set (or the last key was refused)";
+	case EKEYREJECTED:	return "key rejected by diamond.ko: a wrapped state sealed under another wrap key or damaged, or (export) a key not from custody";
 	case EPERM:		return "open-only key (a gateway's): it opens epochs, it never seals";
 	case EOPNOTSUPP:	return "the device has group tags (g < b): its units are opened from its frames, not as whole epochs";
 	case EINPROGRESS:	return "a group tag frame is due first (diamond_sender_close_group)";

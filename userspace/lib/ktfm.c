@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <kcapi.h>
+#include "kcapi_opt.h"
 #include <linux/if_alg.h>
 
 #include "internal.h"
@@ -237,6 +237,10 @@ ssize_t dlib_ktfm_export(struct dlib_ktfm *k, uint8_t *buf, size_t size)
 	if (k->op < 0)
 		return -ENOKEY;		/* an "aead" tfm cannot export */
 	if (getsockopt(k->op, SOL_ALG, DIAMOND_ALG_GET_WRAPPED, buf, &len))
-		return -errno;
+		/*
+		 * EPERM here is the module's "key not from custody"
+		 * (kernel-api.rst), not an open-only seal: say which.
+		 */
+		return errno == EPERM ? -EKEYREJECTED : -errno;
 	return len;
 }
