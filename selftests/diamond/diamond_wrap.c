@@ -109,17 +109,18 @@ static size_t open_only(const struct vec *v, uint8_t *out)
 }
 
 /*
- * The vector's key made open-only with E_e altered: a key of the ingest's
- * own for the same device, which it must not launder into a wrapped state.
+ * The vector's key with E_e altered and @flags: a key of the ingest's own
+ * for the same device, which it must not launder into a wrapped state
+ * (open-only) nor pass off as the device's (flags 0: it seals with it).
  */
-static size_t forged(const struct vec *v, uint8_t *out)
+static size_t forged(const struct vec *v, uint8_t *out, uint8_t flags)
 {
 	struct dmd_state st;
 	size_t n;
 
 	if (dmd_blob_parse(&st, v->key.p, v->key.len) != DMD_OK)
 		return 0;
-	st.flags = DMD_BLOB_FLAG_OPEN_ONLY;
+	st.flags = flags;
 	st.key[0] ^= 0x01;
 	dmd_blob2_write(out, &st);
 	n = DMD_BLOB2_SIZE(dmd_key_size(st.suite));
@@ -419,7 +420,7 @@ static int plant_user(const struct wctx *c)
 static int launder_clear(const struct wctx *c)
 {
 	uint8_t blob[DMD_BLOB2_MAX];
-	size_t n = forged(c->v, blob);
+	size_t n = forged(c->v, blob, DMD_BLOB_FLAG_OPEN_ONLY);
 
 	return n ? key_open_export(c, -1, blob, n, -1) : 206;
 }
@@ -432,7 +433,7 @@ static int launder_clear(const struct wctx *c)
 static int launder_serial(const struct wctx *c)
 {
 	uint8_t blob[DMD_BLOB2_MAX];
-	size_t n = forged(c->v, blob);
+	size_t n = forged(c->v, blob, DMD_BLOB_FLAG_OPEN_ONLY);
 	char desc[32];
 	long id;
 
@@ -443,6 +444,52 @@ static int launder_serial(const struct wctx *c)
 	if (id < 0)
 		return 203;
 	return key_open_export(c, (int)id, NULL, 0, -1);
+}
+
+/*
+ * 8, as uid 65534: the epoch of the vector's step it opens next, sealed
+ * with what the process can reach (the device's tfm: EPERM; so under a
+ * key of its own for the device, on a tfm of its own) and fed to the
+ * device's tfm, is EBADMSG; that tfm then opens the genuine epoch. 0 when
+ * all three hold, else the bit of the first that failed.
+ */
+static int forge_epoch(const struct wctx *c)
+{
+	const struct vec *v = c->v;
+	unsigned int i = by_serial ? 0 : 1;
+	const struct vec_step *s = &v->step[i];
+	uint8_t blob[DMD_BLOB2_MAX], *ct = malloc(s->ct.len + 1);
+	uint8_t *pt = malloc(s->ct.len + 1);
+	size_t n = forged(v, blob, 0);
+	int dev = by_serial ? wtfm(c->suite, c->kid, NULL, 0) :
+			      wtfm(c->suite, -1, c->w, (size_t)c->wn);
+	int own = n ? wtfm(c->suite, -1, blob, n) : -EINVAL;
+	int op = dev >= 0 ? afalg_accept(dev) : -1;
+	int fail = 0;
+
+	dmd_wipe(blob, sizeof(blob));
+	if (!ct || !pt || dev < 0 || own < 0 || op < 0)
+		fail = 1;
+	else if (dmd_kseal(dev, 1, s->epoch, s->ad.p, s->ad.len, s->pt.p,
+			   s->pt.len, ct) != -EPERM)
+		fail = 2;
+	else if (dmd_kseal(own, 1, s->epoch, s->ad.p, s->ad.len, s->pt.p,
+			   s->pt.len, ct))
+		fail = 4;
+	else if (dmd_kopen(op, 0, s->epoch, s->ad.p, s->ad.len, ct, s->ct.len,
+			   pt, NULL, NULL) != -EBADMSG)
+		fail = 8;
+	else if (open_step(op, v, i))
+		fail = 16;
+	if (op >= 0)
+		afalg_close(op);
+	if (own >= 0)
+		afalg_close(own);
+	if (dev >= 0)
+		afalg_close(dev);
+	free(ct);
+	free(pt);
+	return fail;
 }
 
 /* 7: the custody checks, each in a child of its own as uid 65534. */
@@ -458,6 +505,10 @@ static void custody(const struct wctx *c)
 	tap_result(st == ENOKEY,
 		   "suite%u: uid 65534, a diamond:wrap of its own in its user keyring: its export (6.1: setkey of the loader's DMDW) is refused (%d, want %d ENOKEY)",
 		   c->suite, st, ENOKEY);
+	st = nobody_run(forge_epoch, c);
+	tap_result(st == 0,
+		   "suite%u: uid 65534, device %u's epoch sealed under a key of its own: the device's tfm refuses to seal (EPERM), answers EBADMSG, then opens the genuine epoch (status %d: bits 1 setup, 2 seal, 4 own seal, 8 verdict, 16 genuine)",
+		   c->suite, c->dev, st);
 	st = nobody_run(launder_clear, c);
 	tap_result(st == EPERM,
 		   "suite%u: uid 65534, a clear key of its own for device %u: export EPERM (%d, want %d)",
