@@ -448,30 +448,20 @@ int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 }
 
 /*
- * Next slot of the walk: @slot at its H || P and @ks (if set) at its first
- * @len keystream bytes, both in the table or in ctx->sbuf and valid until
- * the next call; nothing is copied or allocated. A record longer than the
- * stored keystream regenerates its slot from R_j.
+ * The slot diamond_cursor_slot() does not find in the table (diamond.h):
+ * past the table, or a record longer than the stored keystream, which
+ * regenerates its slot from R_j.
  */
-int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
-			struct diamond_cursor *cur, struct diamond_slot *slot,
-			const u8 **ks, unsigned int len)
+int diamond_cursor_slot_gen(struct diamond_tfm_ctx *ctx,
+			    struct diamond_cursor *cur,
+			    struct diamond_slot *slot, const u8 **ks,
+			    unsigned int len)
 {
-	const struct diamond_pre *pre = cur->pre;
-	unsigned int k = ctx->k;
 	u32 j = cur->next++;
-	const u8 *s;
 	int err;
 
-	if (j < cur->ready) {
-		if (len > pre->ks_len)
-			return slot_gen(ctx, pre_key(pre, j), slot, ks, len);
-		s = pre_slot(pre, j);
-		slot->hp = s + DMD_SLOT_HKEY(k);
-		if (ks)
-			*ks = s + DMD_SLOT_KS(k);
-		return 0;
-	}
+	if (j < cur->ready)
+		return slot_gen(ctx, pre_key(cur->pre, j), slot, ks, len);
 
 	/*
 	 * G reads its key before it writes, so slot after slot runs in place
@@ -500,8 +490,8 @@ int diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r, u8 *hp)
 
 /*
  * Erase what the last slots left behind: the suite 1 children keep the last
- * key they were given (a slot key), the lib AES key schedule and the suite 2
- * ChaCha20 state and key are ours, and ctx->sbuf holds the heads of the
+ * key they were given (a slot key), the lib AES key schedule, the suite 2
+ * ChaCha20 state and key and its last Poly1305 key are ours, and ctx->sbuf holds the heads of the
  * slots opened online. After an accepted epoch all of these are keys of the
  * past.
  */
@@ -515,10 +505,12 @@ void diamond_children_wipe(struct diamond_tfm_ctx *ctx)
 	if (ctx->ghash &&
 	    crypto_ahash_setkey(ctx->ghash, zero_key, DMD_TAG_SIZE))
 		pr_debug("diamond: could not rekey the ghash child\n");
-	if (ctx->suite == DMD_SUITE_CHACHA_POLY)
+	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
 		memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
-	else if (DMD_AES_CTR_IS_LIB)
+		memzero_explicit(&ctx->poly, sizeof(ctx->poly));
+	} else if (DMD_AES_CTR_IS_LIB) {
 		memzero_explicit(&ctx->aes, sizeof(ctx->aes));
+	}
 	memzero_explicit(ctx->sbuf, ctx->sbuf_used);
 	ctx->sbuf_used = 0;
 	memzero_explicit(ctx->digest, DMD_TAG_SIZE);
