@@ -31,6 +31,7 @@
 #include <crypto/poly1305.h>
 #include <crypto/skcipher.h>
 #include <linux/atomic.h>
+#include <linux/scatterlist.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -133,9 +134,10 @@ struct diamond_poly {
  * Suite 1 runs on its spawns (the ctr(aes) skcipher and the ghash ahash)
  * or, where the kernel has them, on the AES-CTR and GHASH libraries.
  * Suite 2 calls the kernel's ChaCha20 and Poly1305 library code directly:
- * chacha_crypt() (<crypto/chacha.h>) and poly1305_init/update/final()
- * (<crypto/poly1305.h>), each the arch SIMD code where there is one: no
- * request, scatterlist or allocation per record (diamond_compat.h).
+ * chacha_crypt() (<crypto/chacha.h>, the arch SIMD code where there is
+ * one) and the Poly1305 core, or poly1305_init/update/final() where the
+ * kernel does not build the core: no request, scatterlist or allocation
+ * per record (diamond_compat.h).
  */
 struct diamond_tfm_ctx {
 	struct crypto_skcipher *stream;	/* suite 1: ctr(aes), NULL on lib AES */
@@ -162,6 +164,15 @@ struct diamond_tfm_ctx {
 	u8 *iv;				/* 16 bytes inside hbuf */
 	u8 *digest;			/* 16 bytes inside hbuf */
 	u8 *gkey;			/* 32 bytes inside hbuf: H'_i || P'_i */
+	/*
+	 * The suite 1 children's scatterlists, built once by
+	 * diamond_stream_sg_init(): G's zero input (two zero pages, longer
+	 * than any request), ctx->sbuf whole and ctx->hbuf's GHASH input
+	 * whole; a request's length is its cryptlen or nbytes.
+	 */
+	struct scatterlist zsg[2];
+	struct scatterlist ssg;
+	struct scatterlist hsg;
 	u8 *ebuf;			/* the requests' bounce buffer */
 	size_t ebuf_size;		/* DMD_MAX_AD + @max_body + tag */
 	unsigned int max_body;		/* largest body, fixed by setkey */
@@ -368,7 +379,9 @@ static inline void diamond_xor_record(u8 *dst, const u8 *src,
 	else
 		crypto_xor(dst, src, len);
 }
+
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx);
+void diamond_stream_sg_init(struct diamond_tfm_ctx *ctx);
 const u8 *diamond_cursor_key(const struct diamond_cursor *cur);
 int __must_check diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r,
 				    u8 *hp);

@@ -44,9 +44,6 @@
  */
 #define DMD_PRE_MAX_BYTES	(64u << 20)
 
-/* Zero pages for at most DMD_STREAM_BUF bytes of G's input. */
-#define DMD_SG_MAX		2
-
 unsigned int diamond_precompute_kib = 256;
 module_param_named(precompute_kib, diamond_precompute_kib, uint, 0644);
 MODULE_PARM_DESC(precompute_kib,
@@ -64,16 +61,21 @@ static u8 *sbuf_use(struct diamond_tfm_ctx *ctx, unsigned int len)
 	return ctx->sbuf;
 }
 
-/* @len zero bytes from the zero page, the plaintext of G. */
-static void zero_sg(struct scatterlist *sg, unsigned int len)
+/*
+ * The children's scatterlists, for the tfm's life: two entries of the zero
+ * page, G's plaintext (a request reads its cryptlen of them), ctx->sbuf and
+ * ctx->hbuf's GHASH input whole. Built once here, not per slot.
+ */
+void diamond_stream_sg_init(struct diamond_tfm_ctx *ctx)
 {
-	unsigned int n = DIV_ROUND_UP(len, PAGE_SIZE), i;
+	BUILD_BUG_ON(DMD_STREAM_BUF > 2 * PAGE_SIZE);
+	BUILD_BUG_ON(ARRAY_SIZE(ctx->zsg) != 2);
 
-	sg_init_table(sg, n);
-	for (i = 0; i < n; i++)
-		sg_set_page(&sg[i], ZERO_PAGE(0),
-			    min_t(unsigned int, len - i * PAGE_SIZE, PAGE_SIZE),
-			    0);
+	sg_init_table(ctx->zsg, 2);
+	sg_set_page(&ctx->zsg[0], ZERO_PAGE(0), PAGE_SIZE, 0);
+	sg_set_page(&ctx->zsg[1], ZERO_PAGE(0), PAGE_SIZE, 0);
+	sg_init_one(&ctx->ssg, ctx->sbuf, DMD_STREAM_BUF);
+	sg_init_one(&ctx->hsg, ctx->hbuf, DMD_HASH_BUF);
 }
 
 /* Suite 1's first counter block for G in @domain (spec section 1). */
@@ -91,7 +93,7 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 				   const u8 *key, u8 domain, u8 *dst,
 				   unsigned int len)
 {
-	struct scatterlist src[DMD_SG_MAX], out;
+	struct scatterlist one, *out = &ctx->ssg;
 	/*
 	 * The table is vmalloc'd: a slot is generated in the linear scratch
 	 * (one scatterlist entry, no page walk) and copied there.
@@ -99,18 +101,18 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 	u8 *buf = is_vmalloc_addr(dst) ? sbuf_use(ctx, len) : dst;
 	int err;
 
-	BUILD_BUG_ON(DIV_ROUND_UP(DMD_STREAM_BUF, PAGE_SIZE) > DMD_SG_MAX);
-
 	err = crypto_skcipher_setkey(ctx->stream, key, ctx->k);
 	if (unlikely(err))
 		return err;
 
 	stream_iv(ctx->iv, domain);
-	zero_sg(src, len);
-	sg_init_one(&out, buf, len);
+	if (buf != ctx->sbuf) {
+		sg_init_one(&one, buf, len);
+		out = &one;
+	}
 	skcipher_request_set_callback(ctx->sreq, ctx->req_flags, crypto_req_done,
 				      &ctx->wait);
-	skcipher_request_set_crypt(ctx->sreq, src, &out, len, ctx->iv);
+	skcipher_request_set_crypt(ctx->sreq, ctx->zsg, out, len, ctx->iv);
 	err = crypto_wait_req(crypto_skcipher_encrypt(ctx->sreq), &ctx->wait);
 	if (likely(!err) && buf != dst)
 		memcpy(dst, buf, len);

@@ -79,32 +79,35 @@ static void ghash_lib(const u8 *hp, const u8 *data, unsigned int len,
 
 /*
  * GHASH through the ahash spawn, which takes a scatterlist: HB || pad16(X)
- * is laid out in ctx->hbuf (linear kmalloc memory, public data only) so
- * each tag is one setkey and one digest.
+ * is laid out in ctx->hbuf (linear kmalloc memory, public data only, its
+ * scatterlist ctx->hsg built once) so each tag is one setkey and one
+ * digest.
  */
 static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 				  const u8 *data, unsigned int len,
 				  const u8 hb[16], u8 *tag)
 {
 	unsigned int padded = round_up(len, 16), inlen = padded + 16;
-	struct scatterlist sg;
 	int err;
 
 	/* A record or an AD; diamond_crypt() checked it under the lock. */
 	if (unlikely(len > DMD_MAX_RECORD))
 		return -EMSGSIZE;
 	memcpy(ctx->hbuf, hb, 16);
-	if (len)
+	if (len == 16)
+		memcpy(ctx->hbuf + 16, data, 16);	/* inline */
+	else if (len)
 		memcpy(ctx->hbuf + 16, data, len);
-	memset(ctx->hbuf + 16 + len, 0, padded - len);
+	if (padded != len)
+		memset(ctx->hbuf + 16 + len, 0, padded - len);
 
 	err = crypto_ahash_setkey(ctx->ghash, hp, 16);
 	if (unlikely(err))
 		return err;
-	sg_init_one(&sg, ctx->hbuf, inlen);
 	ahash_request_set_callback(ctx->hreq, ctx->req_flags, crypto_req_done,
 				   &ctx->wait);
-	ahash_request_set_crypt(ctx->hreq, &sg, ctx->digest, inlen);
+	/* ctx->hsg holds all of ctx->hbuf; the digest reads @inlen of it. */
+	ahash_request_set_crypt(ctx->hreq, &ctx->hsg, ctx->digest, inlen);
 	err = crypto_wait_req(crypto_ahash_digest(ctx->hreq), &ctx->wait);
 	if (likely(!err))
 		crypto_xor_cpy(tag, ctx->digest, hp + 16, DMD_TAG_SIZE);
