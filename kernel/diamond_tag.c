@@ -125,8 +125,9 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
  * accumulator stay in ctx->poly until the request's end erases them
  * (struct diamond_poly).
  */
-static void poly_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-		     const u8 *hb, const u8 *data, unsigned int len, u8 *tag)
+static __always_inline void poly_tag(struct diamond_tfm_ctx *ctx,
+				     const u8 *hp, const u8 *hb,
+				     const u8 *data, unsigned int len, u8 *tag)
 {
 	struct diamond_poly *p = &ctx->poly;
 	unsigned int full = len / POLY1305_BLOCK_SIZE;
@@ -144,6 +145,13 @@ static void poly_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 		memset(p->last + rest + 1, 0, POLY1305_BLOCK_SIZE - rest - 1);
 		poly1305_core_blocks(&p->h, &p->key, p->last, 1, 0);
 	}
+#ifdef __LITTLE_ENDIAN
+	/* s as the core's four words is the key's bytes where they lie. */
+	if (IS_ALIGNED((unsigned long)hp, 4)) {
+		poly1305_core_emit(&p->h, (const u32 *)(hp + 16), tag);
+		return;
+	}
+#endif
 	p->s[0] = get_unaligned_le32(hp + 16);
 	p->s[1] = get_unaligned_le32(hp + 20);
 	p->s[2] = get_unaligned_le32(hp + 24);
@@ -170,24 +178,31 @@ static void poly_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 }
 #endif
 
-/* A tag over a header block: suite 1, and suite 2's trailers. */
-static noinline int uh_tag_hb(struct diamond_tfm_ctx *ctx,
-			      const struct diamond_slot *slot, const u8 *data,
-			      unsigned int len, u64 epoch, u32 index_field,
-			      u8 tag[DMD_TAG_SIZE])
+/* Suite 1's tag, over HB || pad16(@data). */
+static noinline int ghash_uh_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
+				 const u8 *data, unsigned int len, u64 epoch,
+				 u32 index_field, u8 tag[DMD_TAG_SIZE])
 {
 	u8 hb[16];
 
 	header_block(hb, epoch, index_field, len);
-	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
-		poly_tag(ctx, slot->hp, hb, data, len, tag);
-		return 0;
-	}
 	if (!ctx->ghash) {
-		ghash_lib(slot->hp, data, len, hb, tag);
+		ghash_lib(hp, data, len, hb, tag);
 		return 0;
 	}
-	return ghash_tag(ctx, slot->hp, data, len, hb, tag);
+	return ghash_tag(ctx, hp, data, len, hb, tag);
+}
+
+/* Suite 2's trailer tag, over HB || @data. */
+static noinline void poly_trailer_tag(struct diamond_tfm_ctx *ctx,
+				      const u8 *hp, const u8 *data,
+				      unsigned int len, u64 epoch,
+				      u32 index_field, u8 tag[DMD_TAG_SIZE])
+{
+	u8 hb[16];
+
+	header_block(hb, epoch, index_field, len);
+	poly_tag(ctx, hp, hb, data, len, tag);
 }
 
 /* The tag of one slot over @data (a ciphertext record or the AD). */
@@ -196,17 +211,23 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 		   unsigned int len, u64 epoch, u32 index_field,
 		   u8 tag[DMD_TAG_SIZE])
 {
+	bool trailer = index_field & (DMD_TRAILER_FLAG | DMD_GROUP_FLAG);
+
 	/*
 	 * Suite 2 records go without HB (see the top of this file); an epoch
-	 * or a group trailer (spec 5.1) hashes its header, as suite 1 always
-	 * does.
+	 * or a group trailer (spec 5.1) hashes its header.
 	 */
-	if (likely(ctx->suite == DMD_SUITE_CHACHA_POLY &&
-		   !(index_field & (DMD_TRAILER_FLAG | DMD_GROUP_FLAG)))) {
+	if (likely(ctx->suite == DMD_SUITE_CHACHA_POLY && !trailer)) {
 		poly_tag(ctx, slot->hp, NULL, data, len, tag);
 		return 0;
 	}
-	return uh_tag_hb(ctx, slot, data, len, epoch, index_field, tag);
+	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
+		poly_trailer_tag(ctx, slot->hp, data, len, epoch, index_field,
+				 tag);
+		return 0;
+	}
+	return ghash_uh_tag(ctx, slot->hp, data, len, epoch, index_field,
+			    tag);
 }
 
 void diamond_agg_init(struct diamond_agg *a, u8 mode)
