@@ -31,6 +31,7 @@
 #include <crypto/poly1305.h>
 #include <crypto/skcipher.h>
 #include <linux/atomic.h>
+#include <linux/scatterlist.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -114,12 +115,27 @@ struct diamond_groups {
 };
 
 /*
+ * Suite 2's Poly1305 core work area (diamond_tag.c, on DMD_POLY1305_CORE):
+ * the last tag's clamped r, s and accumulator, and the padded last block
+ * (public). It lives in the tfm, not on the stack, so a record's tag
+ * neither zeroes nor erases it: every request ends in
+ * diamond_children_wipe(), which erases it once.
+ */
+struct diamond_poly {
+	struct poly1305_core_key key;
+	struct poly1305_state h;
+	u32 s[4];
+	u8 last[POLY1305_BLOCK_SIZE];
+};
+
+/*
  * Suite 1 runs on its spawns (the ctr(aes) skcipher and the ghash ahash)
  * or, where the kernel has them, on the AES-CTR and GHASH libraries.
  * Suite 2 calls the kernel's ChaCha20 and Poly1305 library code directly:
- * chacha_crypt() (<crypto/chacha.h>) and poly1305_init/update/final()
- * (<crypto/poly1305.h>), each the arch SIMD code where there is one: no
- * request, scatterlist or allocation per record (diamond_compat.h).
+ * chacha_crypt() (<crypto/chacha.h>, the arch SIMD code where there is
+ * one) and the Poly1305 core, or poly1305_init/update/final() where the
+ * kernel does not build the core: no request, scatterlist or allocation
+ * per record (diamond_compat.h).
  */
 struct diamond_tfm_ctx {
 	struct crypto_skcipher *stream;	/* suite 1: ctr(aes), NULL on lib AES */
@@ -137,6 +153,7 @@ struct diamond_tfm_ctx {
 	struct skcipher_request *sreq;
 	struct ahash_request *hreq;
 	struct chacha_state chacha;	/* suite 2: the last slot's state */
+	struct diamond_poly poly;	/* suite 2: the last tag's key */
 	struct dmd_aes_lib aes;		/* suite 1 on lib AES: the last key */
 	const u8 *zero;			/* the zero page, lib G's input */
 	u8 *sbuf;			/* DMD_STREAM_BUF, kmalloc'd */
@@ -145,6 +162,15 @@ struct diamond_tfm_ctx {
 	u8 *iv;				/* 16 bytes inside hbuf */
 	u8 *digest;			/* 16 bytes inside hbuf */
 	u8 *gkey;			/* 32 bytes inside hbuf: H'_i || P'_i */
+	/*
+	 * The suite 1 children's scatterlists, built once by
+	 * diamond_stream_sg_init(): G's zero input (two zero pages, longer
+	 * than any request), ctx->sbuf whole and ctx->hbuf's GHASH input
+	 * whole; a request's length is its cryptlen or nbytes.
+	 */
+	struct scatterlist zsg[2];
+	struct scatterlist ssg;
+	struct scatterlist hsg;
 	u8 *ebuf;			/* the requests' bounce buffer */
 	size_t ebuf_size;		/* DMD_MAX_AD + @max_body + tag */
 	unsigned int max_body;		/* largest body, fixed by setkey */
@@ -324,11 +350,50 @@ int __must_check diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 int __must_check diamond_cursor_derive(struct diamond_tfm_ctx *ctx,
 				       struct diamond_cursor *cur,
 				       u64 updates);
-int __must_check diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
-				     struct diamond_cursor *cur,
-				     struct diamond_slot *slot, const u8 **ks,
-				     unsigned int len);
+int __must_check diamond_cursor_slot_gen(struct diamond_tfm_ctx *ctx,
+					 struct diamond_cursor *cur,
+					 struct diamond_slot *slot,
+					 const u8 **ks, unsigned int len);
+
+/*
+ * Next slot of the walk: @slot at its H || P and @ks (if set) at its first
+ * @len keystream bytes, both in the table or in ctx->sbuf and valid until
+ * the next call; nothing is copied or allocated. The table's slots are
+ * taken inline, as every record of a precomputed epoch takes one.
+ */
+static inline int __must_check
+diamond_cursor_slot(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
+		    struct diamond_slot *slot, const u8 **ks, unsigned int len)
+{
+	const struct diamond_pre *pre = cur->pre;
+	u32 j = cur->next;
+	const u8 *s;
+
+	if (unlikely(j >= cur->ready || len > pre->ks_len))
+		return diamond_cursor_slot_gen(ctx, cur, slot, ks, len);
+	cur->next = j + 1;
+	s = pre->slots + (size_t)j * pre->slot_size;
+	slot->hp = s + DMD_SLOT_HKEY(ctx->k);
+	if (ks)
+		*ks = s + DMD_SLOT_KS(ctx->k);
+	return 0;
+}
+
+/*
+ * @dst ^= @src over one record: inline for the 16-byte records of
+ * telemetry, where the call of __crypto_xor() costs more than the XOR.
+ */
+static inline void diamond_xor_record(u8 *dst, const u8 *src,
+				      unsigned int len)
+{
+	if (len == 16)
+		crypto_xor(dst, src, 16);
+	else
+		crypto_xor(dst, src, len);
+}
+
 void diamond_children_wipe(struct diamond_tfm_ctx *ctx);
+void diamond_stream_sg_init(struct diamond_tfm_ctx *ctx);
 const u8 *diamond_cursor_key(const struct diamond_cursor *cur);
 int __must_check diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r,
 				    u8 *hp);

@@ -44,9 +44,6 @@
  */
 #define DMD_PRE_MAX_BYTES	(64u << 20)
 
-/* Zero pages for at most DMD_STREAM_BUF bytes of G's input. */
-#define DMD_SG_MAX		2
-
 unsigned int diamond_precompute_kib = 256;
 module_param_named(precompute_kib, diamond_precompute_kib, uint, 0644);
 MODULE_PARM_DESC(precompute_kib,
@@ -64,16 +61,21 @@ static u8 *sbuf_use(struct diamond_tfm_ctx *ctx, unsigned int len)
 	return ctx->sbuf;
 }
 
-/* @len zero bytes from the zero page, the plaintext of G. */
-static void zero_sg(struct scatterlist *sg, unsigned int len)
+/*
+ * The children's scatterlists, for the tfm's life: two entries of the zero
+ * page, G's plaintext (a request reads its cryptlen of them), ctx->sbuf and
+ * ctx->hbuf's GHASH input whole. Built once here, not per slot.
+ */
+void diamond_stream_sg_init(struct diamond_tfm_ctx *ctx)
 {
-	unsigned int n = DIV_ROUND_UP(len, PAGE_SIZE), i;
+	BUILD_BUG_ON(DMD_STREAM_BUF > 2 * PAGE_SIZE);
+	BUILD_BUG_ON(ARRAY_SIZE(ctx->zsg) != 2);
 
-	sg_init_table(sg, n);
-	for (i = 0; i < n; i++)
-		sg_set_page(&sg[i], ZERO_PAGE(0),
-			    min_t(unsigned int, len - i * PAGE_SIZE, PAGE_SIZE),
-			    0);
+	sg_init_table(ctx->zsg, 2);
+	sg_set_page(&ctx->zsg[0], ZERO_PAGE(0), PAGE_SIZE, 0);
+	sg_set_page(&ctx->zsg[1], ZERO_PAGE(0), PAGE_SIZE, 0);
+	sg_init_one(&ctx->ssg, ctx->sbuf, DMD_STREAM_BUF);
+	sg_init_one(&ctx->hsg, ctx->hbuf, DMD_HASH_BUF);
 }
 
 /* Suite 1's first counter block for G in @domain (spec section 1). */
@@ -91,7 +93,7 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 				   const u8 *key, u8 domain, u8 *dst,
 				   unsigned int len)
 {
-	struct scatterlist src[DMD_SG_MAX], out;
+	struct scatterlist one, *out = &ctx->ssg;
 	/*
 	 * The table is vmalloc'd: a slot is generated in the linear scratch
 	 * (one scatterlist entry, no page walk) and copied there.
@@ -99,18 +101,18 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 	u8 *buf = is_vmalloc_addr(dst) ? sbuf_use(ctx, len) : dst;
 	int err;
 
-	BUILD_BUG_ON(DIV_ROUND_UP(DMD_STREAM_BUF, PAGE_SIZE) > DMD_SG_MAX);
-
 	err = crypto_skcipher_setkey(ctx->stream, key, ctx->k);
 	if (unlikely(err))
 		return err;
 
 	stream_iv(ctx->iv, domain);
-	zero_sg(src, len);
-	sg_init_one(&out, buf, len);
+	if (buf != ctx->sbuf) {
+		sg_init_one(&one, buf, len);
+		out = &one;
+	}
 	skcipher_request_set_callback(ctx->sreq, ctx->req_flags, crypto_req_done,
 				      &ctx->wait);
-	skcipher_request_set_crypt(ctx->sreq, src, &out, len, ctx->iv);
+	skcipher_request_set_crypt(ctx->sreq, ctx->zsg, out, len, ctx->iv);
 	err = crypto_wait_req(crypto_skcipher_encrypt(ctx->sreq), &ctx->wait);
 	if (likely(!err) && buf != dst)
 		memcpy(dst, buf, len);
@@ -448,30 +450,20 @@ int diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 }
 
 /*
- * Next slot of the walk: @slot at its H || P and @ks (if set) at its first
- * @len keystream bytes, both in the table or in ctx->sbuf and valid until
- * the next call; nothing is copied or allocated. A record longer than the
- * stored keystream regenerates its slot from R_j.
+ * The slot diamond_cursor_slot() does not find in the table (diamond.h):
+ * past the table, or a record longer than the stored keystream, which
+ * regenerates its slot from R_j.
  */
-int diamond_cursor_slot(struct diamond_tfm_ctx *ctx,
-			struct diamond_cursor *cur, struct diamond_slot *slot,
-			const u8 **ks, unsigned int len)
+int diamond_cursor_slot_gen(struct diamond_tfm_ctx *ctx,
+			    struct diamond_cursor *cur,
+			    struct diamond_slot *slot, const u8 **ks,
+			    unsigned int len)
 {
-	const struct diamond_pre *pre = cur->pre;
-	unsigned int k = ctx->k;
 	u32 j = cur->next++;
-	const u8 *s;
 	int err;
 
-	if (j < cur->ready) {
-		if (len > pre->ks_len)
-			return slot_gen(ctx, pre_key(pre, j), slot, ks, len);
-		s = pre_slot(pre, j);
-		slot->hp = s + DMD_SLOT_HKEY(k);
-		if (ks)
-			*ks = s + DMD_SLOT_KS(k);
-		return 0;
-	}
+	if (j < cur->ready)
+		return slot_gen(ctx, pre_key(cur->pre, j), slot, ks, len);
 
 	/*
 	 * G reads its key before it writes, so slot after slot runs in place
@@ -500,8 +492,8 @@ int diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r, u8 *hp)
 
 /*
  * Erase what the last slots left behind: the suite 1 children keep the last
- * key they were given (a slot key), the lib AES key schedule and the suite 2
- * ChaCha20 state and key are ours, and ctx->sbuf holds the heads of the
+ * key they were given (a slot key), the lib AES key schedule, the suite 2
+ * ChaCha20 state and key and its last Poly1305 key are ours, and ctx->sbuf holds the heads of the
  * slots opened online. After an accepted epoch all of these are keys of the
  * past.
  */
@@ -515,10 +507,12 @@ void diamond_children_wipe(struct diamond_tfm_ctx *ctx)
 	if (ctx->ghash &&
 	    crypto_ahash_setkey(ctx->ghash, zero_key, DMD_TAG_SIZE))
 		pr_debug("diamond: could not rekey the ghash child\n");
-	if (ctx->suite == DMD_SUITE_CHACHA_POLY)
+	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
 		memzero_explicit(&ctx->chacha, sizeof(ctx->chacha));
-	else if (DMD_AES_CTR_IS_LIB)
+		memzero_explicit(&ctx->poly, sizeof(ctx->poly));
+	} else if (DMD_AES_CTR_IS_LIB) {
 		memzero_explicit(&ctx->aes, sizeof(ctx->aes));
+	}
 	memzero_explicit(ctx->sbuf, ctx->sbuf_used);
 	ctx->sbuf_used = 0;
 	memzero_explicit(ctx->digest, DMD_TAG_SIZE);

@@ -5,10 +5,10 @@
  * each gate below supplies them on the kernels before the upstream change
  * it names, so that dropping an old kernel means deleting one block.
  *
- * Suite 2 deliberately uses nothing here that upstream removed or is
- * removing: no "poly1305" shash (removed in 6.16), no poly1305_core_*
- * (built only for Adiantum/NHPoly1305 since 6.18), only the stable library
- * entry points chacha_crypt() and poly1305_init/update/final().
+ * Suite 2 uses nothing here that upstream removed: no "poly1305" shash
+ * (removed in 6.16), the stable library entry points chacha_crypt() and
+ * poly1305_init/update/final(), and the Poly1305 core where the kernel's
+ * configuration builds it (DMD_POLY1305_CORE below).
  * Documentation/kernel-api.rst, "Kernel versions", says why.
  *
  * checkpatch's LINUX_VERSION_CODE and CONSTANT_COMPARISON warnings are
@@ -77,6 +77,26 @@ static inline void dmd_chacha_crypt(struct chacha_state *state, u8 *dst,
 #else
 #define dmd_chacha_init_consts	chacha_init_consts
 #define dmd_chacha_crypt	chacha_crypt
+#endif
+
+/*
+ * The Poly1305 core of lib/crypto (poly1305_core_setkey/blocks/emit(), the
+ * generic code in <crypto/internal/poly1305.h>): a record's one-block tag
+ * with no descriptor and no SIMD section, where poly1305_init/update/final()
+ * take the arch code and, on arm64, save and restore the FPSIMD state for
+ * every record (Documentation/performance.md, "Against the floor"). It is
+ * built and exported wherever CONFIG_CRYPTO_LIB_POLY1305_GENERIC is set:
+ * every kernel of the matrix (libpoly1305, 6.1 to 7.3), but from the
+ * lib/crypto rework of 6.18 only when something (Adiantum) selects it, so
+ * the gate is the configuration and not the version. Without it suite 2
+ * tags through poly1305_init/update/final(), with the same result.
+ */
+#if IS_ENABLED(CONFIG_CRYPTO_LIB_POLY1305_GENERIC)
+#include <crypto/internal/poly1305.h>
+
+#define DMD_POLY1305_CORE	1
+#else
+#define DMD_POLY1305_CORE	0
 #endif
 
 /*

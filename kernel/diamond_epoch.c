@@ -20,6 +20,9 @@
 
 #include "diamond.h"
 
+/* Yield every 64 records: a record's work is far below a tick. */
+#define DMD_RESCHED_MASK	63
+
 /*
  * One pass over the records, in place: a tag per record over the
  * ciphertext (encrypt: after body ^= KS, decrypt: before), then the
@@ -49,16 +52,17 @@ static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 		if (unlikely(err))
 			goto out;
 		if (ep->enc)
-			crypto_xor(rec, ks, len);
+			diamond_xor_record(rec, ks, len);
 		err = diamond_uh_tag(ctx, &slot, rec, len, ep->epoch, j, sigma);
 		if (unlikely(err))
 			goto out;
 		if (!ep->enc)
-			crypto_xor(rec, ks, len);
+			diamond_xor_record(rec, ks, len);
 		diamond_agg_add(&agg, sigma);
 		pos += len;
 		/* Up to 65535 records: yield where the caller lets us. */
-		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
+		if (!(~j & DMD_RESCHED_MASK) &&
+		    (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP))
 			cond_resched();
 	}
 

@@ -61,7 +61,7 @@
 #define DMD_AUTHSIZE		DMD_TAG_SIZE
 /* ctr(aes) and chacha20 both take a 16-byte counter block. */
 #define DMD_STREAM_IVSIZE	16
-/* Suite 2: lib/crypto chacha_crypt() and poly1305_init/update/final(). */
+/* Suite 2: lib/crypto chacha_crypt() and Poly1305 (diamond_tag.c). */
 #define DMD_SUITE2_STREAM	"chacha20-lib"
 #define DMD_SUITE2_DRIVER	"diamond(" DMD_SUITE2_STREAM ",poly1305-lib)"
 /* Suite 1 from 7.3: lib/crypto aes_ctr(), the code of this ctr(aes) driver. */
@@ -106,6 +106,7 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 	ctx->digest = ctx->iv + 16;
 	ctx->gkey = ctx->digest + 16;
 	ctx->zero = page_address(ZERO_PAGE(0));
+	diamond_stream_sg_init(ctx);
 	/* Suite 2, and suite 1 from 7.3, run on lib/crypto: no children. */
 	BUILD_BUG_ON(DMD_AES_CTR_IS_LIB && !DMD_GHASH_IS_LIB);
 	if (ctx->suite != DMD_SUITE_AES_GHASH || DMD_AES_CTR_IS_LIB)

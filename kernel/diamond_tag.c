@@ -6,7 +6,8 @@
  *
  *	sigma = GHASH_H(HB || pad16(X)) xor P		suite 1 (ghash spawn or
  *							lib gf128mul_lle())
- *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto)
+ *	sigma = Poly1305_{H || P}(X)			suite 2 record (lib/crypto
+ *							core or poly1305_init)
  *	tau   = Poly1305_{H || P}(HB || X)		suite 2 trailer
  *	HB    = le64(e) || le32(index field) || le32(|X|)
  *
@@ -78,46 +79,94 @@ static void ghash_lib(const u8 *hp, const u8 *data, unsigned int len,
 
 /*
  * GHASH through the ahash spawn, which takes a scatterlist: HB || pad16(X)
- * is laid out in ctx->hbuf (linear kmalloc memory, public data only) so
- * each tag is one setkey and one digest.
+ * is laid out in ctx->hbuf (linear kmalloc memory, public data only, its
+ * scatterlist ctx->hsg built once) so each tag is one setkey and one
+ * digest.
  */
 static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 				  const u8 *data, unsigned int len,
 				  const u8 hb[16], u8 *tag)
 {
 	unsigned int padded = round_up(len, 16), inlen = padded + 16;
-	struct scatterlist sg;
 	int err;
 
 	/* A record or an AD; diamond_crypt() checked it under the lock. */
 	if (unlikely(len > DMD_MAX_RECORD))
 		return -EMSGSIZE;
 	memcpy(ctx->hbuf, hb, 16);
-	if (len)
+	if (len == 16)
+		memcpy(ctx->hbuf + 16, data, 16);	/* inline */
+	else if (len)
 		memcpy(ctx->hbuf + 16, data, len);
-	memset(ctx->hbuf + 16 + len, 0, padded - len);
+	if (padded != len)
+		memset(ctx->hbuf + 16 + len, 0, padded - len);
 
 	err = crypto_ahash_setkey(ctx->ghash, hp, 16);
 	if (unlikely(err))
 		return err;
-	sg_init_one(&sg, ctx->hbuf, inlen);
 	ahash_request_set_callback(ctx->hreq, ctx->req_flags, crypto_req_done,
 				   &ctx->wait);
-	ahash_request_set_crypt(ctx->hreq, &sg, ctx->digest, inlen);
+	/* ctx->hsg holds all of ctx->hbuf; the digest reads @inlen of it. */
+	ahash_request_set_crypt(ctx->hreq, &ctx->hsg, ctx->digest, inlen);
 	err = crypto_wait_req(crypto_ahash_digest(ctx->hreq), &ctx->wait);
 	if (likely(!err))
 		crypto_xor_cpy(tag, ctx->digest, hp + 16, DMD_TAG_SIZE);
 	return diamond_child_err(err);
 }
 
+#if DMD_POLY1305_CORE
+/*
+ * Poly1305 on lib/crypto's core (diamond_compat.h) with the one-time key
+ * r || s = H || P, straight over the record where it lies; a trailer (@hb
+ * set) hashes its header block first. A record is one or two blocks: the
+ * core runs them as plain calls, where poly1305_init/update/final() would
+ * set up a descriptor and, on arm64, a NEON section around each. The last
+ * partial block is padded as RFC 8439 section 2.5 says. The key and the
+ * accumulator stay in ctx->poly until the request's end erases them
+ * (struct diamond_poly).
+ */
+static __always_inline void poly_tag(struct diamond_tfm_ctx *ctx,
+				     const u8 *hp, const u8 *hb,
+				     const u8 *data, unsigned int len, u8 *tag)
+{
+	struct diamond_poly *p = &ctx->poly;
+	unsigned int full = len / POLY1305_BLOCK_SIZE;
+	unsigned int rest = len % POLY1305_BLOCK_SIZE;
+
+	poly1305_core_setkey(&p->key, hp);
+	poly1305_core_init(&p->h);
+	if (hb)
+		poly1305_core_blocks(&p->h, &p->key, hb, 1, 1);
+	if (full)
+		poly1305_core_blocks(&p->h, &p->key, data, full, 1);
+	if (rest) {
+		memcpy(p->last, data + len - rest, rest);
+		p->last[rest] = 1;
+		memset(p->last + rest + 1, 0, POLY1305_BLOCK_SIZE - rest - 1);
+		poly1305_core_blocks(&p->h, &p->key, p->last, 1, 0);
+	}
+#ifdef __LITTLE_ENDIAN
+	/* s as the core's four words is the key's bytes where they lie. */
+	if (IS_ALIGNED((unsigned long)hp, 4)) {
+		poly1305_core_emit(&p->h, (const u32 *)(hp + 16), tag);
+		return;
+	}
+#endif
+	p->s[0] = get_unaligned_le32(hp + 16);
+	p->s[1] = get_unaligned_le32(hp + 20);
+	p->s[2] = get_unaligned_le32(hp + 24);
+	p->s[3] = get_unaligned_le32(hp + 28);
+	poly1305_core_emit(&p->h, p->s, tag);
+}
+#else
 /*
  * Poly1305 of lib/crypto (poly1305_init/update/final(), the arch code where
  * there is one) with the one-time key r || s = H || P, straight over the
  * record where it lies; a trailer (@hb set) hashes its header block first.
  * poly1305_final() erases the descriptor, key included.
  */
-static void poly_tag(const u8 *hp, const u8 *hb, const u8 *data,
-		     unsigned int len, u8 *tag)
+static void poly_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
+		     const u8 *hb, const u8 *data, unsigned int len, u8 *tag)
 {
 	struct poly1305_desc_ctx desc;
 
@@ -127,6 +176,34 @@ static void poly_tag(const u8 *hp, const u8 *hb, const u8 *data,
 	poly1305_update(&desc, data, len);
 	poly1305_final(&desc, tag);
 }
+#endif
+
+/* Suite 1's tag, over HB || pad16(@data). */
+static noinline int ghash_uh_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
+				 const u8 *data, unsigned int len, u64 epoch,
+				 u32 index_field, u8 tag[DMD_TAG_SIZE])
+{
+	u8 hb[16];
+
+	header_block(hb, epoch, index_field, len);
+	if (!ctx->ghash) {
+		ghash_lib(hp, data, len, hb, tag);
+		return 0;
+	}
+	return ghash_tag(ctx, hp, data, len, hb, tag);
+}
+
+/* Suite 2's trailer tag, over HB || @data. */
+static noinline void poly_trailer_tag(struct diamond_tfm_ctx *ctx,
+				      const u8 *hp, const u8 *data,
+				      unsigned int len, u64 epoch,
+				      u32 index_field, u8 tag[DMD_TAG_SIZE])
+{
+	u8 hb[16];
+
+	header_block(hb, epoch, index_field, len);
+	poly_tag(ctx, hp, hb, data, len, tag);
+}
 
 /* The tag of one slot over @data (a ciphertext record or the AD). */
 int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
@@ -134,21 +211,23 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 		   unsigned int len, u64 epoch, u32 index_field,
 		   u8 tag[DMD_TAG_SIZE])
 {
-	/* An epoch or a group trailer (spec 5.1): both hash their header. */
 	bool trailer = index_field & (DMD_TRAILER_FLAG | DMD_GROUP_FLAG);
-	u8 hb[16];
 
-	/* Suite 2 records go without HB: see the top of this file. */
-	if (ctx->suite == DMD_SUITE_AES_GHASH || trailer)
-		header_block(hb, epoch, index_field, len);
-	if (ctx->suite == DMD_SUITE_AES_GHASH && !ctx->ghash) {
-		ghash_lib(slot->hp, data, len, hb, tag);
+	/*
+	 * Suite 2 records go without HB (see the top of this file); an epoch
+	 * or a group trailer (spec 5.1) hashes its header.
+	 */
+	if (likely(ctx->suite == DMD_SUITE_CHACHA_POLY && !trailer)) {
+		poly_tag(ctx, slot->hp, NULL, data, len, tag);
 		return 0;
 	}
-	if (ctx->suite == DMD_SUITE_AES_GHASH)
-		return ghash_tag(ctx, slot->hp, data, len, hb, tag);
-	poly_tag(slot->hp, trailer ? hb : NULL, data, len, tag);
-	return 0;
+	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
+		poly_trailer_tag(ctx, slot->hp, data, len, epoch, index_field,
+				 tag);
+		return 0;
+	}
+	return ghash_uh_tag(ctx, slot->hp, data, len, epoch, index_field,
+			    tag);
 }
 
 void diamond_agg_init(struct diamond_agg *a, u8 mode)
