@@ -272,9 +272,14 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	mkdir -p ist2 && chown 65534:65534 ist2
 	"$D" keys load --keys keys --state-dir ist2 --user 65534:65534 \
 		--keyring user 2>/dev/null
-	setpriv --reuid 65534 --regid 65534 --clear-groups /usr/bin/python3 \
-		"$TOP/selftests/userspace/keyprobe.py" --shared diamond:wrap \
-		diamond:7 >kpu.txt 2>&1
+	# uid 65534 may read neither the tree (a clone under /root is 0700)
+	# nor this test's directory: the probe goes to a file of its own.
+	kpy=$(mktemp /tmp/diamond-keyprobe.XXXXXX)
+	cp "$TOP/selftests/userspace/keyprobe.py" "$kpy" && chmod 644 "$kpy"
+	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups \
+		/usr/bin/python3 "$kpy" --shared diamond:wrap diamond:7) \
+		>kpu.txt 2>&1
+	rm -f "$kpy"
 	check "keys load --keyring user: uid 65534 finds the keys, reads none" sh -c \
 		"grep -q '^find diamond:wrap [1-9]' kpu.txt && grep -q '^find diamond:7 [1-9]' kpu.txt && [ \$(grep -cE '^read .* -1 (EOPNOTSUPP|ENOTSUP)' kpu.txt) = 2 ]"
 	check "keys load --keyring user: the files are the ingest's (uid 65534)" sh -c \
