@@ -246,6 +246,16 @@ struct wctx {
 	uint32_t dev;
 };
 
+/*
+ * The device's tfm as the ingest keys it: by the serial of the loader's
+ * diamond:<id>, or (6.1, no keys by serial) with the loader's DMDW.
+ */
+static int device_tfm(const struct wctx *c)
+{
+	return by_serial ? wtfm(c->suite, c->kid, NULL, 0) :
+			   wtfm(c->suite, -1, c->w, (size_t)c->wn);
+}
+
 /* In a child as uid/gid 65534 with afalg_gid=65534: @fn's status, or -1. */
 static int nobody_run(int (*fn)(const struct wctx *), const struct wctx *c)
 {
@@ -290,7 +300,7 @@ static int nobody_checks(const struct wctx *c)
 	if (keyctl(KEYCTL_READ, kid, (unsigned long)buf, sizeof(buf)) >= 0 ||
 	    keyctl(KEYCTL_READ, wid, (unsigned long)buf, sizeof(buf)) >= 0)
 		fail |= 1;
-	tfm = by_serial ? wtfm(suite, kid, NULL, 0) : wtfm(suite, -1, w, wn);
+	tfm = device_tfm(c);
 	if (tfm < 0)
 		return 2;
 	if (dmd_kseal(tfm, 1, s->epoch, s->ad.p, s->ad.len, s->pt.p,
@@ -461,8 +471,7 @@ static int forge_epoch(const struct wctx *c)
 	uint8_t blob[DMD_BLOB2_MAX], *ct = malloc(s->ct.len + 1);
 	uint8_t *pt = malloc(s->ct.len + 1);
 	size_t n = forged(v, blob, 0);
-	int dev = by_serial ? wtfm(c->suite, c->kid, NULL, 0) :
-			      wtfm(c->suite, -1, c->w, (size_t)c->wn);
+	int dev = device_tfm(c);
 	int own = n ? wtfm(c->suite, -1, blob, n) : -EINVAL;
 	int op = dev >= 0 ? afalg_accept(dev) : -1;
 	int fail = 0;
