@@ -65,6 +65,6 @@ bench-matrix:
 	@echo "bench-matrix: $(words $(MATRIX_CELLS)) cells, kernels cached in $(KCACHE)"
 	@rc=0; for c in $(MATRIX_CELLS); do \
 		TOP=$(TOP) BUILD=$(BUILD) TAPDIR=$(TAPDIR) KCACHE=$(KCACHE) \
-		MAKE="$(MAKE)" BENCH_TARGET=$(or $(BENCH_TARGET),bench-kernel) \
+		MAKE="$(MAKE)" BENCH_TARGET=$(BENCH_TARGET) \
 		$(TOP)/tools/kernel/run-cell --bench $$c || rc=1; \
 	done; exit $$rc

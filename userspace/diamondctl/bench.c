@@ -102,11 +102,13 @@ static int custody_load(const char *top, const char *k_dir, char *msg,
 	struct diamond_keys_opts o = { .key_dir = keys, .state_dir = k_dir,
 		.flags = DIAMOND_KEYS_NEW_SESSION,
 		.uid = (uid_t)-1, .gid = (gid_t)-1 };
+	int rc;
 
 	snprintf(keys, sizeof(keys), "%s/keys", top);
 	if (rename(k_dir, keys))
 		return -errno;
-	return diamond_keys_load(&o, msg, size) < 0 ? -EPERM : 0;
+	rc = diamond_keys_load(&o, msg, size);
+	return rc < 0 ? rc : 0;
 }
 
 int cmd_bench(int argc, char **argv)
@@ -181,8 +183,10 @@ int cmd_bench(int argc, char **argv)
 		status = EXIT_SETUP;
 		goto out;
 	}
-	if (custody && !software && custody_load(top, k_dir, msg, sizeof(msg))) {
-		err_msg("keys load for --custody failed: %s", msg);
+	rc = custody && !software ? custody_load(top, k_dir, msg, sizeof(msg)) : 0;
+	if (rc) {
+		err_msg("keys load for --custody failed: %s",
+			*msg ? msg : diamond_strerror(rc));
 		status = EXIT_SETUP;
 		goto out;
 	}
