@@ -36,8 +36,9 @@
  * crypto.af_alg_restrict=1 keeps "skcipher" to an allowlist without it)
  * ccm(aes), the one name 7.3's "aead" allowlist holds (for CAP_NET_ADMIN,
  * which the bench has). Its 16-byte request adds CCM's four AES blocks
- * and template calls: about 2,900 instructions an epoch on x86_64-newest
- * (15,619 against ecb(cipher_null)'s 12,761 at 8f6d0b8), 3 a record.
+ * and template calls: 15,619 instructions on x86_64-newest, where
+ * ecb(cipher_null)'s took 12,761 on x86_64-6.12, so it overstates the
+ * floor by about 3 a record there.
  */
 struct round_trip {
 	const char *name;
