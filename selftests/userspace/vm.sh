@@ -13,6 +13,8 @@
 # guest runs them through the module with kprobes counting the module's
 # chain steps, and each is run again on the guest's results; its TAP lines
 # become this suite's, named "forgery (kernel): ..." and "copies (kernel): ...".
+# Issue 20 item 6, the compromised-gateway test, comes from custody-item6.sh,
+# which the matrix cells' custody suite (custody-cell.sh) shares.
 # Environment: US_BUILD, TOP, BUILD, KMOD_KO (the module, mk/kernel.mk), FT
 # (frametool).
 set -u
