@@ -22,8 +22,8 @@
 #       AF_ALG sockets, encrypt, then after.bin), the same against a
 #       clear-key gateway, and a planted diamond:wrap. Lines "@@i6a ...",
 #       "@@i6b ...", "@@i6plant ...".
-#   item6_tap                TAP lines from the console, through the
-#       caller's t NAME CHECK and sec TAG; nlines in $I6.
+#   item6_tap                TAP lines from the console (t and sec, below,
+#       which the suites use for theirs too); nlines in $I6.
 
 item6_prepare() {
 	local D=$1 CP=$2 o=$3 i
@@ -55,6 +55,15 @@ item6_prepare() {
 		item6_guest >guest.sh
 	)
 }
+
+# The suites' TAP: t NAME CHECK, one result (CHECK eval'ed), counted in
+# n and fails, which the caller sets to 0; sec TAG, the guest's "@@TAG "
+# lines of console.txt.
+t() {
+	n=$((n + 1))
+	if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fails=$((fails + 1)); fi
+}
+sec() { sed -n "s/^@@$1 //p" console.txt | tr -d '\r'; }
 
 # The guest's side (POSIX sh, busybox): as root the loader, the rest as
 # uid 65534 (its group may bind the module's AF_ALG type "diamond"; on 7.3

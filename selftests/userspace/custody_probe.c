@@ -347,41 +347,11 @@ static long sockopt_hits(int fd, int opt, size_t *len)
 /* Encrypt of 16 bytes at epoch 0 on the operation socket @op: errno. */
 static int try_encrypt(int op)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(uint32_t)) * 2 +
-			 CMSG_SPACE(sizeof(struct af_alg_iv) + DMD_IV_SIZE)];
-		struct cmsghdr align;
-	} cb;
-	uint8_t in[16] = { 0 }, out[64];
-	struct iovec iov = { .iov_base = in, .iov_len = sizeof(in) };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = cb.buf,
-			    .msg_controllen = sizeof(cb.buf) };
-	uint32_t v = ALG_OP_ENCRYPT;
-	struct af_alg_iv *aiv;
-	struct cmsghdr *c;
+	uint8_t in[16] = { 0 }, iv[DMD_IV_SIZE] = { 0 }, out[64];
+	ssize_t n = dlib_alg_request(op, 1, in, sizeof(in), 0, iv, out,
+				     sizeof(out));
 
-	memset(&cb, 0, sizeof(cb));
-	c = CMSG_FIRSTHDR(&m);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_OP;
-	c->cmsg_len = CMSG_LEN(sizeof(v));
-	memcpy(CMSG_DATA(c), &v, sizeof(v));
-	c = CMSG_NXTHDR(&m, c);
-	v = 0;
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_AEAD_ASSOCLEN;
-	c->cmsg_len = CMSG_LEN(sizeof(v));
-	memcpy(CMSG_DATA(c), &v, sizeof(v));
-	c = CMSG_NXTHDR(&m, c);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_IV;
-	c->cmsg_len = CMSG_LEN(sizeof(*aiv) + DMD_IV_SIZE);
-	aiv = (struct af_alg_iv *)CMSG_DATA(c);
-	aiv->ivlen = DMD_IV_SIZE;
-	if (sendmsg(op, &m, MSG_DONTWAIT) < 0)
-		return errno;
-	return read(op, out, sizeof(out)) < 0 ? errno : 0;
+	return n < 0 ? (int)-n : 0;
 }
 
 struct sockres {

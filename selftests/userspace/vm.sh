@@ -214,11 +214,6 @@ BUILD=$BUILD/vm "$TOP/tools/vm/run-vm" --timeout 1500 --module "$KO" \
 vmrc=$?
 
 n=0 fails=0
-t() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fails=$((fails + 1)); fi
-}
-sec() { sed -n "s/^@@$1 //p" console.txt | tr -d '\r'; }
 t "VM boot and guest script (run-vm status $vmrc)" '[ $vmrc -eq 0 ]'
 t "without the module: exit 3" '[ "$(sec rc0)" = 3 ]'
 t "without the module: says modprobe diamond" 'sec e0 | grep -q "modprobe diamond"'
