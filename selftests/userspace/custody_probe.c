@@ -166,7 +166,7 @@ static long read_key(const char *desc)
 		printf("read %s find:%s\n", desc, strerror(errno));
 		return 0;
 	}
-	n = syscall(SYS_keyctl, 11 /* KEYCTL_READ */, serial, buf, sizeof(buf));
+	n = syscall(SYS_keyctl, KEYCTL_READ, serial, buf, sizeof(buf));
 	printf("read %s %s\n", desc, n < 0 ? strerror(errno) : "DATA");
 	return n > 0 ? count(buf, (size_t)n) + 1 : 0;
 }
