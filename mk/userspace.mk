@@ -199,7 +199,7 @@ check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC) $(KMOD_KO) $(US_FRAMETOOL
 		cat $(TAPDIR)/userspace-vm.tap; [ $$rc -eq 4 ] && rc=0; exit $$rc
 
 # Issue 20 item 6 on a matrix cell's kernel (tools/kernel/run-cell runs it
-# on the 6.12 and newest cells): selftests/userspace/custody-cell.sh, one
+# on every cell but pi4): selftests/userspace/custody-cell.sh, one
 # VM boot. Not in CHECK_SUITES: make check's own kernel runs it inside
 # userspace-vm. The guest's programs and the host's probe are built from
 # the sources in $(US_BUILD)/ARCH under a lock, as the cells run side by

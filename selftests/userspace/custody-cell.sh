@@ -3,7 +3,7 @@
 #
 # custody-cell: issue 20 item 6, the compromised-gateway test, on a matrix
 # cell's kernel (make check-custody-cell, run by tools/kernel/run-cell on
-# the 6.12 and newest cells): the gateway as uid 65534 over real traffic,
+# every cell but pi4): the gateway as uid 65534 over real traffic,
 # then everything that uid reaches searched for the device keys
 # (selftests/userspace/custody-item6.sh, shared with the userspace-vm
 # suite), in one VM boot of the cell's kernel (run-vm takes it from
