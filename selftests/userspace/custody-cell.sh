@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
+# shellcheck disable=SC2016,SC2034 # the checks are eval'ed by t()
 #
 # custody-cell: issue 20 item 6, the compromised-gateway test, on a matrix
 # cell's kernel (make check-custody-cell, run by tools/kernel/run-cell on
