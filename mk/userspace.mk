@@ -68,10 +68,13 @@ $(DIAMONDCTL_STATIC): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
 # no libkcapi, which Debian ships for the host's architecture only
 # (lib/kcapi_opt.h: every tfm of diamond.ko's type "diamond").
 US_GUEST_CTL := $(if $(filter $(CC),$(GUEST_CC)),$(DIAMONDCTL_STATIC),$(US_BUILD)/$(DMD_ARCH)/diamondctl-static)
-$(US_BUILD)/arm64/diamondctl-static: $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) \
+# The same for either architecture in $(US_BUILD)/ARCH (the matrix cells'
+# custody suite builds both there, apart from make check's own binaries).
+US_ARCH_CC = $(if $(filter arm64,$(1)),aarch64-linux-gnu-gcc,$(CC))
+$(US_BUILD)/%/diamondctl-static: $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) \
 		$(US_LIB_SRCS) $(US_HDRS) $(CORE_LIB_SRCS)
 	@mkdir -p $(@D)
-	aarch64-linux-gnu-gcc $(CSTD) -static -DDLIB_NO_KCAPI $(US_CTL_FLAGS) -o $@ \
+	$(call US_ARCH_CC,$*) $(CSTD) -static -DDLIB_NO_KCAPI $(US_CTL_FLAGS) -o $@ \
 		$(US_CTL_SRCS) $(US_LIB_SRCS) $(CORE_LIB_SRCS)
 
 # ---- tests ---------------------------------------------------------------
@@ -88,6 +91,12 @@ $(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
 US_CUSTODY_PROBE := $(US_BUILD)/custody_probe
 $(US_CUSTODY_PROBE): $(US_TEST_SRC)/custody_probe.c $(US_LIB_A)
 	$(CC) $(CSTD) -static -o $@ $< $(US_LIB_A) $(or $(US_KCAPI_A),-lkcapi)
+
+$(US_BUILD)/%/custody_probe: $(US_TEST_SRC)/custody_probe.c $(US_LIB_SRCS) $(US_HDRS) \
+		$(CORE_LIB_SRCS)
+	@mkdir -p $(@D)
+	$(call US_ARCH_CC,$*) $(CSTD) -static -DDLIB_NO_KCAPI -o $@ $< \
+		$(US_LIB_SRCS) $(CORE_LIB_SRCS)
 
 # Hostile and disordered input for ingest.sh and the flood benchmark.
 US_FRAMETOOL := $(US_BUILD)/frametool
@@ -188,6 +197,26 @@ check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC) $(KMOD_KO) $(US_FRAMETOOL
 		FT=$(US_FRAMETOOL) CP=$(US_CUSTODY_PROBE) \
 		$(US_TEST_SRC)/vm.sh >$(TAPDIR)/userspace-vm.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-vm.tap; [ $$rc -eq 4 ] && rc=0; exit $$rc
+
+# Issue 20 item 6 on a matrix cell's kernel (tools/kernel/run-cell runs it
+# on every cell but pi4): selftests/userspace/custody-cell.sh, one
+# VM boot. Not in CHECK_SUITES: make check's own kernel runs it inside
+# userspace-vm. The guest's programs and the host's probe are built from
+# the sources in $(US_BUILD)/ARCH under a lock, as the cells run side by
+# side with make check's suites.
+US_CELL_HOST  := $(US_BUILD)/x86_64/custody_probe
+US_CELL_GUEST := $(US_BUILD)/$(DMD_ARCH)/diamondctl-static $(US_BUILD)/$(DMD_ARCH)/custody_probe
+.PHONY: check-custody-cell custody-cell-build
+custody-cell-build: $(DIAMONDCTL) $(US_CELL_HOST) $(US_CELL_GUEST)
+check-custody-cell: $(KMOD_KO)
+	@mkdir -p $(TAPDIR) $(US_BUILD)
+	@flock $(US_BUILD)/.cell-lock $(MAKE) --no-print-directory custody-cell-build >/dev/null || \
+		{ $(TOP)/tools/tap-result 1 "build the custody suite's programs" | \
+			tee $(TAPDIR)/custody-cell.tap; exit 1; }
+	@D=$(DIAMONDCTL) CP=$(US_CELL_HOST) GUEST_CTL=$(word 1,$(US_CELL_GUEST)) \
+		GUEST_PROBE=$(word 2,$(US_CELL_GUEST)) KMOD_KO=$(KMOD_KO) BUILD=$(BUILD) \
+		TOP=$(TOP) $(US_TEST_SRC)/custody-cell.sh >$(TAPDIR)/custody-cell.tap; rc=$$?; \
+		cat $(TAPDIR)/custody-cell.tap; exit $$rc
 
 # diamondctl bench for 1 and 10,000 devices at b = 1024 x 16 B: the software
 # path on the host, then kernel vs software in one VM run (same CPU).

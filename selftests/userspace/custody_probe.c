@@ -1,20 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The start of issue 20 item 6, the compromised-gateway test: what the
- * ingest's own uid can get at. Static, for the VM.
+ * Issue 20 item 6, the compromised-gateway test: what the ingest's own
+ * uid can get at. Static, for the VM (selftests/userspace/custody-item6.sh
+ * drives it, in the userspace-vm suite and in the matrix cells).
  *
  *   custody_probe keys STATEFILE...
- *	the hex of E_e and E_{e+1} of each clear state file (the test's
- *	derivation from the state the root made), one per line
- *   custody_probe run N DIR FRAMES HEX... -- COMMAND [ARG...]
+ *	the hex of the keys the test derives from each clear state file
+ *	(the state the root made), one per line: E_e, E_{e+1}, then the
+ *	slot keys R_{e,j} and R_{e+1,j}, j = 0 .. b - 1 (spec section 3)
+ *   custody_probe run N DIR FRAMES AFTER HEX... -- COMMAND [ARG...]
  *	as the current user: COMMAND (the gateway, reading stdin) as a
  *	child, FRAMES on its stdin, and once N lines came out on its
  *	stdout, while it runs, search for each HEX key (each 16-byte
- *	chunk of it) in /proc/CHILD/mem, in every file of DIR, and in
- *	what keyctl read gives of diamond:wrap and diamond:ID of every
- *	ID.state in DIR; print "hits mem N files N keys N" and "read
- *	DESC RESULT" lines. The child is its own, so Yama's ptrace_scope
- *	1 lets it read the memory: a 0 is a finding, not a refusal.
+ *	chunk of it) in /proc/CHILD/mem, in every file of DIR, in every
+ *	key it can view (/proc/keys, the special keyrings) and KEYCTL_READ
+ *	(what keyctl read, print and pipe all call), and in what its
+ *	AF_ALG sockets give (each taken with pidfd_getfd: every SOL_ALG
+ *	getsockopt, DIAMOND_ALG_GET_WRAPPED of its operation sockets and
+ *	of one accepted from each of its tfms); then encrypt on each of
+ *	those tfms. Then AFTER (a forged epoch and more, "-" for none) on
+ *	its stdin, stdin closed, its exit awaited. Prints "lines",
+ *	"hits mem N files N keys N sockets N", "read DESC RESULT",
+ *	"keyring ...", "sockets ..." and "encrypt ..." lines. The child is
+ *	its own, so Yama's ptrace_scope 1 lets it read the memory and take
+ *	the descriptors: a 0 is a finding, not a refusal.
  *   custody_probe plant ID
  *	as the ingest could: its own logon key diamond:wrap (32 known
  *	bytes) in its thread keyring, searched before the session
@@ -32,21 +41,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <linux/if_alg.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <diamond/chain.h>
+
 #include "../../userspace/lib/internal.h"
 
-#define MAXPAT	64
+#ifndef SOL_ALG
+#define SOL_ALG		279
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open	434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd	438
+#endif
+#define KEYCTL_DESCRIBE	6
+#define KEYCTL_READ	11
+
+#define MAXPAT	2048
 static uint8_t pat[MAXPAT][16];
 static int npat;
+/* Patterns by their first two bytes: head[] and next[] index pat + 1. */
+static uint16_t head[65536], next[MAXPAT];
 
 static int add_hex(const char *h)
 {
 	size_t n = strlen(h) / 2, i, c;
+	unsigned int v, b;
 	uint8_t k[32];
-	unsigned int v;
 
 	if (n != 16 && n != 32)
 		return -1;
@@ -55,11 +82,16 @@ static int add_hex(const char *h)
 			return -1;
 		k[i] = (uint8_t)v;
 	}
-	for (c = 0; c < n && npat < MAXPAT; c += 16)
-		memcpy(pat[npat++], k + c, 16);
+	for (c = 0; c < n && npat < MAXPAT; c += 16) {
+		memcpy(pat[npat], k + c, 16);
+		b = (unsigned int)k[c] << 8 | k[c + 1];
+		next[npat] = head[b];
+		head[b] = (uint16_t)++npat;
+	}
 	return 0;
 }
 
+/* Occurrences of any pattern in @p: a table walk, fast enough for TCG. */
 static long count(const uint8_t *p, size_t len)
 {
 	long hits = 0;
@@ -67,8 +99,9 @@ static long count(const uint8_t *p, size_t len)
 	int j;
 
 	for (i = 0; i + 16 <= len; i++)
-		for (j = 0; j < npat; j++)
-			if (p[i] == pat[j][0] && !memcmp(p + i, pat[j], 16))
+		for (j = head[(unsigned int)p[i] << 8 | p[i + 1]]; j;
+		     j = next[j - 1])
+			if (!memcmp(p + i, pat[j - 1], 16))
 				hits++;
 	return hits;
 }
@@ -133,32 +166,140 @@ static long read_key(const char *desc)
 		printf("read %s find:%s\n", desc, strerror(errno));
 		return 0;
 	}
-	n = syscall(SYS_keyctl, 11 /* KEYCTL_READ */, serial, buf, sizeof(buf));
+	n = syscall(SYS_keyctl, KEYCTL_READ, serial, buf, sizeof(buf));
 	printf("read %s %s\n", desc, n < 0 ? strerror(errno) : "DATA");
 	return n > 0 ? count(buf, (size_t)n) + 1 : 0;
 }
 
-static long search_dir(const char *dir, long *keys)
+/* Every file of @dir. */
+static long search_dir(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char path[4096], desc[64];
-	unsigned int id;
+	char path[4096];
 	long hits = 0;
 
-	*keys = read_key("diamond:wrap");
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		hits += search_file(path);
-		if (sscanf(e->d_name, "%u.state", &id) == 1) {
-			snprintf(desc, sizeof(desc), "diamond:%u", id);
-			*keys += read_key(desc);
-		}
 	}
 	closedir(d);
 	return hits;
+}
+
+#define MAXKEYS	256
+static int32_t seen[MAXKEYS];
+static int nseen;
+
+static int add_serial(int32_t id)
+{
+	int i;
+
+	for (i = 0; i < nseen; i++)
+		if (seen[i] == id)
+			return 0;
+	if (nseen == MAXKEYS)
+		return 0;
+	seen[nseen++] = id;
+	return 1;
+}
+
+/*
+ * KEYCTL_READ (keyctl read, print and pipe) of key @id: its hits; what
+ * a keyring gives (its members' serials) is walked too.
+ */
+static long read_serial(int32_t id, int *readable, int *keyrings)
+{
+	uint8_t buf[1 << 15];
+	char desc[256];
+	long n, hits, i;
+
+	if (!add_serial(id))
+		return 0;
+	n = syscall(SYS_keyctl, KEYCTL_DESCRIBE, (long)id, desc,
+		    sizeof(desc) - 1);
+	if (n <= 0)
+		snprintf(desc, sizeof(desc), "?");
+	else
+		desc[n < (long)sizeof(desc) ? n : (long)sizeof(desc) - 1] = 0;
+	n = syscall(SYS_keyctl, KEYCTL_READ, (long)id, buf, sizeof(buf));
+	if (n < 0)
+		return 0;
+	if (n > (long)sizeof(buf))
+		n = sizeof(buf);
+	hits = count(buf, (size_t)n);
+	if (!strncmp(desc, "keyring;", 8)) {
+		++*keyrings;
+		for (i = 0; i + 4 <= n; i += 4) {
+			int32_t m;
+
+			memcpy(&m, buf + i, 4);
+			hits += read_serial(m, readable, keyrings);
+		}
+	} else {
+		++*readable;
+		printf("keyring read %s: %ld bytes\n", desc, n);
+	}
+	return hits;
+}
+
+/*
+ * Every key the process can view: the special keyrings (thread to user
+ * session, walked), then every line of /proc/keys.
+ */
+static long search_keys(void)
+{
+	int readable = 0, keyrings = 0, id;
+	char line[512];
+	long hits = 0;
+	unsigned int s;
+	FILE *f;
+
+	for (id = -1; id >= -5; id--) {
+		long r = syscall(SYS_keyctl, 0 /* GET_KEYRING_ID */, id, 0);
+
+		if (r > 0)
+			hits += read_serial((int32_t)r, &readable, &keyrings);
+	}
+	f = fopen("/proc/keys", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x", &s) == 1)
+			hits += read_serial((int32_t)s, &readable, &keyrings);
+	if (f)
+		fclose(f);
+	printf("keyring viewable %d keyrings %d readable %d%s\n", nseen,
+	       keyrings, readable, f ? "" : " (no /proc/keys)");
+	return hits;
+}
+
+static void put_hex(const uint8_t *p, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		printf("%02x", p[i]);
+	printf("\n");
+}
+
+/* E_e of @st, then its epoch's slot keys R_{e,j}, j < b (spec 3). */
+static void put_keys(const struct dmd_state *st, size_t k)
+{
+	uint8_t e[DMD_KEY_MAX], r[DMD_KEY_MAX], hp[32];
+	struct dmd_stream str;
+	uint32_t j;
+
+	put_hex(st->key, k);
+	dmd_epoch_update(st->suite, st->key, e, r);
+	for (j = 0; j < st->b; j++) {
+		put_hex(r, k);
+		dmd_slot_open(&str, st->suite, r, r, hp);
+		dmd_stream_wipe(&str);
+	}
+	dmd_wipe(e, sizeof(e));
+	dmd_wipe(r, sizeof(r));
+	dmd_wipe(hp, sizeof(hp));
 }
 
 static int keys(int argc, char **argv)
@@ -168,7 +309,7 @@ static int keys(int argc, char **argv)
 	struct dmd_state st;
 	char *dir, *slash;
 	unsigned int id;
-	size_t len, i, k;
+	size_t len, k;
 	int a;
 
 	for (a = 0; a < argc; a++) {
@@ -182,17 +323,135 @@ static int keys(int argc, char **argv)
 		    dmd_blob_parse(&st, blob, len) != DMD_OK)
 			return 1;
 		k = dmd_key_size(st.suite);
-		for (i = 0; i < k; i++)
-			printf("%02x", st.key[i]);
-		printf("\n");
+		put_keys(&st, k);
 		dlib_state_advance(&st, st.epoch);	/* E_{e+1} */
-		for (i = 0; i < k; i++)
-			printf("%02x", st.key[i]);
-		printf("\n");
+		put_keys(&st, k);
 		diamond_store_close(s);
 		free(dir);
 	}
 	return 0;
+}
+
+/* What getsockopt(SOL_ALG, @opt) gives on @fd: its hits; -1 refused. */
+static long sockopt_hits(int fd, int opt, size_t *len)
+{
+	uint8_t buf[4096];
+	socklen_t l = sizeof(buf);
+
+	if (getsockopt(fd, SOL_ALG, opt, buf, &l))
+		return -1;
+	*len = l;
+	return count(buf, l);
+}
+
+/* Encrypt of 16 bytes at epoch 0 on the operation socket @op: errno. */
+static int try_encrypt(int op)
+{
+	uint8_t in[16] = { 0 }, iv[DMD_IV_SIZE] = { 0 }, out[64];
+	ssize_t n = dlib_alg_request(op, 1, in, sizeof(in), 0, iv, out,
+				     sizeof(out));
+
+	return n < 0 ? (int)-n : 0;
+}
+
+struct sockres {
+	int alg, answers, exports, tfms, eperm, enc_ok, enc_other, other_err;
+	long bytes;
+};
+
+/*
+ * Everything an AF_ALG socket @fd of the gateway gives: every SOL_ALG
+ * option (the export among them), and for a tfm socket an operation
+ * socket of its own: its export, then an encrypt.
+ */
+static long probe_socket(int fd, struct sockres *r)
+{
+	long hits = 0, h;
+	size_t len = 0;
+	int opt, op, err;
+
+	for (opt = 1; opt <= 16; opt++)
+		if ((h = sockopt_hits(fd, opt, &len)) >= 0) {
+			hits += h;
+			r->answers++;
+			r->bytes += (long)len;
+		}
+	if ((h = sockopt_hits(fd, DIAMOND_ALG_GET_WRAPPED, &len)) >= 0) {
+		hits += h;
+		r->exports++;
+		r->bytes += (long)len;
+	}
+	op = accept(fd, NULL, NULL);
+	if (op < 0)
+		return hits;
+	r->tfms++;
+	if ((h = sockopt_hits(op, DIAMOND_ALG_GET_WRAPPED, &len)) >= 0) {
+		hits += h;
+		r->exports++;
+		r->bytes += (long)len;
+	}
+	err = try_encrypt(op);
+	if (err == EPERM)
+		r->eperm++;
+	else if (!err)
+		r->enc_ok++;
+	else {
+		r->enc_other++;
+		r->other_err = err;
+	}
+	close(op);
+	return hits;
+}
+
+/* The gateway's descriptors, taken with pidfd_getfd: its AF_ALG ones. */
+static long search_sockets(pid_t pid)
+{
+	struct sockres r = { 0 };
+	char path[64], link[64];
+	struct dirent *e;
+	long hits = 0;
+	int pfd, fd, dom;
+	socklen_t l;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	d = opendir(path);
+	if (pfd < 0 || !d) {
+		printf("sockets open %s\n", strerror(errno));
+		if (d)
+			closedir(d);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		char full[sizeof(path) + 256];
+		ssize_t n;
+
+		snprintf(full, sizeof(full), "%s/%s", path, e->d_name);
+		n = readlink(full, link, sizeof(link) - 1);
+		if (n <= 0 || strncmp(link, "socket:", 7))
+			continue;
+		fd = (int)syscall(SYS_pidfd_getfd, pfd, atoi(e->d_name), 0);
+		if (fd < 0) {
+			printf("sockets getfd %s %s\n", e->d_name, strerror(errno));
+			continue;
+		}
+		l = sizeof(dom);
+		if (!getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &l) &&
+		    dom == AF_ALG) {
+			r.alg++;
+			hits += probe_socket(fd, &r);
+		}
+		close(fd);
+	}
+	closedir(d);
+	close(pfd);
+	printf("sockets af_alg %d tfms %d options %d exports %d bytes %ld\n",
+	       r.alg, r.tfms, r.answers, r.exports, r.bytes);
+	printf("encrypt EPERM %d allowed %d other %d%s%s\n", r.eperm, r.enc_ok,
+	       r.enc_other, r.enc_other ? " " : "",
+	       r.enc_other ? strerror(r.other_err) : "");
+	return hits;
 }
 
 static void on_alarm(int sig)
@@ -200,14 +459,37 @@ static void on_alarm(int sig)
 	(void)sig;
 }
 
+/* @path on @fd (closed after), "-" nothing: the gateway's input. */
+static void feed(int fd, const char *path)
+{
+	char buf[4096];
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : NULL;
+	size_t n;
+
+	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (write(fd, buf, n) != (ssize_t)n)
+			break;
+	if (f)
+		fclose(f);
+}
+
+static int count_lines(FILE *fo, int want)
+{
+	char buf[4096], *p;
+	int lines = 0;
+
+	while ((want < 0 || lines < want) && fgets(buf, sizeof(buf), fo))
+		for (p = buf; (p = strchr(p, '\n')); p++)
+			lines++;
+	return lines;
+}
+
 static int run(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
-	int in[2], out[2], a = 3, lines = 0, want = atoi(argv[0]);
-	long mem, files, kh, bytes = 0;
-	char buf[4096], *p;
-	FILE *fo, *frames;
-	size_t n;
+	int in[2], out[2], a = 4, lines, want = atoi(argv[0]), st;
+	long mem, files, kh, sh, bytes = 0;
+	FILE *fo;
 	pid_t pid;
 
 	for (; a < argc && strcmp(argv[a], "--"); a++)
@@ -226,26 +508,38 @@ static int run(int argc, char **argv)
 	}
 	close(in[0]);
 	close(out[1]);
-	frames = fopen(argv[2], "r");
-	while (frames && (n = fread(buf, 1, sizeof(buf), frames)) > 0)
-		if (write(in[1], buf, n) != (ssize_t)n)
-			break;
+	signal(SIGPIPE, SIG_IGN);
+	feed(in[1], argv[2]);
 	fo = fdopen(out[0], "r");
 	/* A gateway that never gives the lines: searched after 120 s. */
 	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART: fgets returns */
 	alarm(120);
-	while (lines < want && fgets(buf, sizeof(buf), fo))
-		for (p = buf; (p = strchr(p, '\n')); p++)
-			lines++;
+	lines = count_lines(fo, want);
+	alarm(0);
 	/* The gateway now waits for more input, every key it has in use. */
 	mem = search_mem(pid, &bytes);
-	files = search_dir(argv[1], &kh);
+	files = search_dir(argv[1]);
+	kh = read_key("diamond:wrap");
+	kh += search_keys();
+	sh = search_sockets(pid);
 	printf("lines %d patterns %d mem-bytes %ld\n", lines, npat, bytes);
-	printf("hits mem %ld files %ld keys %ld\n", mem, files, kh);
-	alarm(0);
+	printf("hits mem %ld files %ld keys %ld sockets %ld\n", mem, files, kh,
+	       sh);
+	fflush(stdout);
+	/* Then what comes after (a forged epoch, the genuine one), and EOF. */
+	feed(in[1], argv[3]);
 	close(in[1]);
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
+	alarm(120);
+	lines = count_lines(fo, -1);
+	alarm(0);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		st = -1;
+	} else {
+		st = WEXITSTATUS(st);
+	}
+	printf("after lines %d exit %d\n", lines, st);
 	return 0;
 }
 
@@ -293,8 +587,8 @@ int main(int argc, char **argv)
 		return plant(argv[2]);
 	if (argc > 2 && !strcmp(argv[1], "keys"))
 		return keys(argc - 2, argv + 2);
-	if (argc > 6 && !strcmp(argv[1], "run"))
+	if (argc > 7 && !strcmp(argv[1], "run"))
 		return run(argc - 2, argv + 2);
-	fprintf(stderr, "usage: custody_probe keys FILE... | run N DIR FRAMES HEX... -- CMD...\n");
+	fprintf(stderr, "usage: custody_probe keys FILE... | run N DIR FRAMES AFTER HEX... -- CMD...\n");
 	return 2;
 }

@@ -13,6 +13,8 @@
 # guest runs them through the module with kprobes counting the module's
 # chain steps, and each is run again on the guest's results; its TAP lines
 # become this suite's, named "forgery (kernel): ..." and "copies (kernel): ...".
+# Issue 20 item 6, the compromised-gateway test, comes from custody-item6.sh,
+# which the matrix cells' custody suite (custody-cell.sh) shares.
 # Environment: US_BUILD, TOP, BUILD, KMOD_KO (the module, mk/kernel.mk), FT
 # (frametool).
 set -u
@@ -165,28 +167,8 @@ diamondctl open --custody --state-dir /w/cst --input /w/frames.bin \
 	>/dev/null 2>/w/ec4.txt
 echo "@@rcc4 $?"
 sed 's/^/@@ec4 /' /w/ec4.txt
-# Issue 20 item 6 (start): as uid 65534, while the gateway runs (its
-# child, so Yama lets it look), its memory, its state directory and every
-# diamond key it can keyctl read, searched for E_e and E_{e+1} of every
-# device, first and last (keys.hex, derived on the host); then the same
-# search against a clear-custody gateway, which must find them.
-mkdir -p /w/ck6 /w/cst6 /w/sc6 && cp /w/st.orig/*.state /w/ck6/ &&
-	cp /w/st.orig/*.state /w/sc6/ && chmod 700 /w/ck6 /w/cst6 /w/sc6 &&
-	chown -R 65534:65534 /w/cst6 /w/sc6
-diamondctl keys load --keys /w/ck6 --state-dir /w/cst6 --user 65534:65534 -- \
-	/w/custody_probe run $(cat /w/nlines) /w/cst6 /w/frames.bin $(cat /w/keys.hex) \
-	-- diamondctl open --custody --no-spool --state-dir /w/cst6 >/w/p1.txt 2>&1
-sed 's/^/@@p1 /' /w/p1.txt
-diamondctl keys load --keys /w/nokeys --state-dir /w/sc6 --user 65534:65534 -- \
-	/w/custody_probe run $(cat /w/nlines) /w/sc6 /w/frames.bin $(cat /w/keys.hex) \
-	-- diamondctl open --no-spool --state-dir /w/sc6 >/w/p2.txt 2>&1
-sed 's/^/@@p2 /' /w/p2.txt
-# ... and what a planted diamond:wrap of its own would get out of a tfm
-# keyed by serial (6.2+): reported, not yet asserted (the module must
-# take a root-owned wrap key only: /work/wrap-interface.md)
-mkdir -p /w/cst7 && chown 65534:65534 /w/cst7 && chmod 700 /w/cst7
-diamondctl keys load --keys /w/ck6 --state-dir /w/cst7 --user 65534:65534 -- \
-	/w/custody_probe plant 5 2>&1 | sed 's/^/@@plant /'
+# Issue 20 item 6: the compromised-gateway test (custody-item6.sh).
+sh /w/i6/guest.sh
 # The recorded jobs of the kernel-backend suites (backend.sh), each from its
 # own state; kprobes count the module's work: kprobe_profile's hits of
 # each probe before (k0) and after (k1) the job; every result file goes
@@ -219,8 +201,9 @@ for s in $(ls /w/jobs); do
 done
 echo "@@jobs done"
 SH
-"$CP" keys st.orig/*.state st/*.state | tr '\n' ' ' >keys.hex
-mkdir -p w && cp keys.hex "$CP" w/ && wc -l <expect.json >w/nlines
+mkdir -p w
+. "$TOP/selftests/userspace/custody-item6.sh"
+item6_prepare "$D" "$CP" "$W/w/i6" || echo "# item 6: the host's side failed"
 cp -r st.orig w/st && cp -r st.orig w/st.orig && \
 	cp -r stg w/stg && cp -r stg.orig w/stg.orig && \
 	cp frames.bin forged.bin incomplete.bin f5.bin fgl.bin fgl1.bin \
@@ -231,11 +214,6 @@ BUILD=$BUILD/vm "$TOP/tools/vm/run-vm" --timeout 1500 --module "$KO" \
 vmrc=$?
 
 n=0 fails=0
-t() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fails=$((fails + 1)); fi
-}
-sec() { sed -n "s/^@@$1 //p" console.txt | tr -d '\r'; }
 t "VM boot and guest script (run-vm status $vmrc)" '[ $vmrc -eq 0 ]'
 t "without the module: exit 3" '[ "$(sec rc0)" = 3 ]'
 t "without the module: says modprobe diamond" 'sec e0 | grep -q "modprobe diamond"'
@@ -281,14 +259,7 @@ t "custody: state files hold no 8 bytes of any device's first or current E_e ($(
 t "custody, restart: the keys loaded again, the moved devices' wrapped states kept, every epoch a replay" '[ "$(sec rcc2)" = 1 ] && sec ec2 | grep -qE "0 devices by reference, 0 wrapped by the loader, 4 wrapped states kept|1 device by reference, 0 wrapped by the loader, 3 wrapped states kept" && sec ec2 | grep -q "0 epochs verified"'
 t "custody, grouped device across a restart mid-epoch: JSON as the software path" '[ -s expectg2.json ] && cmp -s custodyg.json expectg2.json'
 t "custody: --custody without the keys stops (exit 3), naming diamond:wrap" '[ "$(sec rcc4)" = 3 ] && sec ec4 | grep -q "diamond:wrap"'
-t "item 6: as uid 65534, the custody gateway's memory, state directory and keys: 0 hits of E_e, E_{e+1} ($(wc -w <keys.hex) keys)" '
-	sec p1 | grep -q "^lines $(cat w/nlines) patterns [1-9][0-9]* mem-bytes [1-9]" && sec p1 | grep -qx "hits mem 0 files 0 keys 0"'
-t "item 6: diamond:wrap is found but cannot be read" 'sec p1 | grep -q "^read diamond:wrap Operation not supported"'
-t "item 6: the same search finds them in clear custody (the test can fail)" '
-	h=$(sec p2 | sed -n "s/^hits mem \([0-9]*\) files \([0-9]*\) .*/\1 \2/p") && [ "${h% *}" -gt 0 ] && [ "${h#* }" -gt 0 ]'
-echo "# item 6, custody: $(sec p1 | grep -E '^(lines|hits)' | tr '\n' ' ')"
-echo "# item 6, clear custody: $(sec p2 | grep -E '^(lines|hits)' | tr '\n' ' ')"
-echo "# item 6, a planted diamond:wrap (not asserted yet): $(sec plant | tr '\n' ' ')"
+I6=$W/w/i6 item6_tap
 t "no kernel BUG/WARNING in the guest" '! grep -qE "BUG:|WARNING:|Oops" console.txt vmerr.txt'
 
 # The kernel-backend suites: the guest's results back into job directories,

@@ -481,6 +481,9 @@ extern const struct dlib_backend dlib_backend_kernel;
 struct dlib_ktfm;
 int dlib_ktfm_open(const char *name, const uint8_t *key, size_t len,
 		   struct dlib_ktfm **out);
+ssize_t dlib_alg_request(int op, int enc, const uint8_t *in, size_t inlen,
+			 uint32_t assoclen, const uint8_t *iv, uint8_t *out,
+			 size_t outlen);
 ssize_t dlib_ktfm_decrypt(struct dlib_ktfm *k, const uint8_t *in,
 			  size_t inlen, uint32_t assoclen, const uint8_t *iv,
 			  uint8_t *out, size_t outlen);

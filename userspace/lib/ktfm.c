@@ -124,15 +124,15 @@ static int kcapi_attach(struct dlib_ktfm *k, const char *name,
 }
 
 /*
- * One decryption on @k: @in = AD || ciphertext || tag, @out = AD ||
- * plaintext; bytes read or -errno. Type "diamond" takes the request in
- * one sendmsg without waiting (a request larger than the socket buffer is
- * -EIO, which closes the tfm) and answers it whole in one read.
+ * One request on the operation socket @op of type "diamond" (@enc:
+ * ALG_OP_ENCRYPT, else decrypt): @in = AD || text, @out = AD || result;
+ * bytes read or -errno. The request goes in one sendmsg without waiting
+ * (a request larger than the socket buffer is -EIO, which closes the tfm)
+ * and is answered whole in one read.
  */
-ssize_t dlib_ktfm_decrypt(struct dlib_ktfm *k, const uint8_t *in,
-			  size_t inlen,
-			    uint32_t assoclen, const uint8_t *iv,
-			    uint8_t *out, size_t outlen)
+ssize_t dlib_alg_request(int op, int enc, const uint8_t *in, size_t inlen,
+			 uint32_t assoclen, const uint8_t *iv, uint8_t *out,
+			 size_t outlen)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(uint32_t)) * 2 +
@@ -143,22 +143,17 @@ ssize_t dlib_ktfm_decrypt(struct dlib_ktfm *k, const uint8_t *in,
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
 			    .msg_control = cb.buf,
 			    .msg_controllen = sizeof(cb.buf) };
+	uint32_t dir = enc ? ALG_OP_ENCRYPT : ALG_OP_DECRYPT;
 	struct af_alg_iv *aiv;
 	struct cmsghdr *c;
-	uint32_t op = ALG_OP_DECRYPT;
 	ssize_t n;
 
-	if (k->kc) {
-		kcapi_aead_setassoclen(k->kc, assoclen);
-		return kcapi_aead_decrypt(k->kc, in, inlen, iv, out, outlen,
-					  KCAPI_ACCESS_HEURISTIC);
-	}
 	memset(&cb, 0, sizeof(cb));
 	c = CMSG_FIRSTHDR(&m);
 	c->cmsg_level = SOL_ALG;
 	c->cmsg_type = ALG_SET_OP;
-	c->cmsg_len = CMSG_LEN(sizeof(op));
-	memcpy(CMSG_DATA(c), &op, sizeof(op));
+	c->cmsg_len = CMSG_LEN(sizeof(dir));
+	memcpy(CMSG_DATA(c), &dir, sizeof(dir));
 	c = CMSG_NXTHDR(&m, c);
 	c->cmsg_level = SOL_ALG;
 	c->cmsg_type = ALG_SET_AEAD_ASSOCLEN;
@@ -171,15 +166,31 @@ ssize_t dlib_ktfm_decrypt(struct dlib_ktfm *k, const uint8_t *in,
 	aiv = (struct af_alg_iv *)CMSG_DATA(c);
 	aiv->ivlen = DMD_IV_SIZE;
 	memcpy(aiv->iv, iv, DMD_IV_SIZE);
-	n = sendmsg(k->op, &m, MSG_DONTWAIT);
+	n = sendmsg(op, &m, MSG_DONTWAIT);
 	if (n < 0)
 		return -errno;
 	if ((size_t)n != inlen)
 		return -EIO;
-	n = read(k->op, out, outlen);
+	n = read(op, out, outlen);
 	return n < 0 ? -errno : n;
 }
 
+/*
+ * One decryption on @k: @in = AD || ciphertext || tag, @out = AD ||
+ * plaintext; bytes read or -errno (dlib_alg_request() for type
+ * "diamond").
+ */
+ssize_t dlib_ktfm_decrypt(struct dlib_ktfm *k, const uint8_t *in,
+			  size_t inlen, uint32_t assoclen, const uint8_t *iv,
+			  uint8_t *out, size_t outlen)
+{
+	if (k->kc) {
+		kcapi_aead_setassoclen(k->kc, assoclen);
+		return kcapi_aead_decrypt(k->kc, in, inlen, iv, out, outlen,
+					  KCAPI_ACCESS_HEURISTIC);
+	}
+	return dlib_alg_request(k->op, 0, in, inlen, assoclen, iv, out, outlen);
+}
 
 /*
  * A tfm of @name keyed with @key: "aead" first, then, where "aead" refuses
