@@ -372,6 +372,7 @@ void diamond_precompute_init(struct diamond_tfm_ctx *ctx)
 {
 	INIT_DELAYED_WORK(&ctx->precompute_work, precompute_worker);
 	atomic_set(&ctx->setkey_pending, 0);
+	atomic_set(&ctx->ahead, 0);
 }
 
 /*
@@ -387,11 +388,66 @@ void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,
 				   delay);
 }
 
-/* For the selftest: let a scheduled precompute finish. */
+/*
+ * The precompute after an accepted epoch works ahead, for the tfm's next
+ * epoch, and pays only if the tfm lives to see it. A gateway that rotates
+ * more devices than it keeps tfms (libdiamond's LRU cap: one tfm per
+ * device, the least recently used one closed) frees each tfm first: its
+ * table, G for every slot of an epoch, was computed for nothing, and the
+ * setkey of the device's next tfm computes it again. On arm64 suite 2
+ * that doubled the G work of an epoch at 10,000 devices
+ * (Documentation/userspace.rst section 6).
+ *
+ * So each tfm votes on its last accepted epoch: +1 when its next request
+ * is accepted, -1 when it is re-keyed or freed first. While the sum over
+ * all tfms (bounded, so it turns within DMD_AHEAD_VOTES epochs) is
+ * negative the work ahead is not queued. The vote counts whether the work
+ * ran or not, so precomputing starts again once tfms see their next
+ * epochs. The precompute of a setkey is always queued: its epoch is due.
+ */
+#define DMD_AHEAD_VOTES		64
+static atomic_t ahead_votes = ATOMIC_INIT(0);
+
+static void ahead_vote(int v)
+{
+	int old = atomic_read(&ahead_votes), new;
+
+	do {
+		new = clamp(old + v, -DMD_AHEAD_VOTES, DMD_AHEAD_VOTES);
+	} while (!atomic_try_cmpxchg(&ahead_votes, &old, new));
+}
+
+/* After an accepted request: vote for the last one, queue the next. */
+void diamond_precompute_ahead(struct diamond_tfm_ctx *ctx)
+{
+	if (atomic_xchg(&ctx->ahead, 1))
+		ahead_vote(1);
+	if (atomic_read(&ahead_votes) >= 0)
+		diamond_schedule_precompute(ctx, 1);
+}
+
+/* The tfm is re-keyed or freed: its epoch ahead never comes. */
+void diamond_precompute_drop(struct diamond_tfm_ctx *ctx)
+{
+	if (atomic_xchg(&ctx->ahead, 0))
+		ahead_vote(-1);
+}
+
+/* After the module's selftest, whose tfms all die young: start even. */
+void diamond_precompute_votes_reset(void)
+{
+	atomic_set(&ahead_votes, 0);
+}
+
+/*
+ * For the selftest: queue the precompute (whatever the votes say, so the
+ * table path runs) and let it finish.
+ */
 void diamond_wait_precompute(struct crypto_aead *tfm)
 {
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 
+	diamond_schedule_precompute(ctx, 0);
 	flush_delayed_work(&ctx->precompute_work);
 }
 

@@ -409,6 +409,7 @@ static int __init diamond_module_init(void)
 		return err;
 
 	err = diamond_selftest();
+	diamond_precompute_votes_reset();
 	if (!err)
 		err = diamond_afalg_register();
 	if (err) {
