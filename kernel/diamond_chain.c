@@ -145,6 +145,26 @@ static int __must_check stream_aes_lib(struct diamond_tfm_ctx *ctx,
 }
 
 /*
+ * Suite 2's short streams where DMD_CHACHA_BLOCKS_MAX says so: block after
+ * block of chacha_block_generic(), whole ones straight into @dst, the tail
+ * through the stack (erased).
+ */
+static void chacha_blocks(struct chacha_state *st, u8 *dst, unsigned int len)
+{
+	u8 tail[CHACHA_BLOCK_SIZE];
+
+	for (; len >= CHACHA_BLOCK_SIZE; len -= CHACHA_BLOCK_SIZE) {
+		dmd_chacha_block(st, dst);
+		dst += CHACHA_BLOCK_SIZE;
+	}
+	if (len) {
+		dmd_chacha_block(st, tail);
+		memcpy(dst, tail, len);
+		memzero_explicit(tail, sizeof(tail));
+	}
+}
+
+/*
  * Suite 2: G with lib/crypto ChaCha20 (chacha_crypt() takes the arch SIMD
  * code when it can), the counter block of spec section 1: counter 0, nonce
  * 01 || 0^11 for the epoch update, 02 || 0^11 for a group trailer, all zero
@@ -170,6 +190,10 @@ static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 	x[13] = domain;
 	x[14] = 0;
 	x[15] = 0;
+	if (DMD_CHACHA_BLOCKS_MAX && len <= DMD_CHACHA_BLOCKS_MAX) {
+		chacha_blocks(&ctx->chacha, dst, len);
+		return;
+	}
 	/* Whole pages but the last: the counter runs on across calls. */
 	do {
 		part = min_t(unsigned int, len, PAGE_SIZE);
