@@ -35,29 +35,5 @@ grep '^open' "$tmp/log" >&2 || true
 run 384 "$tmp/b" >/dev/null
 [ -s "$tmp/syms" ] || { echo "userspace-profile: no symbols from the guest" >&2; exit 1; }
 
-python3 - "$tmp/a" "$tmp/b" "$tmp/syms" "$SHOW" <<'PY'
-import bisect, collections, sys
-a_path, b_path, sym_path, show = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-
-def hist(path):
-    h = collections.Counter()
-    for line in open(path):
-        pc, n = line.split()
-        h[int(pc, 16)] += int(n)
-    return h
-
-syms = sorted((int(p[0], 16), p[2] + (' ' + p[3] if len(p) > 3 else ''))
-              for p in (l.split() for l in open(sym_path)) if len(p) >= 3)
-starts = [s for s, _ in syms]
-a, b = hist(a_path), hist(b_path)
-per_fn = collections.Counter()
-for pc in a:
-    d = a[pc] - b.get(pc, 0)
-    i = bisect.bisect_right(starts, pc) - 1
-    if d > 0 and i >= 0:
-        per_fn[syms[i][1]] += d
-total = sum(per_fn.values())
-print('kernel instructions per epoch (epochs 385 to 512): %d' % (total // 128))
-for name, n in per_fn.most_common(show):
-    print('%10d  %5.1f%%  %s' % (n // 128, 100.0 * n / total, name))
-PY
+python3 "$TOP_DIR/tools/bench/pc-diff.py" "$tmp/a" "$tmp/b" "$tmp/syms" "$SHOW" 128 \
+	"epoch (epochs 385 to 512)"
