@@ -145,6 +145,7 @@ struct diamond_tfm_ctx {
 	bool async_children;		/* a child may return -EINPROGRESS */
 	struct delayed_work precompute_work;
 	atomic_t setkey_pending;	/* setkeys waiting: stop precomputing */
+	atomic_t ahead;			/* an accepted epoch awaits its next */
 
 	unsigned long busy;		/* DMD_BUSY: one epoch at a time */
 	/* Below: only by the owner of DMD_BUSY. */
@@ -344,6 +345,9 @@ void diamond_precompute_init(struct diamond_tfm_ctx *ctx);
 void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,
 				 unsigned long delay);
 void diamond_wait_precompute(struct crypto_aead *tfm);
+void diamond_precompute_ahead(struct diamond_tfm_ctx *ctx);
+void diamond_precompute_drop(struct diamond_tfm_ctx *ctx);
+void diamond_precompute_votes_reset(void);
 void diamond_precompute_cancel(struct diamond_tfm_ctx *ctx);
 int __must_check diamond_cursor_open(struct diamond_tfm_ctx *ctx,
 				     struct diamond_cursor *cur, u64 epoch);

@@ -145,6 +145,26 @@ static int __must_check stream_aes_lib(struct diamond_tfm_ctx *ctx,
 }
 
 /*
+ * Suite 2's short streams where DMD_CHACHA_BLOCKS_MAX says so: block after
+ * block of chacha_block_generic(), whole ones straight into @dst, the tail
+ * through the stack (erased).
+ */
+static void chacha_blocks(struct chacha_state *st, u8 *dst, unsigned int len)
+{
+	u8 tail[CHACHA_BLOCK_SIZE];
+
+	for (; len >= CHACHA_BLOCK_SIZE; len -= CHACHA_BLOCK_SIZE) {
+		dmd_chacha_block(st, dst);
+		dst += CHACHA_BLOCK_SIZE;
+	}
+	if (len) {
+		dmd_chacha_block(st, tail);
+		memcpy(dst, tail, len);
+		memzero_explicit(tail, sizeof(tail));
+	}
+}
+
+/*
  * Suite 2: G with lib/crypto ChaCha20 (chacha_crypt() takes the arch SIMD
  * code when it can), the counter block of spec section 1: counter 0, nonce
  * 01 || 0^11 for the epoch update, 02 || 0^11 for a group trailer, all zero
@@ -170,6 +190,10 @@ static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 	x[13] = domain;
 	x[14] = 0;
 	x[15] = 0;
+	if (DMD_CHACHA_BLOCKS_MAX && len <= DMD_CHACHA_BLOCKS_MAX) {
+		chacha_blocks(&ctx->chacha, dst, len);
+		return;
+	}
 	/* Whole pages but the last: the counter runs on across calls. */
 	do {
 		part = min_t(unsigned int, len, PAGE_SIZE);
@@ -354,12 +378,66 @@ int diamond_precompute(struct diamond_tfm_ctx *ctx)
 	return err;
 }
 
-static void precompute_worker(struct work_struct *work)
-{
-	struct diamond_tfm_ctx *ctx = container_of(to_delayed_work(work),
-						   struct diamond_tfm_ctx,
-						   precompute_work);
+/*
+ * The precompute after an accepted epoch works ahead, for the tfm's next
+ * epoch, and pays only if the tfm lives to see it. A gateway that rotates
+ * more devices than it keeps tfms (libdiamond's LRU cap: one tfm per
+ * device, the least recently used one closed) frees each tfm first: its
+ * table, G for every slot of an epoch, was computed for nothing, and the
+ * setkey of the device's next tfm computes it again. On arm64 suite 2
+ * that doubled the G work of an epoch at 10,000 devices
+ * (Documentation/userspace.rst section 6).
+ *
+ * So each tfm votes on its last accepted epoch: +1 when its next request
+ * is accepted, -1 when it is re-keyed or freed first. While the sum over
+ * all tfms (bounded, so it turns within DMD_AHEAD_VOTES epochs) is
+ * negative the work ahead is not queued. The vote counts whether the work
+ * ran or not, so precomputing starts again once tfms see their next
+ * epochs. The precompute a setkey queues is for the epoch due, unless
+ * the request came first: it is then work ahead too.
+ */
+#define DMD_AHEAD_VOTES		16
+static atomic_t ahead_votes = ATOMIC_INIT(0);
 
+static void ahead_vote(int v)
+{
+	int old = atomic_read(&ahead_votes), new;
+
+	do {
+		new = clamp(old + v, -DMD_AHEAD_VOTES, DMD_AHEAD_VOTES);
+	} while (!atomic_try_cmpxchg(&ahead_votes, &old, new));
+}
+
+/* Precompute now: for the epoch a setkey made due, or ahead if it pays. */
+static bool precompute_pays(struct diamond_tfm_ctx *ctx)
+{
+	return !atomic_read(&ctx->ahead) || atomic_read(&ahead_votes) >= 0;
+}
+
+/* After an accepted request: vote for the last one, queue the next. */
+void diamond_precompute_ahead(struct diamond_tfm_ctx *ctx)
+{
+	if (atomic_xchg(&ctx->ahead, 1))
+		ahead_vote(1);
+	if (precompute_pays(ctx))
+		diamond_schedule_precompute(ctx, 1);
+}
+
+/* The tfm is re-keyed or freed: its epoch ahead never comes. */
+void diamond_precompute_drop(struct diamond_tfm_ctx *ctx)
+{
+	if (atomic_xchg(&ctx->ahead, 0))
+		ahead_vote(-1);
+}
+
+/* After the module's selftest, whose tfms all die young: start even. */
+void diamond_precompute_votes_reset(void)
+{
+	atomic_set(&ahead_votes, 0);
+}
+
+static void precompute_locked(struct diamond_tfm_ctx *ctx)
+{
 	diamond_lock(ctx);
 	ctx->req_flags = CRYPTO_TFM_REQ_MAY_SLEEP | CRYPTO_TFM_REQ_MAY_BACKLOG;
 	/* On failure the table stays invalid and requests go online. */
@@ -368,10 +446,22 @@ static void precompute_worker(struct work_struct *work)
 	diamond_unlock(ctx);
 }
 
+static void precompute_worker(struct work_struct *work)
+{
+	struct diamond_tfm_ctx *ctx = container_of(to_delayed_work(work),
+						   struct diamond_tfm_ctx,
+						   precompute_work);
+
+	/* Work a setkey queued may run after its request: then it is ahead. */
+	if (precompute_pays(ctx))
+		precompute_locked(ctx);
+}
+
 void diamond_precompute_init(struct diamond_tfm_ctx *ctx)
 {
 	INIT_DELAYED_WORK(&ctx->precompute_work, precompute_worker);
 	atomic_set(&ctx->setkey_pending, 0);
+	atomic_set(&ctx->ahead, 0);
 }
 
 /*
@@ -387,12 +477,17 @@ void diamond_schedule_precompute(struct diamond_tfm_ctx *ctx,
 				   delay);
 }
 
-/* For the selftest: let a scheduled precompute finish. */
+/*
+ * For the selftest: let a queued precompute finish, and run it here if the
+ * votes held it back, so that the table path runs.
+ */
 void diamond_wait_precompute(struct crypto_aead *tfm)
 {
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 
 	flush_delayed_work(&ctx->precompute_work);
+	if (READ_ONCE(diamond_precompute_kib))
+		precompute_locked(ctx);
 }
 
 /* The tfm goes: nothing may run for it after this. */

@@ -80,6 +80,36 @@ static inline void dmd_chacha_crypt(struct chacha_state *state, u8 *dst,
 #endif
 
 /*
+ * G of suite 2 for the short streams of a slot (two blocks at most) on
+ * arm64: chacha_crypt() takes a stream over one block to the NEON code,
+ * whose routine computes four blocks and a fifth at once whatever the
+ * length, in a kernel_neon_begin/end() section, and a stream of one block
+ * to chacha_crypt_generic(), that is chacha_block_generic() and an XOR
+ * with zeros (6.12's chacha-neon.ko, 7.3's libchacha.ko).
+ * chacha_block_generic() straight into the slot is the cheapest the kernel
+ * offers there for up to two blocks, 87 instructions a slot below
+ * chacha_crypt() on arm64-6.12 (the floor's G, Documentation/
+ * performance.md, "Against the floor"). On x86 the SIMD code is cheaper.
+ * From 6.16 (the lib/crypto rework the floor's note (2) names) the module
+ * leaves chacha_block_generic() alone and chacha_crypt() serves all
+ * lengths.
+ */
+#define DMD_CHACHA_BLOCKS_MAX	(IS_ENABLED(CONFIG_ARM64) && \
+				 LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0) ? \
+				 2 * CHACHA_BLOCK_SIZE : 0)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+static inline void dmd_chacha_block(struct chacha_state *state, u8 *dst)
+{
+	chacha_block_generic(state->x, dst, 20);
+}
+#else
+/* Never called: DMD_CHACHA_BLOCKS_MAX is 0. */
+static inline void dmd_chacha_block(struct chacha_state *state, u8 *dst)
+{
+}
+#endif
+
+/*
  * The Poly1305 core of lib/crypto (poly1305_core_setkey/blocks/emit(), the
  * generic code in <crypto/internal/poly1305.h>): a record's one-block tag
  * with no descriptor and no SIMD section, where poly1305_init/update/final()

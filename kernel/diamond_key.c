@@ -260,6 +260,7 @@ int diamond_key_set(struct crypto_aead *tfm, const u8 *key,
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 	int err;
 
+	diamond_precompute_drop(ctx);
 	/* Make a running precompute for the old state give up the lock. */
 	atomic_inc(&ctx->setkey_pending);
 	diamond_lock(ctx);
@@ -409,6 +410,7 @@ void diamond_key_init(struct diamond_tfm_ctx *ctx)
 /* The tfm goes: no precompute left running, every key and buffer gone. */
 void diamond_key_exit(struct diamond_tfm_ctx *ctx)
 {
+	diamond_precompute_drop(ctx);
 	diamond_precompute_cancel(ctx);
 	diamond_pre_free(&ctx->pre);
 	ebuf_free(ctx);

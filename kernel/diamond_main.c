@@ -26,7 +26,8 @@
  * ChaCha20 and Poly1305 directly, which needs no request, setkey or
  * scatterlist per record, and holds its spawns only to check the names it
  * was instantiated with. The next epoch's slot material is precomputed by a
- * work item after each accepted epoch and after setkey (diamond_chain.c).
+ * work item after setkey and after each accepted epoch, the latter while
+ * tfms live to their next epochs (diamond_chain.c).
  *
  * The files call one way only, each into files below it in this list and
  * never back (Documentation/kernel-api.rst, "Source layout"):
@@ -409,6 +410,7 @@ static int __init diamond_module_init(void)
 		return err;
 
 	err = diamond_selftest();
+	diamond_precompute_votes_reset();
 	if (!err)
 		err = diamond_afalg_register();
 	if (err) {

@@ -133,7 +133,7 @@ out_unlock:
 	diamond_unlock(ctx);
 	/* The next epoch's offline phase, once the caller has its result. */
 	if (!err)
-		diamond_schedule_precompute(ctx, 1);
+		diamond_precompute_ahead(ctx);
 	return err;
 }
 

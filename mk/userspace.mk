@@ -134,6 +134,15 @@ check-userspace-crash: $(DIAMONDCTL) $(US_BUILD)/test_crash
 		>$(TAPDIR)/userspace-crash.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-crash.tap; exit $$rc
 
+# Per-function kernel instructions of a steady-state epoch at 10,000
+# devices (development tool; tools/bench/userspace-profile.sh), with a
+# cell's variables as for profile-kernel.
+US_PROFILE_SUITE ?= 2
+.PHONY: profile-userspace
+profile-userspace: $(US_GUEST_CTL) $(KMOD_KO) $(BUILD)/tools/pc-histogram.so
+	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) US_GUEST_CTL=$(US_GUEST_CTL) \
+		$(TOP)/tools/bench/userspace-profile.sh $(US_PROFILE_SUITE) $(PROFILE_TOP)
+
 # The gateway under hostile input: datagrams, windows, memory, spool,
 # quarantine, logs, bind, serial reconnect, metrics (software backend).
 check-userspace-ingest: $(DIAMONDCTL) $(US_FRAMETOOL)

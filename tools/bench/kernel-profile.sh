@@ -41,29 +41,4 @@ run 21 "$tmp/a" | sed -n 's/^SYM //p' >"$tmp/syms"
 run 1 "$tmp/b" >/dev/null
 [ -s "$tmp/syms" ] || { echo "kernel-profile: no symbols from the guest" >&2; exit 1; }
 
-python3 - "$tmp/a" "$tmp/b" "$tmp/syms" "$SHOW" <<'PY'
-import bisect, collections, sys
-a_path, b_path, sym_path, show = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-
-def hist(path):
-    h = collections.Counter()
-    for line in open(path):
-        pc, n = line.split()
-        h[int(pc, 16)] += int(n)
-    return h
-
-syms = sorted((int(p[0], 16), p[2] + (' ' + p[3] if len(p) > 3 else ''))
-              for p in (l.split() for l in open(sym_path)) if len(p) >= 3)
-starts = [s for s, _ in syms]
-a, b = hist(a_path), hist(b_path)
-per_fn = collections.Counter()
-for pc in a:
-    d = a[pc] - b.get(pc, 0)
-    if d > 0:
-        i = bisect.bisect_right(starts, pc) - 1
-        per_fn[syms[i][1] if i >= 0 else '?'] += d
-total = sum(per_fn.values())
-print('instructions per repetition (20 repetitions): %d' % (total // 20))
-for name, n in per_fn.most_common(show):
-    print('%10d  %5.1f%%  %s' % (n // 20, 100.0 * n / total, name))
-PY
+python3 "$TOP_DIR/tools/bench/pc-diff.py" "$tmp/a" "$tmp/b" "$tmp/syms" "$SHOW" 20 repetition
