@@ -394,10 +394,15 @@ int diamond_precompute(struct diamond_tfm_ctx *ctx)
  * negative the work ahead is not queued. The vote counts whether the work
  * ran or not, so precomputing starts again once tfms see their next
  * epochs. The precompute a setkey queues is for the epoch due, unless
- * the request came first: it is then work ahead too.
+ * the request came first: it is then work ahead too. The sum starts at
+ * -1, no work ahead until a tfm has seen its next epoch: a gateway that
+ * rotates devices would otherwise pay G twice for every epoch until its
+ * first eviction (256 epochs for libdiamond), and one that keeps its
+ * devices loses the work ahead of a single epoch.
  */
 #define DMD_AHEAD_VOTES		16
-static atomic_t ahead_votes = ATOMIC_INIT(0);
+#define DMD_AHEAD_START		(-1)
+static atomic_t ahead_votes = ATOMIC_INIT(DMD_AHEAD_START);
 
 static void ahead_vote(int v)
 {
@@ -430,10 +435,10 @@ void diamond_precompute_drop(struct diamond_tfm_ctx *ctx)
 		ahead_vote(-1);
 }
 
-/* After the module's selftest, whose tfms all die young: start even. */
+/* After the module's selftest, whose tfms all die young: start again. */
 void diamond_precompute_votes_reset(void)
 {
-	atomic_set(&ahead_votes, 0);
+	atomic_set(&ahead_votes, DMD_AHEAD_START);
 }
 
 static void precompute_locked(struct diamond_tfm_ctx *ctx)
