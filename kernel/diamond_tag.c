@@ -27,6 +27,7 @@
 #include <linux/string.h>
 
 #include "diamond.h"
+#include "diamond_poly.h"
 
 static void header_block(u8 hb[16], u64 epoch, u32 index_field,
 			 unsigned int len)
@@ -114,74 +115,13 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 	return diamond_child_err(err);
 }
 
-#if DMD_POLY1305_CORE
 /*
- * Poly1305 on lib/crypto's core (diamond_compat.h) with the one-time key
- * r || s = H || P, straight over the record where it lies; a trailer (@hb
- * set) hashes its header block first. A record is one or two blocks: the
- * core runs them as plain calls, where poly1305_init/update/final() would
- * set up a descriptor and, on arm64, a NEON section around each. The last
- * partial block is padded as RFC 8439 section 2.5 says. The key and the
- * accumulator stay in ctx->poly until the request's end erases them
- * (struct diamond_poly).
+ * Suite 1's tag, over HB || pad16(@data): for a record, called straight
+ * from the epoch walk's record loop (diamond_epoch.c).
  */
-static __always_inline void poly_tag(struct diamond_tfm_ctx *ctx,
-				     const u8 *hp, const u8 *hb,
-				     const u8 *data, unsigned int len, u8 *tag)
-{
-	struct diamond_poly *p = &ctx->poly;
-	unsigned int full = len / POLY1305_BLOCK_SIZE;
-	unsigned int rest = len % POLY1305_BLOCK_SIZE;
-
-	poly1305_core_setkey(&p->key, hp);
-	poly1305_core_init(&p->h);
-	if (hb)
-		poly1305_core_blocks(&p->h, &p->key, hb, 1, 1);
-	if (full)
-		poly1305_core_blocks(&p->h, &p->key, data, full, 1);
-	if (rest) {
-		memcpy(p->last, data + len - rest, rest);
-		p->last[rest] = 1;
-		memset(p->last + rest + 1, 0, POLY1305_BLOCK_SIZE - rest - 1);
-		poly1305_core_blocks(&p->h, &p->key, p->last, 1, 0);
-	}
-#ifdef __LITTLE_ENDIAN
-	/* s as the core's four words is the key's bytes where they lie. */
-	if (IS_ALIGNED((unsigned long)hp, 4)) {
-		poly1305_core_emit(&p->h, (const u32 *)(hp + 16), tag);
-		return;
-	}
-#endif
-	p->s[0] = get_unaligned_le32(hp + 16);
-	p->s[1] = get_unaligned_le32(hp + 20);
-	p->s[2] = get_unaligned_le32(hp + 24);
-	p->s[3] = get_unaligned_le32(hp + 28);
-	poly1305_core_emit(&p->h, p->s, tag);
-}
-#else
-/*
- * Poly1305 of lib/crypto (poly1305_init/update/final(), the arch code where
- * there is one) with the one-time key r || s = H || P, straight over the
- * record where it lies; a trailer (@hb set) hashes its header block first.
- * poly1305_final() erases the descriptor, key included.
- */
-static void poly_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-		     const u8 *hb, const u8 *data, unsigned int len, u8 *tag)
-{
-	struct poly1305_desc_ctx desc;
-
-	poly1305_init(&desc, hp);
-	if (hb)
-		poly1305_update(&desc, hb, 16);
-	poly1305_update(&desc, data, len);
-	poly1305_final(&desc, tag);
-}
-#endif
-
-/* Suite 1's tag, over HB || pad16(@data). */
-static noinline int ghash_uh_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-				 const u8 *data, unsigned int len, u64 epoch,
-				 u32 index_field, u8 tag[DMD_TAG_SIZE])
+int diamond_ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
+		      const u8 *data, unsigned int len, u64 epoch,
+		      u32 index_field, u8 tag[DMD_TAG_SIZE])
 {
 	u8 hb[16];
 
@@ -202,7 +142,7 @@ static noinline void poly_trailer_tag(struct diamond_tfm_ctx *ctx,
 	u8 hb[16];
 
 	header_block(hb, epoch, index_field, len);
-	poly_tag(ctx, hp, hb, data, len, tag);
+	diamond_poly_tag(ctx, hp, hb, data, len, tag);
 }
 
 /* The tag of one slot over @data (a ciphertext record or the AD). */
@@ -218,7 +158,7 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 	 * or a group trailer (spec 5.1) hashes its header.
 	 */
 	if (likely(ctx->suite == DMD_SUITE_CHACHA_POLY && !trailer)) {
-		poly_tag(ctx, slot->hp, NULL, data, len, tag);
+		diamond_poly_tag(ctx, slot->hp, NULL, data, len, tag);
 		return 0;
 	}
 	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
@@ -226,8 +166,8 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 				 tag);
 		return 0;
 	}
-	return ghash_uh_tag(ctx, slot->hp, data, len, epoch, index_field,
-			    tag);
+	return diamond_ghash_tag(ctx, slot->hp, data, len, epoch, index_field,
+				 tag);
 }
 
 void diamond_agg_init(struct diamond_agg *a, u8 mode)
