@@ -81,12 +81,12 @@ static void ghash_lib(const u8 *hp, const u8 *data, unsigned int len,
 /*
  * GHASH through the ahash spawn, which takes a scatterlist: HB || pad16(X)
  * is laid out in ctx->hbuf (linear kmalloc memory, public data only, its
- * scatterlist ctx->hsg built once) so each tag is one setkey and one
- * digest.
+ * scatterlist ctx->hsg built once; HB is there already, the caller wrote
+ * it) so each tag is one setkey and one digest.
  */
-static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-				  const u8 *data, unsigned int len,
-				  const u8 hb[16], u8 *tag)
+static __always_inline int ghash_tag(struct diamond_tfm_ctx *ctx,
+				     const u8 *hp, const u8 *data,
+				     unsigned int len, u8 *tag)
 {
 	unsigned int padded = round_up(len, 16), inlen = padded + 16;
 	int err;
@@ -94,7 +94,6 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 	/* A record or an AD; diamond_crypt() checked it under the lock. */
 	if (unlikely(len > DMD_MAX_RECORD))
 		return -EMSGSIZE;
-	memcpy(ctx->hbuf, hb, 16);
 	if (len == 16)
 		memcpy(ctx->hbuf + 16, data, 16);	/* inline */
 	else if (len)
@@ -117,20 +116,21 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 
 /*
  * Suite 1's tag, over HB || pad16(@data): for a record, called straight
- * from the epoch walk's record loop (diamond_epoch.c).
+ * from the epoch walk's record loop (diamond_epoch.c). HB goes where the
+ * spawn's digest reads it, at the head of ctx->hbuf (public, like all of
+ * the GHASH input there), and ghash_lib() reads it there too: no copy on
+ * the stack, no stack canary per record.
  */
 int diamond_ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 		      const u8 *data, unsigned int len, u64 epoch,
 		      u32 index_field, u8 tag[DMD_TAG_SIZE])
 {
-	u8 hb[16];
-
-	header_block(hb, epoch, index_field, len);
+	header_block(ctx->hbuf, epoch, index_field, len);
 	if (!ctx->ghash) {
-		ghash_lib(hp, data, len, hb, tag);
+		ghash_lib(hp, data, len, ctx->hbuf, tag);
 		return 0;
 	}
-	return ghash_tag(ctx, hp, data, len, hb, tag);
+	return ghash_tag(ctx, hp, data, len, tag);
 }
 
 /* Suite 2's trailer tag, over HB || @data. */
