@@ -45,10 +45,12 @@ static void header_block(u8 hb[16], u64 epoch, u32 index_field,
  * the same field arithmetic without the table: acc = (acc ^ X_i) * H in
  * the "lle" convention ghash-generic uses, so the digest is bit-identical.
  * The timing is gf128mul_lle()'s: time invariant since Linux 6.3, and on
- * older kernels no weaker than ghash-generic's own table lookups.
+ * older kernels no weaker than ghash-generic's own table lookups. Out of
+ * line: its stack buffers would give the spawn's path in
+ * diamond_ghash_tag() a stack canary and more saved registers per record.
  */
-static void ghash_lib(const u8 *hp, const u8 *data, unsigned int len,
-		      const u8 hb[16], u8 *tag)
+static noinline void ghash_lib(const u8 *hp, const u8 *data,
+			       unsigned int len, const u8 hb[16], u8 *tag)
 {
 	be128 acc = { }, h;
 	u8 last[16] = { };
