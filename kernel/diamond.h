@@ -318,6 +318,9 @@ int __must_check diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 				const struct diamond_slot *slot,
 				const u8 *data, unsigned int len, u64 epoch,
 				u32 index_field, u8 tag[DMD_TAG_SIZE]);
+int __must_check diamond_ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
+				   const u8 *data, unsigned int len, u64 epoch,
+				   u32 index_field, u8 tag[DMD_TAG_SIZE]);
 void diamond_agg_init(struct diamond_agg *a, u8 mode);
 void diamond_agg_fold(struct diamond_agg *a, const u8 tag[DMD_TAG_SIZE]);
 

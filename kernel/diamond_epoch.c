@@ -19,15 +19,177 @@
 #include <linux/string.h>
 
 #include "diamond.h"
+#include "diamond_poly.h"
 
 /* Yield every 64 records: a record's work is far below a tick. */
 #define DMD_RESCHED_MASK	63
 
 /*
- * One pass over the records, in place: a tag per record over the
- * ciphertext (encrypt: after body ^= KS, decrypt: before), then the
- * trailer. Leaves the epoch tag in @tag; a decrypt's plaintext is in the
- * buffer only, for the caller to release or erase.
+ * Record @j's slot when the cursor cannot take it from the table in place
+ * (diamond_cursor_slot_gen()): the walk's record loops keep the slot index
+ * in a register and hand it to the cursor only here.
+ */
+static int __must_check slot_gen(struct diamond_tfm_ctx *ctx,
+				 struct diamond_cursor *cur, u32 j,
+				 const u8 **hp, const u8 **ks, unsigned int len)
+{
+	struct diamond_slot slot;
+	int err;
+
+	cur->next = j;
+	err = diamond_cursor_slot_gen(ctx, cur, &slot, ks, len);
+	if (likely(!err))
+		*hp = slot.hp;
+	return err;
+}
+
+/* Up to 65535 records: yield every 64 where the caller lets us. */
+static __always_inline void records_resched(const struct diamond_tfm_ctx *ctx,
+					    u32 j)
+{
+	if (!(~j & DMD_RESCHED_MASK) &&
+	    (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP))
+		cond_resched();
+}
+
+/*
+ * One record with XOR aggregation, in place: tagged over its ciphertext
+ * (encrypt: after body ^= KS, decrypt: before), the tag (in @sigma, the
+ * caller's, so that it is not cleared per record) XORed into @acc. A
+ * decrypt's plaintext is in the buffer only. Suite 2's tag is inline, the
+ * 16-byte record of telemetry with its own copy, one Poly1305 block
+ * straight; suite 1's is one call (diamond_ghash_tag()).
+ */
+static __always_inline int xor_record(struct diamond_tfm_ctx *ctx,
+				      const u8 *hp, const u8 *ks, u8 *rec,
+				      unsigned int len, u64 epoch, u32 j,
+				      u64 sigma[2], u64 acc[2],
+				      const bool enc, const u8 suite)
+{
+	int err = 0;
+
+	if (enc)
+		diamond_xor_record(rec, ks, len);
+	if (suite == DMD_SUITE_AES_GHASH)
+		err = diamond_ghash_tag(ctx, hp, rec, len, epoch, j,
+					(u8 *)sigma);
+	else if (len == POLY1305_BLOCK_SIZE)
+		diamond_poly_tag(ctx, hp, NULL, rec, POLY1305_BLOCK_SIZE,
+				 (u8 *)sigma);
+	else
+		diamond_poly_tag(ctx, hp, NULL, rec, len, (u8 *)sigma);
+	if (unlikely(err))
+		return err;
+	if (!enc)
+		diamond_xor_record(rec, ks, len);
+	acc[0] ^= sigma[0];
+	acc[1] ^= sigma[1];
+	return 0;
+}
+
+/*
+ * XOR aggregation, the telemetry case: the records whose slot the table
+ * holds with enough keystream run in an inner loop, the slot index and the
+ * body position in registers, the XOR inline, so such a record costs the
+ * module no call of its own but suite 1's tag; any other record (past the
+ * table, or longer than its keystream) takes the cursor's slot. @enc and
+ * @suite are constants: each gets its own loops.
+ */
+static __always_inline int xor_records(struct diamond_tfm_ctx *ctx,
+				       const struct diamond_epoch *ep,
+				       struct diamond_cursor *cur,
+				       struct diamond_agg *agg,
+				       const bool enc, const u8 suite)
+{
+	const unsigned int k = suite == DMD_SUITE_AES_GHASH ? DMD_KEY1_SIZE :
+							       DMD_KEY2_SIZE;
+	const struct diamond_pre *pre = cur->pre;
+	const u32 n = ep->n, m = min(n, cur->ready);
+	u64 acc[2] = { }, sigma[2];
+	const u8 *hp, *ks;
+	unsigned int len;
+	u8 *p = ep->body;
+	u32 j = 0;
+	int err = 0;
+
+	for (;;) {
+		for (; j < m; j++) {
+			const u8 *s = pre->slots + (size_t)j * pre->slot_size;
+
+			/* The length prefix stays in clear. */
+			len = get_unaligned_le16(p);
+			if (unlikely(len > pre->ks_len))
+				break;
+			err = xor_record(ctx, s + DMD_SLOT_HKEY(k),
+					 s + DMD_SLOT_KS(k),
+					 p + DMD_BODY_LEN_SIZE, len, ep->epoch,
+					 j, sigma, acc, enc, suite);
+			if (unlikely(err))
+				goto out;
+			p += DMD_BODY_LEN_SIZE + len;
+			records_resched(ctx, j);
+		}
+		if (j >= n)
+			break;
+		/* Past the table, or longer than its keystream. */
+		len = get_unaligned_le16(p);
+		err = slot_gen(ctx, cur, j, &hp, &ks, len) ?:
+		      xor_record(ctx, hp, ks, p + DMD_BODY_LEN_SIZE, len,
+				 ep->epoch, j, sigma, acc, enc, suite);
+		if (unlikely(err))
+			goto out;
+		p += DMD_BODY_LEN_SIZE + len;
+		records_resched(ctx, j);
+		j++;
+	}
+	cur->next = j;
+	memcpy(agg->acc, acc, sizeof(acc));
+out:
+	memzero_explicit(acc, sizeof(acc));
+	memzero_explicit(sigma, sizeof(sigma));
+	return err;
+}
+
+/* Any suite and aggregation: the cursor's slots, diamond_uh_tag(). */
+static int __must_check uh_records(struct diamond_tfm_ctx *ctx,
+				   const struct diamond_epoch *ep,
+				   struct diamond_cursor *cur,
+				   struct diamond_agg *agg,
+				   u8 sigma[DMD_TAG_SIZE])
+{
+	struct diamond_slot slot;
+	unsigned int pos = 0, len;
+	const u8 *ks;
+	u8 *rec;
+	u32 j;
+	int err;
+
+	for (j = 0; j < ep->n; j++) {
+		/* The length prefix stays in clear. */
+		len = get_unaligned_le16(ep->body + pos);
+		pos += DMD_BODY_LEN_SIZE;
+		rec = ep->body + pos;
+		err = diamond_cursor_slot(ctx, cur, &slot, &ks, len);
+		if (unlikely(err))
+			return err;
+		if (ep->enc)
+			diamond_xor_record(rec, ks, len);
+		err = diamond_uh_tag(ctx, &slot, rec, len, ep->epoch, j, sigma);
+		if (unlikely(err))
+			return err;
+		if (!ep->enc)
+			diamond_xor_record(rec, ks, len);
+		diamond_agg_add(agg, sigma);
+		pos += len;
+		records_resched(ctx, j);
+	}
+	return 0;
+}
+
+/*
+ * One pass over the records, in place, then the trailer. Leaves the epoch
+ * tag in @tag; a decrypt's plaintext is in the buffer only, for the caller
+ * to release or erase.
  */
 static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 				  struct diamond_epoch *ep,
@@ -36,35 +198,23 @@ static int __must_check epoch_tag(struct diamond_tfm_ctx *ctx,
 {
 	struct diamond_slot slot;
 	struct diamond_agg agg;
-	unsigned int pos = 0, len;
-	const u8 *ks;
-	u8 *rec;
-	u32 j;
-	int err = 0;
+	int err;
 
 	diamond_agg_init(&agg, ctx->agg);
-	for (j = 0; j < ep->n; j++) {
-		/* The length prefix stays in clear. */
-		len = get_unaligned_le16(ep->body + pos);
-		pos += DMD_BODY_LEN_SIZE;
-		rec = ep->body + pos;
-		err = diamond_cursor_slot(ctx, cur, &slot, &ks, len);
-		if (unlikely(err))
-			goto out;
-		if (ep->enc)
-			diamond_xor_record(rec, ks, len);
-		err = diamond_uh_tag(ctx, &slot, rec, len, ep->epoch, j, sigma);
-		if (unlikely(err))
-			goto out;
-		if (!ep->enc)
-			diamond_xor_record(rec, ks, len);
-		diamond_agg_add(&agg, sigma);
-		pos += len;
-		/* Up to 65535 records: yield where the caller lets us. */
-		if (!(~j & DMD_RESCHED_MASK) &&
-		    (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP))
-			cond_resched();
-	}
+	if (ctx->agg != DMD_AGG_XOR)
+		err = uh_records(ctx, ep, cur, &agg, sigma);
+	else if (ctx->suite == DMD_SUITE_AES_GHASH)
+		err = ep->enc ? xor_records(ctx, ep, cur, &agg, true,
+					    DMD_SUITE_AES_GHASH) :
+				xor_records(ctx, ep, cur, &agg, false,
+					    DMD_SUITE_AES_GHASH);
+	else
+		err = ep->enc ? xor_records(ctx, ep, cur, &agg, true,
+					    DMD_SUITE_CHACHA_POLY) :
+				xor_records(ctx, ep, cur, &agg, false,
+					    DMD_SUITE_CHACHA_POLY);
+	if (unlikely(err))
+		goto out;
 
 	err = diamond_cursor_slot(ctx, cur, &slot, NULL, 0) ?:
 	      diamond_uh_tag(ctx, &slot, ep->ad, ep->adlen, ep->epoch,

@@ -44,6 +44,7 @@
  *	diamond_parse.c		request parsing: epoch, body, unit table
  *	diamond_chain.c		key chains, slots, the precompute work
  *	diamond_tag.c		UH tags and their aggregation
+ *	diamond_poly.h		suite 2's Poly1305 tag, inline (tag and epoch)
  */
 #include <crypto/internal/aead.h>
 #include <crypto/internal/hash.h>

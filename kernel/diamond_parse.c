@@ -30,10 +30,10 @@ MODULE_PARM_DESC(max_skip,
 		 __stringify(DMD_DEFAULT_MAX_SKIP) ")");
 
 /*
- * Spec section 7: le16 length || record, repeated, to the exact end; at
- * least one and at most @b records, none over DMD_MAX_RECORD bytes.
+ * Spec section 7's errno for a body diamond_body_parse() refused: the
+ * checks in the spec's order, record by record, the first that fails.
  */
-int diamond_body_parse(const u8 *body, unsigned int len, u32 b, u32 *count)
+static int body_errno(const u8 *body, unsigned int len, u32 b)
 {
 	unsigned int pos = 0, rec;
 	u32 n = 0;
@@ -51,8 +51,31 @@ int diamond_body_parse(const u8 *body, unsigned int len, u32 b, u32 *count)
 		if (++n > b)
 			return -EINVAL;
 	}
-	if (!n)
-		return -EINVAL;
+	return -EINVAL;		/* no record */
+}
+
+/*
+ * Spec section 7: le16 length || record, repeated, to the exact end; at
+ * least one and at most @b records, none over DMD_MAX_RECORD bytes. It
+ * runs once per record of every request, so the pass takes a well-formed
+ * body with two tests a record and leaves the errno of any other to
+ * body_errno(). No sum overflows: @len is below DMD_EPOCH_LIMIT.
+ */
+int diamond_body_parse(const u8 *body, unsigned int len, u32 b, u32 *count)
+{
+	unsigned int pos = 0, rec, end;
+	u32 n = 0;
+
+	while (pos + DMD_BODY_LEN_SIZE <= len) {
+		rec = get_unaligned_le16(body + pos);
+		end = pos + DMD_BODY_LEN_SIZE + rec;
+		if (unlikely(rec > DMD_MAX_RECORD || end > len))
+			break;
+		pos = end;
+		n++;
+	}
+	if (unlikely(pos != len || !n || n > b))
+		return body_errno(body, len, b);
 	*count = n;
 	return 0;
 }

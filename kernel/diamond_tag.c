@@ -27,6 +27,7 @@
 #include <linux/string.h>
 
 #include "diamond.h"
+#include "diamond_poly.h"
 
 static void header_block(u8 hb[16], u64 epoch, u32 index_field,
 			 unsigned int len)
@@ -44,10 +45,12 @@ static void header_block(u8 hb[16], u64 epoch, u32 index_field,
  * the same field arithmetic without the table: acc = (acc ^ X_i) * H in
  * the "lle" convention ghash-generic uses, so the digest is bit-identical.
  * The timing is gf128mul_lle()'s: time invariant since Linux 6.3, and on
- * older kernels no weaker than ghash-generic's own table lookups.
+ * older kernels no weaker than ghash-generic's own table lookups. Out of
+ * line: its stack buffers would give the spawn's path in
+ * diamond_ghash_tag() a stack canary and more saved registers per record.
  */
-static void ghash_lib(const u8 *hp, const u8 *data, unsigned int len,
-		      const u8 hb[16], u8 *tag)
+static noinline void ghash_lib(const u8 *hp, const u8 *data,
+			       unsigned int len, const u8 hb[16], u8 *tag)
 {
 	be128 acc = { }, h;
 	u8 last[16] = { };
@@ -80,12 +83,12 @@ static void ghash_lib(const u8 *hp, const u8 *data, unsigned int len,
 /*
  * GHASH through the ahash spawn, which takes a scatterlist: HB || pad16(X)
  * is laid out in ctx->hbuf (linear kmalloc memory, public data only, its
- * scatterlist ctx->hsg built once) so each tag is one setkey and one
- * digest.
+ * scatterlist ctx->hsg built once; HB is there already, the caller wrote
+ * it) so each tag is one setkey and one digest.
  */
-static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-				  const u8 *data, unsigned int len,
-				  const u8 hb[16], u8 *tag)
+static __always_inline int ghash_tag(struct diamond_tfm_ctx *ctx,
+				     const u8 *hp, const u8 *data,
+				     unsigned int len, u8 *tag)
 {
 	unsigned int padded = round_up(len, 16), inlen = padded + 16;
 	int err;
@@ -93,7 +96,6 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 	/* A record or an AD; diamond_crypt() checked it under the lock. */
 	if (unlikely(len > DMD_MAX_RECORD))
 		return -EMSGSIZE;
-	memcpy(ctx->hbuf, hb, 16);
 	if (len == 16)
 		memcpy(ctx->hbuf + 16, data, 16);	/* inline */
 	else if (len)
@@ -114,83 +116,23 @@ static int __must_check ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 	return diamond_child_err(err);
 }
 
-#if DMD_POLY1305_CORE
 /*
- * Poly1305 on lib/crypto's core (diamond_compat.h) with the one-time key
- * r || s = H || P, straight over the record where it lies; a trailer (@hb
- * set) hashes its header block first. A record is one or two blocks: the
- * core runs them as plain calls, where poly1305_init/update/final() would
- * set up a descriptor and, on arm64, a NEON section around each. The last
- * partial block is padded as RFC 8439 section 2.5 says. The key and the
- * accumulator stay in ctx->poly until the request's end erases them
- * (struct diamond_poly).
+ * Suite 1's tag, over HB || pad16(@data): for a record, called straight
+ * from the epoch walk's record loop (diamond_epoch.c). HB goes where the
+ * spawn's digest reads it, at the head of ctx->hbuf (public, like all of
+ * the GHASH input there), and ghash_lib() reads it there too: no copy on
+ * the stack, no stack canary per record.
  */
-static __always_inline void poly_tag(struct diamond_tfm_ctx *ctx,
-				     const u8 *hp, const u8 *hb,
-				     const u8 *data, unsigned int len, u8 *tag)
+int diamond_ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
+		      const u8 *data, unsigned int len, u64 epoch,
+		      u32 index_field, u8 tag[DMD_TAG_SIZE])
 {
-	struct diamond_poly *p = &ctx->poly;
-	unsigned int full = len / POLY1305_BLOCK_SIZE;
-	unsigned int rest = len % POLY1305_BLOCK_SIZE;
-
-	poly1305_core_setkey(&p->key, hp);
-	poly1305_core_init(&p->h);
-	if (hb)
-		poly1305_core_blocks(&p->h, &p->key, hb, 1, 1);
-	if (full)
-		poly1305_core_blocks(&p->h, &p->key, data, full, 1);
-	if (rest) {
-		memcpy(p->last, data + len - rest, rest);
-		p->last[rest] = 1;
-		memset(p->last + rest + 1, 0, POLY1305_BLOCK_SIZE - rest - 1);
-		poly1305_core_blocks(&p->h, &p->key, p->last, 1, 0);
-	}
-#ifdef __LITTLE_ENDIAN
-	/* s as the core's four words is the key's bytes where they lie. */
-	if (IS_ALIGNED((unsigned long)hp, 4)) {
-		poly1305_core_emit(&p->h, (const u32 *)(hp + 16), tag);
-		return;
-	}
-#endif
-	p->s[0] = get_unaligned_le32(hp + 16);
-	p->s[1] = get_unaligned_le32(hp + 20);
-	p->s[2] = get_unaligned_le32(hp + 24);
-	p->s[3] = get_unaligned_le32(hp + 28);
-	poly1305_core_emit(&p->h, p->s, tag);
-}
-#else
-/*
- * Poly1305 of lib/crypto (poly1305_init/update/final(), the arch code where
- * there is one) with the one-time key r || s = H || P, straight over the
- * record where it lies; a trailer (@hb set) hashes its header block first.
- * poly1305_final() erases the descriptor, key included.
- */
-static void poly_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-		     const u8 *hb, const u8 *data, unsigned int len, u8 *tag)
-{
-	struct poly1305_desc_ctx desc;
-
-	poly1305_init(&desc, hp);
-	if (hb)
-		poly1305_update(&desc, hb, 16);
-	poly1305_update(&desc, data, len);
-	poly1305_final(&desc, tag);
-}
-#endif
-
-/* Suite 1's tag, over HB || pad16(@data). */
-static noinline int ghash_uh_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
-				 const u8 *data, unsigned int len, u64 epoch,
-				 u32 index_field, u8 tag[DMD_TAG_SIZE])
-{
-	u8 hb[16];
-
-	header_block(hb, epoch, index_field, len);
+	header_block(ctx->hbuf, epoch, index_field, len);
 	if (!ctx->ghash) {
-		ghash_lib(hp, data, len, hb, tag);
+		ghash_lib(hp, data, len, ctx->hbuf, tag);
 		return 0;
 	}
-	return ghash_tag(ctx, hp, data, len, hb, tag);
+	return ghash_tag(ctx, hp, data, len, tag);
 }
 
 /* Suite 2's trailer tag, over HB || @data. */
@@ -202,7 +144,7 @@ static noinline void poly_trailer_tag(struct diamond_tfm_ctx *ctx,
 	u8 hb[16];
 
 	header_block(hb, epoch, index_field, len);
-	poly_tag(ctx, hp, hb, data, len, tag);
+	diamond_poly_tag(ctx, hp, hb, data, len, tag);
 }
 
 /* The tag of one slot over @data (a ciphertext record or the AD). */
@@ -218,7 +160,7 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 	 * or a group trailer (spec 5.1) hashes its header.
 	 */
 	if (likely(ctx->suite == DMD_SUITE_CHACHA_POLY && !trailer)) {
-		poly_tag(ctx, slot->hp, NULL, data, len, tag);
+		diamond_poly_tag(ctx, slot->hp, NULL, data, len, tag);
 		return 0;
 	}
 	if (ctx->suite == DMD_SUITE_CHACHA_POLY) {
@@ -226,8 +168,8 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 				 tag);
 		return 0;
 	}
-	return ghash_uh_tag(ctx, slot->hp, data, len, epoch, index_field,
-			    tag);
+	return diamond_ghash_tag(ctx, slot->hp, data, len, epoch, index_field,
+				 tag);
 }
 
 void diamond_agg_init(struct diamond_agg *a, u8 mode)
