@@ -309,6 +309,19 @@ static inline int diamond_child_err(int err)
 }
 
 /*
+ * A child's request result @err, waited for if it went asynchronous
+ * (crypto_wait_req() on ctx->wait), as diamond_child_err() maps it: a
+ * synchronous success, the case of every record, costs one test.
+ */
+static __always_inline int diamond_child_wait(struct diamond_tfm_ctx *ctx,
+					      int err)
+{
+	if (likely(!err))
+		return 0;
+	return diamond_child_err(crypto_wait_req(err, &ctx->wait));
+}
+
+/*
  * The files' interfaces, from the bottom up: each file calls only the ones
  * listed before its own (diamond_main.c has the order).
  */

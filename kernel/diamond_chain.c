@@ -35,6 +35,7 @@
 #include <linux/string.h>
 
 #include "diamond.h"
+#include "diamond_walk.h"
 
 /* Block of the suite's stream: one ChaCha20 block, four AES blocks. */
 #define DMD_KS_ALIGN		64
@@ -113,10 +114,10 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 	skcipher_request_set_callback(ctx->sreq, ctx->req_flags, crypto_req_done,
 				      &ctx->wait);
 	skcipher_request_set_crypt(ctx->sreq, ctx->zsg, out, len, ctx->iv);
-	err = crypto_wait_req(crypto_skcipher_encrypt(ctx->sreq), &ctx->wait);
+	err = diamond_child_wait(ctx, crypto_skcipher_encrypt(ctx->sreq));
 	if (likely(!err) && buf != dst)
 		memcpy(dst, buf, len);
-	return diamond_child_err(err);
+	return err;
 }
 
 /*
@@ -145,26 +146,6 @@ static int __must_check stream_aes_lib(struct diamond_tfm_ctx *ctx,
 }
 
 /*
- * Suite 2's short streams where DMD_CHACHA_BLOCKS_MAX says so: block after
- * block of chacha_block_generic(), whole ones straight into @dst, the tail
- * through the stack (erased).
- */
-static void chacha_blocks(struct chacha_state *st, u8 *dst, unsigned int len)
-{
-	u8 tail[CHACHA_BLOCK_SIZE];
-
-	for (; len >= CHACHA_BLOCK_SIZE; len -= CHACHA_BLOCK_SIZE) {
-		dmd_chacha_block(st, dst);
-		dst += CHACHA_BLOCK_SIZE;
-	}
-	if (len) {
-		dmd_chacha_block(st, tail);
-		memcpy(dst, tail, len);
-		memzero_explicit(tail, sizeof(tail));
-	}
-}
-
-/*
  * Suite 2: G with lib/crypto ChaCha20 (chacha_crypt() takes the arch SIMD
  * code when it can), the counter block of spec section 1: counter 0, nonce
  * 01 || 0^11 for the epoch update, 02 || 0^11 for a group trailer, all zero
@@ -178,26 +159,15 @@ static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 
 	/* chacha_init() without the key round trip through a u32 array. */
 	dmd_chacha_init_consts(&ctx->chacha);
-	x[4] = get_unaligned_le32(key);
-	x[5] = get_unaligned_le32(key + 4);
-	x[6] = get_unaligned_le32(key + 8);
-	x[7] = get_unaligned_le32(key + 12);
-	x[8] = get_unaligned_le32(key + 16);
-	x[9] = get_unaligned_le32(key + 20);
-	x[10] = get_unaligned_le32(key + 24);
-	x[11] = get_unaligned_le32(key + 28);
+	diamond_chacha_key(&ctx->chacha, key);
 	x[12] = 0;
 	x[13] = domain;
 	x[14] = 0;
 	x[15] = 0;
-	if (DMD_CHACHA_BLOCKS_MAX && len <= DMD_CHACHA_BLOCKS_MAX) {
-		chacha_blocks(&ctx->chacha, dst, len);
-		return;
-	}
 	/* Whole pages but the last: the counter runs on across calls. */
 	do {
 		part = min_t(unsigned int, len, PAGE_SIZE);
-		dmd_chacha_crypt(&ctx->chacha, dst, ctx->zero, part, 20);
+		diamond_chacha_run(ctx, dst, part);
 		dst += part;
 		len -= part;
 	} while (len);

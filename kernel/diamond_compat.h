@@ -157,28 +157,39 @@ static inline void dmd_chacha_block(struct chacha_state *state, u8 *dst)
 
 #define DMD_GHASH_IS_LIB	1
 
-/* @out = GHASH_@h(@hb || @data || zero pad), @hb one 16-byte block. */
-static inline void dmd_lib_ghash(const u8 h[GHASH_BLOCK_SIZE],
+struct dmd_lib_ghash_key {
+	struct ghash_key key;
+};
+
+/*
+ * @out = GHASH_@h(@hb || @data || zero pad), @hb one 16-byte block. @k is
+ * left for the caller to erase: once per tag, or once per epoch where the
+ * record loop reuses it.
+ */
+static inline void dmd_lib_ghash(struct dmd_lib_ghash_key *k,
+				 const u8 h[GHASH_BLOCK_SIZE],
 				 const u8 hb[GHASH_BLOCK_SIZE],
 				 const u8 *data, unsigned int len,
 				 u8 out[GHASH_BLOCK_SIZE])
 {
-	struct ghash_key key;
 	struct ghash_ctx ctx;
 
-	ghash_preparekey(&key, h);
-	ghash_init(&ctx, &key);
+	ghash_preparekey(&k->key, h);
+	ghash_init(&ctx, &k->key);
 	ghash_update(&ctx, hb, GHASH_BLOCK_SIZE);
 	ghash_update(&ctx, data, len);
 	ghash_final(&ctx, out);		/* erases @ctx */
-	memzero_explicit(&key, sizeof(key));
 }
 #else
 #include <crypto/ghash.h>
 
 #define DMD_GHASH_IS_LIB	0
 
-static inline void dmd_lib_ghash(const u8 h[GHASH_BLOCK_SIZE],
+struct dmd_lib_ghash_key {
+};
+
+static inline void dmd_lib_ghash(struct dmd_lib_ghash_key *k,
+				 const u8 h[GHASH_BLOCK_SIZE],
 				 const u8 hb[GHASH_BLOCK_SIZE],
 				 const u8 *data, unsigned int len,
 				 u8 out[GHASH_BLOCK_SIZE])

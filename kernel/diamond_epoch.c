@@ -19,7 +19,9 @@
 #include <linux/string.h>
 
 #include "diamond.h"
+#include "diamond_ghash.h"
 #include "diamond_poly.h"
+#include "diamond_walk.h"
 
 /* Yield every 64 records: a record's work is far below a tick. */
 #define DMD_RESCHED_MASK	63
@@ -58,26 +60,32 @@ static __always_inline void records_resched(const struct diamond_tfm_ctx *ctx,
  * caller's, so that it is not cleared per record) XORed into @acc. A
  * decrypt's plaintext is in the buffer only. Suite 2's tag is inline, the
  * 16-byte record of telemetry with its own copy, one Poly1305 block
- * straight; suite 1's is one call (diamond_ghash_tag()).
+ * straight; suite 1's is inline too, on the spawn (its request begun by
+ * xor_records()) or on the library (its stack state @gs, the caller's).
  */
 static __always_inline int xor_record(struct diamond_tfm_ctx *ctx,
 				      const u8 *hp, const u8 *ks, u8 *rec,
 				      unsigned int len, u64 epoch, u32 j,
 				      u64 sigma[2], u64 acc[2],
+				      struct diamond_ghash_lib *gs,
 				      const bool enc, const u8 suite)
 {
 	int err = 0;
 
 	if (enc)
 		diamond_xor_record(rec, ks, len);
-	if (suite == DMD_SUITE_AES_GHASH)
-		err = diamond_ghash_tag(ctx, hp, rec, len, epoch, j,
-					(u8 *)sigma);
-	else if (len == POLY1305_BLOCK_SIZE)
+	if (suite == DMD_SUITE_AES_GHASH && ctx->ghash) {
+		err = diamond_ghash_digest(ctx, hp, rec, len, epoch, j,
+					   (u8 *)sigma);
+	} else if (suite == DMD_SUITE_AES_GHASH) {
+		diamond_header_block(ctx->hbuf, epoch, j, len);
+		diamond_ghash_lib(gs, hp, ctx->hbuf, rec, len, (u8 *)sigma);
+	} else if (len == POLY1305_BLOCK_SIZE) {
 		diamond_poly_tag(ctx, hp, NULL, rec, POLY1305_BLOCK_SIZE,
 				 (u8 *)sigma);
-	else
+	} else {
 		diamond_poly_tag(ctx, hp, NULL, rec, len, (u8 *)sigma);
+	}
 	if (unlikely(err))
 		return err;
 	if (!enc)
@@ -88,12 +96,56 @@ static __always_inline int xor_record(struct diamond_tfm_ctx *ctx,
 }
 
 /*
+ * The records past the table, in a run of slots generated in place in
+ * ctx->sbuf (diamond_walk.h), up to the first longer than the run takes:
+ * @pos and @j move on over the records done.
+ */
+static __always_inline int walk_records(struct diamond_tfm_ctx *ctx,
+					const struct diamond_epoch *ep,
+					struct diamond_cursor *cur, u8 **pos,
+					u32 *j, u64 sigma[2], u64 acc[2],
+					struct diamond_ghash_lib *gs,
+					const bool enc, const u8 suite)
+{
+	const unsigned int k = suite == DMD_SUITE_AES_GHASH ? DMD_KEY1_SIZE :
+							       DMD_KEY2_SIZE;
+	const unsigned int o = DMD_SLOT_KS(k);
+	const u32 n = ep->n;
+	const u8 *y = ctx->sbuf;
+	unsigned int len;
+	u8 *p = *pos;
+	u32 i = *j;
+	int err = 0;
+
+	diamond_walk_begin(ctx, cur->r, suite);
+	cur->r = y;
+	for (; i < n; i++) {
+		len = get_unaligned_le16(p);
+		if (unlikely(o + len > DMD_WALK_MAX))
+			break;
+		err = diamond_walk_slot(ctx, o + len, suite) ?:
+		      xor_record(ctx, y + DMD_SLOT_HKEY(k), y + o,
+				 p + DMD_BODY_LEN_SIZE, len, ep->epoch, i,
+				 sigma, acc, gs, enc, suite);
+		if (unlikely(err))
+			break;
+		p += DMD_BODY_LEN_SIZE + len;
+		records_resched(ctx, i);
+	}
+	*pos = p;
+	*j = i;
+	return err;
+}
+
+/*
  * XOR aggregation, the telemetry case: the records whose slot the table
  * holds with enough keystream run in an inner loop, the slot index and the
  * body position in registers, the XOR inline, so such a record costs the
- * module no call of its own but suite 1's tag; any other record (past the
- * table, or longer than its keystream) takes the cursor's slot. @enc and
- * @suite are constants: each gets its own loops.
+ * module no call of its own but suite 1's tag; the records past the table
+ * run the same way on slots generated one by one (walk_records()); any
+ * other record (longer than the table's keystream or than the walk takes)
+ * takes the cursor's slot. @enc and @suite are constants: each gets its
+ * own loops.
  */
 static __always_inline int xor_records(struct diamond_tfm_ctx *ctx,
 				       const struct diamond_epoch *ep,
@@ -106,12 +158,15 @@ static __always_inline int xor_records(struct diamond_tfm_ctx *ctx,
 	const struct diamond_pre *pre = cur->pre;
 	const u32 n = ep->n, m = min(n, cur->ready);
 	u64 acc[2] = { }, sigma[2];
+	struct diamond_ghash_lib gs;
 	const u8 *hp, *ks;
 	unsigned int len;
 	u8 *p = ep->body;
 	u32 j = 0;
 	int err = 0;
 
+	if (suite == DMD_SUITE_AES_GHASH && ctx->ghash)
+		diamond_ghash_begin(ctx);
 	for (;;) {
 		for (; j < m; j++) {
 			const u8 *s = pre->slots + (size_t)j * pre->slot_size;
@@ -123,7 +178,7 @@ static __always_inline int xor_records(struct diamond_tfm_ctx *ctx,
 			err = xor_record(ctx, s + DMD_SLOT_HKEY(k),
 					 s + DMD_SLOT_KS(k),
 					 p + DMD_BODY_LEN_SIZE, len, ep->epoch,
-					 j, sigma, acc, enc, suite);
+					 j, sigma, acc, &gs, enc, suite);
 			if (unlikely(err))
 				goto out;
 			p += DMD_BODY_LEN_SIZE + len;
@@ -131,11 +186,19 @@ static __always_inline int xor_records(struct diamond_tfm_ctx *ctx,
 		}
 		if (j >= n)
 			break;
-		/* Past the table, or longer than its keystream. */
+		if (j >= cur->ready) {
+			err = walk_records(ctx, ep, cur, &p, &j, sigma, acc,
+					   &gs, enc, suite);
+			if (unlikely(err))
+				goto out;
+			if (j >= n)
+				break;
+		}
+		/* Longer than its keystream, or than the walk takes. */
 		len = get_unaligned_le16(p);
 		err = slot_gen(ctx, cur, j, &hp, &ks, len) ?:
 		      xor_record(ctx, hp, ks, p + DMD_BODY_LEN_SIZE, len,
-				 ep->epoch, j, sigma, acc, enc, suite);
+				 ep->epoch, j, sigma, acc, &gs, enc, suite);
 		if (unlikely(err))
 			goto out;
 		p += DMD_BODY_LEN_SIZE + len;
@@ -147,6 +210,8 @@ static __always_inline int xor_records(struct diamond_tfm_ctx *ctx,
 out:
 	memzero_explicit(acc, sizeof(acc));
 	memzero_explicit(sigma, sizeof(sigma));
+	if (suite == DMD_SUITE_AES_GHASH && !ctx->ghash)
+		memzero_explicit(&gs, sizeof(gs));
 	return err;
 }
 

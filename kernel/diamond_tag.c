@@ -19,7 +19,6 @@
  * SHA-256 accumulator A = SHA-256(A || sigma)[0:16] (lib/crypto sha256()).
  */
 #include <crypto/algapi.h>
-#include <crypto/gf128mul.h>
 #include <crypto/poly1305.h>
 #include <crypto/sha2.h>
 #include <linux/kernel.h>
@@ -27,112 +26,41 @@
 #include <linux/string.h>
 
 #include "diamond.h"
+#include "diamond_ghash.h"
 #include "diamond_poly.h"
 
-static void header_block(u8 hb[16], u64 epoch, u32 index_field,
-			 unsigned int len)
-{
-	put_unaligned_le64(epoch, hb);
-	put_unaligned_le32(index_field, hb + 8);
-	put_unaligned_le32(len, hb + 12);
-}
-
 /*
- * GHASH with lib/crypto's gf128mul_lle(), for an instance whose ghash is
- * ghash-generic. That driver's setkey allocates and fills a 4 KiB table
- * (gf128mul_init_4k_lle(), GFP_KERNEL), which for a one-time key is both
- * the dominant cost and a sleeping allocation on the atomic path. This is
- * the same field arithmetic without the table: acc = (acc ^ X_i) * H in
- * the "lle" convention ghash-generic uses, so the digest is bit-identical.
- * The timing is gf128mul_lle()'s: time invariant since Linux 6.3, and on
- * older kernels no weaker than ghash-generic's own table lookups. Out of
- * line: its stack buffers would give the spawn's path in
- * diamond_ghash_tag() a stack canary and more saved registers per record.
+ * Out of line: its stack buffers would give the spawn's path in
+ * diamond_ghash_tag() a stack canary and more saved registers.
  */
-static noinline void ghash_lib(const u8 *hp, const u8 *data,
-			       unsigned int len, const u8 hb[16], u8 *tag)
+static noinline void ghash_lib_tag(const u8 *hp, const u8 *data,
+				   unsigned int len, const u8 hb[16], u8 *tag)
 {
-	be128 acc = { }, h;
-	u8 last[16] = { };
-	unsigned int rest = len % 16;
+	struct diamond_ghash_lib s;
 
-	/* From 7.1 GHASH is a library function (diamond_compat.h). */
-	if (DMD_GHASH_IS_LIB) {
-		dmd_lib_ghash(hp, hb, data, len, last);
-		crypto_xor_cpy(tag, last, hp + 16, DMD_TAG_SIZE);
-		memzero_explicit(last, sizeof(last));
-		return;
-	}
-	memcpy(&h, hp, 16);
-	crypto_xor((u8 *)&acc, hb, 16);
-	gf128mul_lle(&acc, &h);
-	for (; len >= 16; len -= 16, data += 16) {
-		crypto_xor((u8 *)&acc, data, 16);
-		gf128mul_lle(&acc, &h);
-	}
-	if (rest) {
-		memcpy(last, data, rest);
-		crypto_xor((u8 *)&acc, last, 16);
-		gf128mul_lle(&acc, &h);
-	}
-	crypto_xor_cpy(tag, (u8 *)&acc, hp + 16, DMD_TAG_SIZE);
-	memzero_explicit(&acc, sizeof(acc));
-	memzero_explicit(&h, sizeof(h));
+	diamond_ghash_lib(&s, hp, hb, data, len, tag);
+	memzero_explicit(&s, sizeof(s));
 }
 
 /*
- * GHASH through the ahash spawn, which takes a scatterlist: HB || pad16(X)
- * is laid out in ctx->hbuf (linear kmalloc memory, public data only, its
- * scatterlist ctx->hsg built once; HB is there already, the caller wrote
- * it) so each tag is one setkey and one digest.
- */
-static __always_inline int ghash_tag(struct diamond_tfm_ctx *ctx,
-				     const u8 *hp, const u8 *data,
-				     unsigned int len, u8 *tag)
-{
-	unsigned int padded = round_up(len, 16), inlen = padded + 16;
-	int err;
-
-	/* A record or an AD; diamond_crypt() checked it under the lock. */
-	if (unlikely(len > DMD_MAX_RECORD))
-		return -EMSGSIZE;
-	if (len == 16)
-		memcpy(ctx->hbuf + 16, data, 16);	/* inline */
-	else if (len)
-		memcpy(ctx->hbuf + 16, data, len);
-	if (padded != len)
-		memset(ctx->hbuf + 16 + len, 0, padded - len);
-
-	err = crypto_ahash_setkey(ctx->ghash, hp, 16);
-	if (unlikely(err))
-		return err;
-	ahash_request_set_callback(ctx->hreq, ctx->req_flags, crypto_req_done,
-				   &ctx->wait);
-	/* ctx->hsg holds all of ctx->hbuf; the digest reads @inlen of it. */
-	ahash_request_set_crypt(ctx->hreq, &ctx->hsg, ctx->digest, inlen);
-	err = crypto_wait_req(crypto_ahash_digest(ctx->hreq), &ctx->wait);
-	if (likely(!err))
-		crypto_xor_cpy(tag, ctx->digest, hp + 16, DMD_TAG_SIZE);
-	return diamond_child_err(err);
-}
-
-/*
- * Suite 1's tag, over HB || pad16(@data): for a record, called straight
- * from the epoch walk's record loop (diamond_epoch.c). HB goes where the
- * spawn's digest reads it, at the head of ctx->hbuf (public, like all of
- * the GHASH input there), and ghash_lib() reads it there too: no copy on
- * the stack, no stack canary per record.
+ * Suite 1's tag, over HB || pad16(@data): the trailer's and any record's
+ * under a non-XOR aggregation (the XOR record loop of diamond_epoch.c
+ * inlines both kinds). HB goes at the head of ctx->hbuf (public, like all
+ * of the GHASH input there), where the spawn's digest and the library's
+ * GHASH read it.
  */
 int diamond_ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 		      const u8 *data, unsigned int len, u64 epoch,
 		      u32 index_field, u8 tag[DMD_TAG_SIZE])
 {
-	header_block(ctx->hbuf, epoch, index_field, len);
 	if (!ctx->ghash) {
-		ghash_lib(hp, data, len, ctx->hbuf, tag);
+		diamond_header_block(ctx->hbuf, epoch, index_field, len);
+		ghash_lib_tag(hp, data, len, ctx->hbuf, tag);
 		return 0;
 	}
-	return ghash_tag(ctx, hp, data, len, tag);
+	diamond_ghash_begin(ctx);
+	return diamond_ghash_digest(ctx, hp, data, len, epoch, index_field,
+				    tag);
 }
 
 /* Suite 2's trailer tag, over HB || @data. */
@@ -143,7 +71,7 @@ static noinline void poly_trailer_tag(struct diamond_tfm_ctx *ctx,
 {
 	u8 hb[16];
 
-	header_block(hb, epoch, index_field, len);
+	diamond_header_block(hb, epoch, index_field, len);
 	diamond_poly_tag(ctx, hp, hb, data, len, tag);
 }
 

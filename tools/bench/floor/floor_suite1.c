@@ -353,9 +353,11 @@ static int ghashlib_init(struct floor_mac *m)
 static int ghashlib_tag(struct floor_mac *m, const u8 *hp, const u8 *hb,
 			const u8 *data, unsigned int len, u8 *tag)
 {
+	struct dmd_lib_ghash_key key;
 	u8 out[16] = { };
 
-	dmd_lib_ghash(hp, hb, data, len, out);
+	dmd_lib_ghash(&key, hp, hb, data, len, out);
+	memzero_explicit(&key, sizeof(key));
 	crypto_xor_cpy(tag, out, hp + 16, 16);
 	return 0;
 }
@@ -366,8 +368,8 @@ static struct floor_mac s1_ghashlib = {
 };
 
 /*
- * The calls diamond.ko's ghash_lib() makes, written out again on purpose:
- * the floor must not move when the module's code does.
+ * The calls diamond.ko's diamond_ghash_lib() makes, written out again on
+ * purpose: the floor must not move when the module's code does.
  */
 static int gf_tag(struct floor_mac *m, const u8 *hp, const u8 *hb,
 		  const u8 *data, unsigned int len, u8 *tag)
