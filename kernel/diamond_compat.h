@@ -157,38 +157,37 @@ static inline void dmd_chacha_block(struct chacha_state *state, u8 *dst)
 
 #define DMD_GHASH_IS_LIB	1
 
-struct dmd_lib_ghash_key {
+struct dmd_lib_ghash_state {
 	struct ghash_key key;
+	struct ghash_ctx ctx;
 };
 
 /*
- * @out = GHASH_@h(@hb || @data || zero pad), @hb one 16-byte block. @k is
- * left for the caller to erase: once per tag, or once per epoch where the
- * record loop reuses it.
+ * @out = GHASH_@h(@hb || @data || zero pad), @hb one 16-byte block. The
+ * key in @st is left for the caller to erase: once per tag, or once per
+ * epoch where the record loop reuses @st.
  */
-static inline void dmd_lib_ghash(struct dmd_lib_ghash_key *k,
+static inline void dmd_lib_ghash(struct dmd_lib_ghash_state *st,
 				 const u8 h[GHASH_BLOCK_SIZE],
 				 const u8 hb[GHASH_BLOCK_SIZE],
 				 const u8 *data, unsigned int len,
 				 u8 out[GHASH_BLOCK_SIZE])
 {
-	struct ghash_ctx ctx;
-
-	ghash_preparekey(&k->key, h);
-	ghash_init(&ctx, &k->key);
-	ghash_update(&ctx, hb, GHASH_BLOCK_SIZE);
-	ghash_update(&ctx, data, len);
-	ghash_final(&ctx, out);		/* erases @ctx */
+	ghash_preparekey(&st->key, h);
+	ghash_init(&st->ctx, &st->key);
+	ghash_update(&st->ctx, hb, GHASH_BLOCK_SIZE);
+	ghash_update(&st->ctx, data, len);
+	ghash_final(&st->ctx, out);	/* erases st->ctx */
 }
 #else
 #include <crypto/ghash.h>
 
 #define DMD_GHASH_IS_LIB	0
 
-struct dmd_lib_ghash_key {
+struct dmd_lib_ghash_state {
 };
 
-static inline void dmd_lib_ghash(struct dmd_lib_ghash_key *k,
+static inline void dmd_lib_ghash(struct dmd_lib_ghash_state *st,
 				 const u8 h[GHASH_BLOCK_SIZE],
 				 const u8 hb[GHASH_BLOCK_SIZE],
 				 const u8 *data, unsigned int len,

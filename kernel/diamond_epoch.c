@@ -74,7 +74,7 @@ static __always_inline int xor_record(struct diamond_tfm_ctx *ctx,
 
 	if (enc)
 		diamond_xor_record(rec, ks, len);
-	if (suite == DMD_SUITE_AES_GHASH && ctx->ghash) {
+	if (suite == DMD_SUITE_AES_GHASH && diamond_ghash_spawned(ctx)) {
 		err = diamond_ghash_digest(ctx, hp, rec, len, epoch, j,
 					   (u8 *)sigma);
 	} else if (suite == DMD_SUITE_AES_GHASH) {
@@ -165,7 +165,7 @@ static __always_inline int xor_records(struct diamond_tfm_ctx *ctx,
 	u32 j = 0;
 	int err = 0;
 
-	if (suite == DMD_SUITE_AES_GHASH && ctx->ghash)
+	if (suite == DMD_SUITE_AES_GHASH && diamond_ghash_spawned(ctx))
 		diamond_ghash_begin(ctx);
 	for (;;) {
 		for (; j < m; j++) {
@@ -210,7 +210,7 @@ static __always_inline int xor_records(struct diamond_tfm_ctx *ctx,
 out:
 	memzero_explicit(acc, sizeof(acc));
 	memzero_explicit(sigma, sizeof(sigma));
-	if (suite == DMD_SUITE_AES_GHASH && !ctx->ghash)
+	if (suite == DMD_SUITE_AES_GHASH && !diamond_ghash_spawned(ctx))
 		memzero_explicit(&gs, sizeof(gs));
 	return err;
 }

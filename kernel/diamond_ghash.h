@@ -29,6 +29,13 @@ static __always_inline void diamond_header_block(u8 hb[16], u64 epoch,
 	put_unaligned_le32(len, hb + 12);
 }
 
+/* The ghash spawn runs the tags: from 7.1 there is none to run them. */
+static __always_inline bool
+diamond_ghash_spawned(const struct diamond_tfm_ctx *ctx)
+{
+	return !DMD_GHASH_IS_LIB && ctx->ghash;
+}
+
 /*
  * The request's fields that stay: the callback, ctx->hsg (all of
  * ctx->hbuf) in, ctx->digest out. A digest leaves them as they were set:
@@ -79,11 +86,12 @@ static __always_inline int diamond_ghash_digest(struct diamond_tfm_ctx *ctx,
 
 /*
  * What a GHASH on the library leaves on the stack, for its caller to erase:
- * from 7.1 the library's key, before it the accumulator, H and the last
- * block for gf128mul_lle().
+ * from 7.1 the library's key and context, before it the accumulator, H and
+ * the last block for gf128mul_lle(). Kept by the caller, it is not
+ * initialized again (-ftrivial-auto-var-init) for every record.
  */
 struct diamond_ghash_lib {
-	struct dmd_lib_ghash_key lib;
+	struct dmd_lib_ghash_state lib;
 	be128 acc;
 	be128 h;
 	u8 last[16];
@@ -115,6 +123,12 @@ static __always_inline void diamond_ghash_lib(struct diamond_ghash_lib *s,
 	memcpy(&s->h, hp, 16);
 	memcpy(&s->acc, hb, 16);
 	gf128mul_lle(&s->acc, &s->h);
+	if (len == 16) {
+		/* The 16-byte record of telemetry: one block, no loop. */
+		crypto_xor((u8 *)&s->acc, data, 16);
+		gf128mul_lle(&s->acc, &s->h);
+		len = 0;
+	}
 	for (; len >= 16; len -= 16, data += 16) {
 		crypto_xor((u8 *)&s->acc, data, 16);
 		gf128mul_lle(&s->acc, &s->h);

@@ -53,7 +53,7 @@ int diamond_ghash_tag(struct diamond_tfm_ctx *ctx, const u8 *hp,
 		      const u8 *data, unsigned int len, u64 epoch,
 		      u32 index_field, u8 tag[DMD_TAG_SIZE])
 {
-	if (!ctx->ghash) {
+	if (!diamond_ghash_spawned(ctx)) {
 		diamond_header_block(ctx->hbuf, epoch, index_field, len);
 		ghash_lib_tag(hp, data, len, ctx->hbuf, tag);
 		return 0;

@@ -26,10 +26,17 @@
 /* The longest O + len the walk takes: one call of G on the zero page. */
 #define DMD_WALK_MAX	PAGE_SIZE
 
-/* ChaCha20's key words from @key, where the state holds them. */
+/*
+ * ChaCha20's key words from @key, where the state holds them: its bytes as
+ * they lie on a little-endian CPU (two load-store pairs on arm64, not
+ * eight).
+ */
 static __always_inline void diamond_chacha_key(struct chacha_state *st,
 					       const u8 *key)
 {
+#ifdef __LITTLE_ENDIAN
+	memcpy(&st->x[4], key, CHACHA_KEY_SIZE);
+#else
 	u32 *x = st->x;
 
 	x[4] = get_unaligned_le32(key);
@@ -40,6 +47,7 @@ static __always_inline void diamond_chacha_key(struct chacha_state *st,
 	x[9] = get_unaligned_le32(key + 20);
 	x[10] = get_unaligned_le32(key + 24);
 	x[11] = get_unaligned_le32(key + 28);
+#endif
 }
 
 /*

@@ -353,11 +353,11 @@ static int ghashlib_init(struct floor_mac *m)
 static int ghashlib_tag(struct floor_mac *m, const u8 *hp, const u8 *hb,
 			const u8 *data, unsigned int len, u8 *tag)
 {
-	struct dmd_lib_ghash_key key;
+	struct dmd_lib_ghash_state st;
 	u8 out[16] = { };
 
-	dmd_lib_ghash(&key, hp, hb, data, len, out);
-	memzero_explicit(&key, sizeof(key));
+	dmd_lib_ghash(&st, hp, hb, data, len, out);
+	memzero_explicit(&st, sizeof(st));
 	crypto_xor_cpy(tag, out, hp + 16, 16);
 	return 0;
 }
