@@ -79,16 +79,6 @@ void diamond_stream_sg_init(struct diamond_tfm_ctx *ctx)
 	sg_init_one(&ctx->hsg, ctx->hbuf, DMD_HASH_BUF);
 }
 
-/* Suite 1's first counter block for G in @domain (spec section 1). */
-static void stream_iv(u8 iv[16], u8 domain)
-{
-	memset(iv, 0, 16);
-	if (domain == DMD_DOM_EPOCH)
-		iv[0] = 0x80;	/* counter 2^127 */
-	else if (domain == DMD_DOM_GROUP)
-		iv[0] = 0x40;	/* counter 2^126 */
-}
-
 /* Suite 1 before 7.3: G on the ctr(aes) spawn, one setkey and one request. */
 static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 				   const u8 *key, u8 domain, u8 *dst,
@@ -106,7 +96,7 @@ static int __must_check stream_ctr(struct diamond_tfm_ctx *ctx,
 	if (unlikely(err))
 		return err;
 
-	stream_iv(ctx->iv, domain);
+	diamond_stream_iv(ctx->iv, domain);
 	if (buf != ctx->sbuf) {
 		sg_init_one(&one, buf, len);
 		out = &one;
@@ -134,7 +124,7 @@ static int __must_check stream_aes_lib(struct diamond_tfm_ctx *ctx,
 	err = dmd_aes_lib_setkey(&ctx->aes, key, ctx->k);
 	if (unlikely(err))
 		return err;
-	stream_iv(ctx->iv, domain);
+	diamond_stream_iv(ctx->iv, domain);
 	/* Whole pages but the last: the counter runs on across calls. */
 	do {
 		part = min_t(unsigned int, len, PAGE_SIZE);
@@ -143,6 +133,36 @@ static int __must_check stream_aes_lib(struct diamond_tfm_ctx *ctx,
 		len -= part;
 	} while (len);
 	return 0;
+}
+
+/*
+ * Suite 2's short streams where DMD_CHACHA_BLOCKS_MAX says so: block after
+ * block of chacha_block_generic(), whole ones straight into @dst, the tail
+ * through the stack (erased).
+ */
+static void chacha_blocks(struct chacha_state *st, u8 *dst, unsigned int len)
+{
+	u8 tail[CHACHA_BLOCK_SIZE];
+
+	for (; len >= CHACHA_BLOCK_SIZE; len -= CHACHA_BLOCK_SIZE) {
+		dmd_chacha_block(st, dst);
+		dst += CHACHA_BLOCK_SIZE;
+	}
+	if (len) {
+		dmd_chacha_block(st, tail);
+		memcpy(dst, tail, len);
+		memzero_explicit(tail, sizeof(tail));
+	}
+}
+
+/* @len (<= PAGE_SIZE) bytes of the state's keystream into @dst. */
+static void chacha_run(struct diamond_tfm_ctx *ctx, u8 *dst,
+		       unsigned int len)
+{
+	if (DMD_CHACHA_BLOCKS_MAX && len <= DMD_CHACHA_BLOCKS_MAX)
+		chacha_blocks(&ctx->chacha, dst, len);
+	else
+		dmd_chacha_crypt(&ctx->chacha, dst, ctx->zero, len, 20);
 }
 
 /*
@@ -167,7 +187,7 @@ static void stream_chacha(struct diamond_tfm_ctx *ctx, const u8 *key,
 	/* Whole pages but the last: the counter runs on across calls. */
 	do {
 		part = min_t(unsigned int, len, PAGE_SIZE);
-		diamond_chacha_run(ctx, dst, part);
+		chacha_run(ctx, dst, part);
 		dst += part;
 		len -= part;
 	} while (len);

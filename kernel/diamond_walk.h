@@ -50,35 +50,15 @@ static __always_inline void diamond_chacha_key(struct chacha_state *st,
 #endif
 }
 
-/*
- * Suite 2's short streams where DMD_CHACHA_BLOCKS_MAX says so: block after
- * block of chacha_block_generic(), whole ones straight into @dst, the tail
- * through the stack (erased).
- */
-static inline void diamond_chacha_blocks(struct chacha_state *st, u8 *dst,
-					 unsigned int len)
+/* Suite 1's first counter block for G in @domain (spec section 1). */
+static __always_inline void diamond_stream_iv(u8 iv[AES_BLOCK_SIZE],
+					      u8 domain)
 {
-	u8 tail[CHACHA_BLOCK_SIZE];
-
-	for (; len >= CHACHA_BLOCK_SIZE; len -= CHACHA_BLOCK_SIZE) {
-		dmd_chacha_block(st, dst);
-		dst += CHACHA_BLOCK_SIZE;
-	}
-	if (len) {
-		dmd_chacha_block(st, tail);
-		memcpy(dst, tail, len);
-		memzero_explicit(tail, sizeof(tail));
-	}
-}
-
-/* @len (<= PAGE_SIZE) bytes of the state's keystream into @dst. */
-static __always_inline void diamond_chacha_run(struct diamond_tfm_ctx *ctx,
-					       u8 *dst, unsigned int len)
-{
-	if (DMD_CHACHA_BLOCKS_MAX && len <= DMD_CHACHA_BLOCKS_MAX)
-		diamond_chacha_blocks(&ctx->chacha, dst, len);
-	else
-		dmd_chacha_crypt(&ctx->chacha, dst, ctx->zero, len, 20);
+	memset(iv, 0, AES_BLOCK_SIZE);
+	if (domain == DMD_DOM_EPOCH)
+		iv[0] = 0x80;	/* counter 2^127 */
+	else if (domain == DMD_DOM_GROUP)
+		iv[0] = 0x40;	/* counter 2^126 */
 }
 
 /*
@@ -124,35 +104,34 @@ static __always_inline void diamond_walk_begin(struct diamond_tfm_ctx *ctx,
 static __always_inline int diamond_walk_slot(struct diamond_tfm_ctx *ctx,
 					     unsigned int olen, const u8 suite)
 {
+	const bool blocks = suite == DMD_SUITE_CHACHA_POLY &&
+			    DMD_CHACHA_BLOCKS_MAX && olen <= DMD_CHACHA_BLOCKS_MAX;
 	u8 *y = ctx->sbuf;
 	int err;
 
-	if (suite == DMD_SUITE_CHACHA_POLY && DMD_CHACHA_BLOCKS_MAX &&
-	    olen <= DMD_CHACHA_BLOCKS_MAX) {
-		/*
-		 * Whole blocks straight into the scratch, past @olen too (it
-		 * has room, and the request's end erases them with the rest):
-		 * no tail through the stack.
-		 */
-		BUILD_BUG_ON(DMD_CHACHA_BLOCKS_MAX > DMD_STREAM_BUF);
+	/*
+	 * Short ChaCha20 streams where DMD_CHACHA_BLOCKS_MAX says so: whole
+	 * blocks straight into the scratch, past @olen too (it has room, and
+	 * the request's end erases them with the rest), no tail through the
+	 * stack.
+	 */
+	BUILD_BUG_ON(DMD_CHACHA_BLOCKS_MAX > DMD_STREAM_BUF);
+	if (blocks)
 		olen = round_up(olen, CHACHA_BLOCK_SIZE);
-		if (olen > ctx->sbuf_used)
-			ctx->sbuf_used = olen;
-		diamond_chacha_key(&ctx->chacha, y);
-		ctx->chacha.x[12] = 0;
-		for (; olen; olen -= CHACHA_BLOCK_SIZE, y += CHACHA_BLOCK_SIZE)
-			dmd_chacha_block(&ctx->chacha, y);
-		return 0;
-	}
 	if (olen > ctx->sbuf_used)
 		ctx->sbuf_used = olen;
 	if (suite == DMD_SUITE_CHACHA_POLY) {
 		diamond_chacha_key(&ctx->chacha, y);
 		ctx->chacha.x[12] = 0;
-		dmd_chacha_crypt(&ctx->chacha, y, ctx->zero, olen, 20);
+		if (!blocks) {
+			dmd_chacha_crypt(&ctx->chacha, y, ctx->zero, olen, 20);
+			return 0;
+		}
+		for (; olen; olen -= CHACHA_BLOCK_SIZE, y += CHACHA_BLOCK_SIZE)
+			dmd_chacha_block(&ctx->chacha, y);
 		return 0;
 	}
-	memset(ctx->iv, 0, AES_BLOCK_SIZE);
+	diamond_stream_iv(ctx->iv, DMD_DOM_RECORD);
 	if (DMD_AES_CTR_IS_LIB) {
 		err = dmd_aes_lib_setkey(&ctx->aes, y, DMD_KEY1_SIZE);
 		if (likely(!err))
