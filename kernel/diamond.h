@@ -197,8 +197,8 @@ struct diamond_tfm_ctx {
 	bool has_wkey;
 	u8 wkey[DMD_WRAP_KEY_SIZE];
 	/*
-	 * The key came from custody (diamond_custody.c): wrapped, or in
-	 * clear from the administrator or a custody "diamond:<id>". Only
+	 * The key came from custody (diamond_custody.c): wrapped, by
+	 * reference to a "diamond:<id>", or in clear from the administrator. Only
 	 * then may the tfm export; set by setkey under the lock.
 	 */
 	bool custody;
@@ -443,10 +443,17 @@ int diamond_epoch_run(struct diamond_tfm_ctx *ctx, struct diamond_epoch *ep);
 int diamond_encrypt(struct aead_request *req);
 int diamond_decrypt(struct aead_request *req);
 
-/* diamond_custody.c: which keys the module trusts. */
-struct key;
-bool diamond_custody_key(const struct key *key);
-bool diamond_custody_clear(const u8 *blob, unsigned int len);
+/* diamond_keytype.c: the key type "diamond", custody's keyring keys. */
+int __must_check diamond_keytype_copy(const char *desc, u8 *out,
+				      unsigned int size);
+int __must_check diamond_keytype_register(void);
+void diamond_keytype_unregister(void);
+
+/* diamond_custody.c: which keys the module trusts; keys by reference. */
+bool diamond_custody_clear(void);
+bool diamond_custody_is_ref(const u8 *in, unsigned int len);
+int __must_check diamond_custody_ref(const u8 *ref, unsigned int len, u8 suite,
+				     u8 *out);
 
 /* diamond_wrapkey.c: the wrap key, from the caller's keyrings. */
 int __must_check diamond_wrap_key_find(u8 out[DMD_WRAP_KEY_SIZE]);

@@ -1,96 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Custody (Documentation/kernel-api.rst, "Custody"): which keyring keys
- * the module trusts, and which keys a tfm may export its state from.
- *
- * Any process may add a logon key of any description to its own thread,
- * process or user keyring, and request_key() returns the first match, so a
- * compromised gateway could plant a "diamond:wrap" (every export sealed
- * under bytes it knows) or a "diamond:<id>" of its own. A key counts only
- * when root of the initial user namespace owns it (a key keeps its
- * creator's uid; only CAP_SYS_ADMIN may chown one) and no one may write it
- * (keyctl update of a possessed key needs nothing but write permission, and
- * would replace a root-owned payload with known bytes). A planted key found
- * first shadows the genuine one: the module then has none, a denial of
- * service and never a disclosure.
+ * Custody (Documentation/kernel-api.rst, "Custody"): which setkey inputs
+ * count as coming from the loader, and a device key by reference.
  *
  * Export seals a tfm's state under the wrap key, and a later setkey of it
  * keys any gateway; so only a state that came from custody may be sealed,
  * or a process could launder a key of its own for device D into D's
  * wrapped state. A tfm's key is in custody when it came wrapped (only an
- * export seals under the wrap key), was given in clear by a caller with
- * CAP_SYS_ADMIN in the initial user namespace (the loader), or is exactly
- * the payload of a custody key "diamond:<id>" for its device, as a key by
- * serial arrives (af_alg hands setkey the payload of the key).
+ * export seals under the wrap key), by reference to the key "diamond:<id>"
+ * of the module's own type (only the administrator adds those,
+ * diamond_keytype.c), or in clear from a caller with CAP_SYS_ADMIN in the
+ * initial user namespace (the loader keying a tfm to export its state).
  */
-#include <keys/user-type.h>
 #include <linux/capability.h>
-#include <linux/cred.h>
-#include <linux/err.h>
-#include <linux/key.h>
 #include <linux/kernel.h>
-#include <linux/rwsem.h>
-#include <linux/uidgid.h>
+#include <linux/string.h>
 
 #include "diamond.h"
 
-#if IS_ENABLED(CONFIG_KEYS)
-
-/* Every class's write permission: any of them lets a payload be replaced. */
-#define DMD_KEY_WRITE	(KEY_POS_WRITE | KEY_USR_WRITE | KEY_GRP_WRITE | \
-			 KEY_OTH_WRITE)
-
-/* Root's and not writable: the loader's key. @key->sem held. */
-bool diamond_custody_key(const struct key *key)
+/*
+ * A clear setkey input comes from custody: the caller is the
+ * administrator. Not audited: a false answer refuses nothing now.
+ */
+bool diamond_custody_clear(void)
 {
-	return uid_eq(key->uid, GLOBAL_ROOT_UID) &&
-	       !(READ_ONCE(key->perm) & DMD_KEY_WRITE);
+	return ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
+bool diamond_custody_is_ref(const u8 *in, unsigned int len)
+{
+	return len >= 4 && !memcmp(in, DMD_REF_MAGIC, 4);
 }
 
 /*
- * @blob (@len bytes) is, byte for byte, the payload of the custody key
- * "diamond:<id>" the caller finds for the device @blob names. Compared in
- * place under the key's semaphore, in constant time: nothing is copied.
+ * The payload @out (at most DMD_WRAP_INNER_MAX bytes) of the device key
+ * that the reference @ref (@len bytes) names for a tfm of @suite: its
+ * length, or -EINVAL (a malformed reference, or a payload of another
+ * device or suite, or one that may seal), -ENOKEY (none, not root's) or
+ * what the keyring search said. Process context, may sleep.
  */
-static bool device_key_match(const u8 *blob, unsigned int len)
+int diamond_custody_ref(const u8 *ref, unsigned int len, u8 suite, u8 *out)
 {
-	char desc[sizeof("diamond:4294967295")];
-	const struct user_key_payload *upl;
-	struct key *key;
-	bool match;
+	char desc[sizeof(DMD_KEY_DESC_PREFIX "4294967295")];
+	u32 id;
+	int n;
 
-	if (len < DMD_BLOB_OFF_DEVICE + 4)
-		return false;
-	snprintf(desc, sizeof(desc), "diamond:%u",
-		 get_unaligned_le32(blob + DMD_BLOB_OFF_DEVICE));
-	key = request_key(&key_type_logon, desc, NULL);
-	if (IS_ERR(key))
-		return false;
-	down_read(&key->sem);
-	upl = user_key_payload_locked(key);
-	match = diamond_custody_key(key) && upl && upl->datalen == len &&
-		!crypto_memneq(upl->data, blob, len);
-	up_read(&key->sem);
-	key_put(key);
-	return match;
-}
-
-#else /* !CONFIG_KEYS: no keyrings, only the administrator */
-
-static bool device_key_match(const u8 *blob, unsigned int len)
-{
-	return false;
-}
-
-#endif
-
-/*
- * A clear setkey input (@blob, @len bytes) comes from custody: the caller
- * is the administrator, or the bytes are its device's custody key. Process
- * context, may sleep. Not audited: a false answer refuses nothing now.
- */
-bool diamond_custody_clear(const u8 *blob, unsigned int len)
-{
-	return ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN) ||
-	       device_key_match(blob, len);
+	if (len != DMD_REF_SIZE || ref[DMD_REF_OFF_VERSION] != DMD_REF_VERSION ||
+	    ref[DMD_REF_OFF_SUITE] != suite ||
+	    get_unaligned_le16(ref + DMD_REF_OFF_RSVD))
+		return -EINVAL;
+	id = get_unaligned_le32(ref + DMD_REF_OFF_DEVICE);
+	snprintf(desc, sizeof(desc), DMD_KEY_DESC_PREFIX "%u", id);
+	n = diamond_keytype_copy(desc, out, DMD_WRAP_INNER_MAX);
+	if (n < 0)
+		return n;
+	/* The loader's payload is open-only and names this device. */
+	if (n < DMD_BLOB_SIZE(DMD_KEY_MIN) || out[DMD_BLOB_OFF_SUITE] != suite ||
+	    get_unaligned_le32(out + DMD_BLOB_OFF_DEVICE) != id ||
+	    !(out[DMD_BLOB_OFF_FLAGS] & DMD_BLOB_FLAG_OPEN_ONLY)) {
+		memzero_explicit(out, n);
+		return -EINVAL;
+	}
+	return n;
 }

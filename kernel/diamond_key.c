@@ -6,10 +6,11 @@
  * optionally a stored group cursor; either may be open-only), keys the
  * state and allocates all a request of that key will use (the precomputed
  * table, the bounce buffer); a wrapped state (DMDW, diamond_wrap.c) is
- * opened under the wrap key and keys as its inner blob would. At every
- * successful setkey the tfm takes a copy of the caller's wrap key
- * (diamond_wrapkey.c), if there is one, and notes whether its key came from
- * custody (diamond_custody.c), for export_wrapped, which gives such a
+ * opened under the wrap key and keys as its inner blob would; a reference
+ * (DMDR) keys as the payload of the device key it names (diamond_custody.c).
+ * At every successful setkey the tfm takes a copy of the caller's wrap key
+ * (diamond_wrapkey.c), if there is one, and notes whether its key came
+ * from custody, for export_wrapped, which gives such a
  * state back sealed under it (the AF_ALG getsockopt); export_state gives
  * it in clear (selftest only); exit erases it all. Every limit a request
  * is checked against (ctx->grp.aad_max, ctx->max_body, both the bounce
@@ -287,19 +288,45 @@ int diamond_key_set(struct crypto_aead *tfm, const u8 *key,
 	return err;
 }
 
+/*
+ * setkey of a device key by reference (DMDR): the payload of the key it
+ * names, keyed as a clear key from custody. A reference that finds no
+ * key still ends the old state, as every refused setkey does.
+ */
+static int setkey_ref(struct crypto_aead *tfm, const u8 *ref,
+		      unsigned int len, const u8 *wkey)
+{
+	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
+	u8 payload[DMD_WRAP_INNER_MAX];
+	int n, err;
+
+	n = diamond_custody_ref(ref, len, ctx->suite, payload);
+	err = diamond_key_set(tfm, payload, n < 0 ? 0 : n, wkey, true);
+	memzero_explicit(payload, sizeof(payload));
+	return n < 0 ? n : err;
+}
+
 int diamond_setkey(struct crypto_aead *tfm, const u8 *key, unsigned int keylen)
 {
 	u8 wkey[DMD_WRAP_KEY_SIZE];
+	const u8 *wk;
 	bool custody;
 	int err, wkerr;
 
 	/* Before the tfm lock: the keyring searches may sleep a while. */
 	wkerr = diamond_wrap_key_find(wkey);
-	custody = !is_wrapped(key, keylen) && diamond_custody_clear(key, keylen);
-	err = diamond_key_set(tfm, key, keylen, wkerr ? NULL : wkey, custody);
+	wk = wkerr ? NULL : wkey;
+	if (diamond_custody_is_ref(key, keylen)) {
+		err = setkey_ref(tfm, key, keylen, wk);
+	} else {
+		custody = !is_wrapped(key, keylen) && diamond_custody_clear();
+		err = diamond_key_set(tfm, key, keylen, wk, custody);
+		/* A wrapped key without a wrap key: why there was none. */
+		if (err == -ENOKEY && wkerr)
+			err = wkerr;
+	}
 	memzero_explicit(wkey, sizeof(wkey));
-	/* A wrapped key without a wrap key: the reason there was none. */
-	return err == -ENOKEY && wkerr ? wkerr : err;
+	return err;
 }
 
 /*

@@ -38,6 +38,8 @@
  *	diamond_key.c		key lifecycle: setkey, export, init, exit
  *	diamond_wrap.c		the wrapped state DMDW (spec "Wrapped states")
  *	diamond_wrapkey.c	the wrap key, from the caller's keyrings
+ *	diamond_custody.c	custody: keys by reference, the loader's keys
+ *	diamond_keytype.c	the key type "diamond" (custody's keyring keys)
  *	diamond_request.c	one AEAD request: limits, lock, bounce buffer
  *	diamond_epoch.c		epoch verification (ungrouped)
  *	diamond_group.c		group verification (spec 5.1, 9.1)
@@ -406,9 +408,14 @@ static int __init diamond_module_init(void)
 {
 	int err;
 
-	err = crypto_register_template(&diamond_tmpl);
+	err = diamond_keytype_register();
 	if (err)
 		return err;
+	err = crypto_register_template(&diamond_tmpl);
+	if (err) {
+		diamond_keytype_unregister();
+		return err;
+	}
 
 	err = diamond_selftest();
 	diamond_precompute_votes_reset();
@@ -416,6 +423,7 @@ static int __init diamond_module_init(void)
 		err = diamond_afalg_register();
 	if (err) {
 		crypto_unregister_template(&diamond_tmpl);
+		diamond_keytype_unregister();
 		return err;
 	}
 	return 0;
@@ -425,6 +433,7 @@ static void __exit diamond_module_exit(void)
 {
 	diamond_afalg_unregister();
 	crypto_unregister_template(&diamond_tmpl);
+	diamond_keytype_unregister();
 }
 
 module_init(diamond_module_init);

@@ -82,7 +82,8 @@
  * Wrapped state "DMDW" version 1 (spec section "Wrapped states"): a
  * version 2 blob (open-only, optionally followed by its group cursor
  * le64(e - 1) || le32(c) || R) sealed with XChaCha20-Poly1305 under the
- * kernel's wrap key, the 32-byte logon key "diamond:wrap". diamond.ko's
+ * kernel's wrap key, the 32-byte key "diamond:wrap" of diamond.ko's own key
+ * type "diamond" (DMD_KEY_TYPE). diamond.ko's
  * setkey takes it, and getsockopt(SOL_ALG, DIAMOND_ALG_GET_WRAPPED) on an
  * operation socket of its AF_ALG type "diamond" gives the current state in
  * it. Bytes 0 .. 31 are the AEAD's associated data.
@@ -106,6 +107,29 @@
 #define DMD_WRAP_FLAG_CURSOR	0x01
 #define DMD_WRAP_KEY_SIZE	32
 #define DMD_WRAP_KEY_DESC	"diamond:wrap"
+/*
+ * diamond.ko's key type (Documentation/kernel-api.rst, "The key type
+ * diamond"): "diamond:wrap" and, per device, "diamond:<id>" (the id in
+ * decimal), whose payload is the device's setkey input (an open-only
+ * version 2 blob, then its cursor when it has one). No other consumer of
+ * keys (AF_ALG by serial, dm-crypt) takes this type.
+ */
+#define DMD_KEY_TYPE		"diamond"
+#define DMD_KEY_DESC_PREFIX	"diamond:"
+#define DMD_KEY_MIN		DMD_KEY1_SIZE
+/*
+ * Device key by reference "DMDR" (kernel-api.rst, "Setkey forms"): a
+ * setkey input naming the key "diamond:<id>" that the caller's keyrings
+ * hold; the module keys the tfm with its payload, which the caller never
+ * sees. le32 device id at byte 8; bytes 6 and 7 are 0.
+ */
+#define DMD_REF_MAGIC		"DMDR"
+#define DMD_REF_VERSION		1
+#define DMD_REF_OFF_VERSION	4
+#define DMD_REF_OFF_SUITE	5
+#define DMD_REF_OFF_RSVD	6	/* le16 0 */
+#define DMD_REF_OFF_DEVICE	8	/* le32 */
+#define DMD_REF_SIZE		12
 /* A group cursor after a version 2 blob: le64(e) || le32(c) || R_{e,c*g}. */
 #define DMD_CURSOR_SIZE(k)	(12 + (k))
 #define DMD_WRAP_INNER_MAX	(DMD_BLOB2_MAX + DMD_CURSOR_SIZE(DMD_KEY_MAX))

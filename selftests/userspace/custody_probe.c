@@ -27,11 +27,11 @@
  *   custody_probe plant ID
  *	as the ingest could: its own logon key diamond:wrap (32 known
  *	bytes) in its thread keyring, searched before the session
- *	keyring, then a "diamond" tfm keyed by the serial of diamond:ID
- *	and its export asked for: "plant export LEN" means the module
- *	sealed the device's state under a key the process knows (the
- *	module must use a root-owned wrap key only), "plant export
- *	ERROR" that it refused.
+ *	keyring (it cannot add one of the module's type), then a
+ *	"diamond" tfm keyed by reference to diamond:ID and its export
+ *	asked for: "plant export LEN" is an export, which the module
+ *	seals under the loader's wrap key of its own type only, "plant
+ *	export ERROR" a refusal.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -156,11 +156,11 @@ static long search_file(const char *path)
 	return hits;
 }
 
-/* keyctl read of a logon key the process finds: what comes back. */
+/* keyctl read of a custody key the process finds: what comes back. */
 static long read_key(const char *desc)
 {
 	uint8_t buf[512];
-	long serial = syscall(SYS_request_key, "logon", desc, NULL, 0), n;
+	long serial = syscall(SYS_request_key, DMD_KEY_TYPE, desc, NULL, 0), n;
 
 	if (serial < 0) {
 		printf("read %s find:%s\n", desc, strerror(errno));
@@ -547,10 +547,8 @@ static int plant(const char *id)
 {
 	static const char *names[] = { "diamond(chacha20,poly1305)",
 				       "diamond(ctr(aes),ghash)" };
-	uint8_t known[32], out[DLIB_DMDW_MAX];
+	uint8_t known[32], out[DLIB_DMDW_MAX], ref[DMD_REF_SIZE];
 	struct dlib_ktfm *k;
-	char desc[32];
-	int32_t serial;
 	ssize_t n = -ENOKEY;
 	unsigned int i;
 
@@ -560,14 +558,9 @@ static int plant(const char *id)
 		printf("plant add_key %s\n", strerror(errno));
 		return 0;
 	}
-	snprintf(desc, sizeof(desc), "diamond:%s", id);
-	serial = dlib_key_find(desc);
-	if (serial < 0) {
-		printf("plant find %s %s\n", desc, strerror(-serial));
-		return 0;
-	}
 	for (i = 0; i < 2; i++) {
-		n = dlib_ktfm_open_custody(names[i], NULL, 0, serial, &k);
+		dlib_key_ref(ref, (uint8_t)(2 - i), (uint32_t)strtoul(id, NULL, 10));
+		n = dlib_ktfm_open_custody(names[i], ref, sizeof(ref), &k);
 		if (n)
 			continue;
 		n = dlib_ktfm_export(k, out, sizeof(out));

@@ -231,21 +231,35 @@ for s in 1 2; do
 		"'$D' bench --devices 3 --b 64 --size 16 --suite $s --epochs 6 --software --dir . >bench$s.txt && grep -q '^open (software)' bench$s.txt"
 done
 
-# custody: the loader (keys load) on a kernel without diamond.ko, so by
-# reference: logon keys nobody reads, version 4 files without a key
+# custody: the loader (keys load). Its keys are of diamond.ko's own key
+# type, so without the module (this host) it refuses with a clear error
+# and writes nothing; with it (a host that has it loaded, and the VM
+# suites: userspace-vm, custody-cell, the kselftests diamond_keys and
+# diamond_wrap) the ingest finds the keys and reads none.
 mkdir -p keys && chmod 700 keys && cp st/7.state st/9.state keys/
 KP="python3 $TOP/selftests/userspace/keyprobe.py"
 "$D" keys load --keys keys --state-dir ist -- $KP diamond:wrap diamond:7 \
 	diamond:9 diamond:8 >kp.txt 2>kp.err; rc=$?
-check "keys load: exit 0, and it says what it loaded" sh -c \
-	"[ $rc -eq 0 ] && grep -q 'custody: 2 devices by reference' kp.err"
 check "keys load: wrap.key made, 32 bytes, mode 0600" sh -c \
 	'[ "$(stat -c %s:%a keys/wrap.key)" = "32:600" ]'
+if grep -q "modprobe diamond" kp.err; then
+	check "keys load without diamond.ko: exit 3, says to load it, writes no state" sh -c \
+		"[ $rc -eq 3 ] && ! ls ist/*.state >/dev/null 2>&1"
+	for t in "the ingest finds the keys and reads none" \
+		"the ingest's files are version 4, without a key" \
+		"--keyring user"; do
+		echo "ok - keys load: $t # SKIP diamond.ko is not loaded on this host (the VM suites check it)" >>"$RES"
+	done
+	HAVE_DKEYS=0
+else
+	HAVE_DKEYS=1
+check "keys load: exit 0, and it says what it loaded" sh -c \
+	"[ $rc -eq 0 ] && grep -q 'custody: 2 devices by reference' kp.err"
 check "keys load: the ingest finds diamond:wrap and the device keys" sh -c \
 	"grep -q '^find diamond:wrap [1-9]' kp.txt && grep -q '^find diamond:7 [1-9]' kp.txt && grep -q '^find diamond:9 [1-9]' kp.txt"
 check "keys load: no key for a device without a state file" \
 	grep -q '^find diamond:8 -1 ENOKEY' kp.txt
-check "keys load: no key can be read back (logon), nor its permissions changed" sh -c \
+check "keys load: no key can be read back (type diamond), nor its permissions changed" sh -c \
 	"[ \$(grep -cE '^read .* -1 (EOPNOTSUPP|ENOTSUP)' kp.txt) = 3 ] && [ \$(grep -c '^setperm .* -1 EACCES' kp.txt) = 3 ]"
 check "keys load: the session keyring is closed (no key added to it)" \
 	grep -q '^add-session -1 EACCES' kp.txt
@@ -265,10 +279,11 @@ check "keys load: no 8 bytes of any device's E_e in the ingest's files" bash -c 
 	done <kp.key'
 check "state and open --software refuse a wrapped state (ENOKEY), exit 3" sh -c \
 	"'$D' state --state-dir ist --device 7 2>e.txt; [ \$? -eq 3 ] && grep -q 'key' e.txt"
+fi
 # --keyring user (systemd's ExecStartPre=+ with KeyringMode=shared): the
 # keys in a keyring linked into uid 65534's user keyring, found by a
 # process of that uid whose session keyring links its user keyring
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+if [ "$HAVE_DKEYS" = 1 ] && [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	mkdir -p ist2 && chown 65534:65534 ist2
 	"$D" keys load --keys keys --state-dir ist2 --user 65534:65534 \
 		--keyring user 2>/dev/null
@@ -284,7 +299,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		"grep -q '^find diamond:wrap [1-9]' kpu.txt && grep -q '^find diamond:7 [1-9]' kpu.txt && [ \$(grep -cE '^read .* -1 (EOPNOTSUPP|ENOTSUP)' kpu.txt) = 2 ]"
 	check "keys load --keyring user: the files are the ingest's (uid 65534)" sh -c \
 		'[ "$(stat -c %u ist2/7.state)" = 65534 ]'
-else
+elif [ "$HAVE_DKEYS" = 1 ]; then
 	echo "ok - keys load --keyring user # SKIP needs root and setpriv" >>"$RES"
 fi
 cp keys/wrap.key wrap.first

@@ -121,7 +121,7 @@ static void by_reference(struct diamond_store *s, const char *dir)
 	rc = dlib_store_save_w(s, &w, NULL);
 	rc = rc ? rc : dlib_store_load_w(s, 21, &r, NULL);
 	tap_result(!rc && same(&w, &r) && !r.len,
-		   "v4 without a blob (keyed by its logon key) round trips");
+		   "v4 without a blob (keyed by reference) round trips");
 	diamond_store_path(s, 21, path, sizeof(path));
 	tap_result(!holds_key(path, &st), "v4 file holds no byte run of E_e");
 	tap_result(diamond_store_load(s, 21, blob, &len) == -ENOKEY,

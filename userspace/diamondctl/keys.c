@@ -26,11 +26,13 @@ static void help(FILE *f)
 		"usage: diamondctl keys load --keys DIR --state-dir DIR [--user NAME]\n"
 		"                            [--wrap-states] [--keyring session|user]\n"
 		"                            [-- COMMAND [ARG...]]\n\n"
-		"As root: load the logon key diamond:wrap (DIR/wrap.key, made when\n"
+		"As root: load the key diamond:wrap (DIR/wrap.key, made when\n"
 		"missing) and the device keys of the clear state files in --keys\n"
-		"into the kernel keyring, and write the ingest's --state-dir in\n"
-		"wrapped form (version 4): the ingest never reads a key. With a\n"
-		"COMMAND: a new session keyring, closed once loaded, then the\n"
+		"into the kernel keyring as keys of diamond.ko's type \"diamond\"\n"
+		"(no process can read them, nothing else can use them), and write\n"
+		"the ingest's --state-dir in wrapped form (version 4): the ingest\n"
+		"never reads a key. With a COMMAND: a new session keyring, closed\n"
+		"once loaded, then the\n"
 		"privileges of --user (its groups too), then COMMAND, which keeps\n"
 		"the keyring. Without one: the caller's session keyring, or with\n"
 		"--keyring user a keyring \"diamond\" linked into --user's user keyring\n"
@@ -41,7 +43,7 @@ static void help(FILE *f)
 		"                   (or UID[:GID])\n"
 		"  --keyring user   the keys for every process of --user (no COMMAND)\n"
 		"  --wrap-states    store the module's wrapped state for every device\n"
-		"                   (what 6.1 always gets: no keys by serial there)\n"
+		"                   (the default keys each device by reference)\n"
 		"  -h, --help       this text\n");
 }
 

@@ -169,27 +169,22 @@ static int tfm_new(const struct dlib_dev *d, const struct dmd_receiver *rx,
 
 /*
  * Custody: a tfm of diamond.ko's type keyed with @d's wrapped state, or
- * before it has one, by its logon key diamond:<id> (the loader's): the
- * process hands the module a blob it cannot open or a serial, never a key.
+ * before it has one, by reference to its key diamond:<id> (the loader's):
+ * the process hands the module a blob it cannot open or a name, never a
+ * key.
  */
 static int custody_new(const struct dlib_dev *d, struct kern_tfm **out)
 {
 	struct kern_tfm *t = calloc(1, sizeof(*t));
-	char desc[24];
-	int32_t serial = 0;
-	int rc = 0;
+	uint8_t ref[DMD_REF_SIZE];
+	int rc;
 
 	if (!t)
 		return -ENOMEM;
-	if (!d->w->len) {
-		snprintf(desc, sizeof(desc), "diamond:%u", (unsigned int)d->id);
-		serial = dlib_key_find(desc);
-		rc = serial < 0 ? serial : 0;
-	}
-	if (!rc)
-		rc = dlib_ktfm_open_custody(alg_name(d->st.suite),
-					    d->w->len ? d->w->blob : NULL,
-					    d->w->len, serial, &t->k);
+	dlib_key_ref(ref, d->st.suite, d->id);
+	rc = dlib_ktfm_open_custody(alg_name(d->st.suite),
+				    d->w->len ? d->w->blob : ref,
+				    d->w->len ? d->w->len : sizeof(ref), &t->k);
 	if (rc) {
 		free(t);
 		return rc;

@@ -34,7 +34,7 @@ static int check_opts(const struct diamond_gw_opts *o, char *msg, size_t size)
 }
 
 /*
- * Custody (userspace.rst section 1): on when a logon key diamond:wrap is
+ * Custody (userspace.rst section 1): on when the key diamond:wrap is
  * in this process's keyrings (the loader put it there), required with
  * DIAMOND_GW_CUSTODY. Without it the kernel path keeps device keys in
  * clear, and one line in @msg says so.
@@ -56,7 +56,7 @@ static int custody_mode(struct diamond_gw *gw,
 	if (!msg || !size)
 		return o->flags & DIAMOND_GW_CUSTODY ? wrap : 0;
 	if (o->flags & DIAMOND_GW_CUSTODY) {
-		snprintf(msg, size, "custody: no logon key \"%s\" in this "
+		snprintf(msg, size, "custody: no key \"%s\" in this "
 			 "process's keyrings (%s): start the gateway through "
 			 "diamondctl keys load", DLIB_WRAP_DESC,
 			 strerror(-wrap));

@@ -489,7 +489,9 @@ ssize_t dlib_ktfm_decrypt(struct dlib_ktfm *k, const uint8_t *in,
 			  uint8_t *out, size_t outlen);
 void dlib_ktfm_close(struct dlib_ktfm *k);
 int dlib_ktfm_open_custody(const char *name, const uint8_t *key, size_t len,
-			   int32_t serial, struct dlib_ktfm **out);
+			   struct dlib_ktfm **out);
+/* The setkey input "DMDR" naming device @id's key "diamond:<id>". */
+void dlib_key_ref(uint8_t ref[DMD_REF_SIZE], uint8_t suite, uint32_t id);
 ssize_t dlib_ktfm_export(struct dlib_ktfm *k, uint8_t *buf, size_t size);
 int dlib_ktfm_type_bind(const char *name);
 const char *dlib_ktfm_type_hint(int rc);
@@ -544,10 +546,11 @@ int dlib_wst_get(struct dlib_wstate *w, const uint8_t *p, size_t left,
 		 size_t wlen, uint32_t device_id);
 
 /*
- * keyring.c: logon keys. dlib_key_find(): the serial of the logon key
- * @desc in the caller's keyrings (request_key, no callout) or -errno
- * (-ENOKEY). dlib_key_add(): a logon key into @keyring with
- * DLIB_KEY_PERM: possessor and owner view and search, nothing else.
+ * keyring.c: keys of diamond.ko's type "diamond". dlib_key_find(): the
+ * serial of the key @desc in the caller's keyrings (request_key, no
+ * callout) or -errno (-ENOKEY). dlib_key_add(): such a key into @keyring
+ * with DLIB_KEY_PERM: possessor and owner view and search, nothing else;
+ * -ENOPKG without the module.
  */
 #define DLIB_KEY_PERM		0x09090000u	/* pos/usr VIEW | SEARCH */
 #define DLIB_RING_PERM		0x0b000000u	/* pos VIEW | READ | SEARCH */

@@ -2,13 +2,16 @@
 /*
  * The kernel keyring, through its raw system calls (no libkeyutils): the
  * custody mode's keys (userspace.rst section 1, "Custody"). The loader
- * adds logon keys, which no process can read back; the ingest only finds
- * them (request_key without a callout) and hands their serials to the
- * kernel.
+ * adds keys of diamond.ko's own type "diamond", which no process can read
+ * back and nothing but the module can use (not AF_ALG by serial, not
+ * dm-crypt: they take user, logon, encrypted and trusted keys only); the
+ * ingest only finds the wrap key (request_key without a callout) and names
+ * a device's key to the module by reference (DMDR).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -21,18 +24,28 @@
 
 int32_t dlib_key_find(const char *desc)
 {
-	long r = syscall(SYS_request_key, "logon", desc, NULL, 0);
+	long r = syscall(SYS_request_key, DMD_KEY_TYPE, desc, NULL, 0);
 
 	return r < 0 ? -errno : (int32_t)r;
+}
+
+void dlib_key_ref(uint8_t ref[DMD_REF_SIZE], uint8_t suite, uint32_t id)
+{
+	memcpy(ref, DMD_REF_MAGIC, 4);
+	ref[DMD_REF_OFF_VERSION] = DMD_REF_VERSION;
+	ref[DMD_REF_OFF_SUITE] = suite;
+	ref[DMD_REF_OFF_RSVD] = ref[DMD_REF_OFF_RSVD + 1] = 0;
+	dmd_store32_le(ref + DMD_REF_OFF_DEVICE, id);
 }
 
 int32_t dlib_key_add(const char *desc, const uint8_t *payload, size_t len,
 		     int32_t keyring)
 {
-	long r = syscall(SYS_add_key, "logon", desc, payload, len, keyring);
+	long r = syscall(SYS_add_key, DMD_KEY_TYPE, desc, payload, len, keyring);
 
+	/* ENODEV: no such key type, diamond.ko is not loaded (or too old). */
 	if (r < 0)
-		return -errno;
+		return errno == ENODEV ? -ENOPKG : -errno;
 	/* Possessor and owner may find it, nothing else: no setattr, write. */
 	if (syscall(SYS_keyctl, KEYCTL_SETPERM, (int32_t)r, DLIB_KEY_PERM) < 0)
 		return -errno;

@@ -29,9 +29,6 @@
 #ifndef SOL_ALG
 #define SOL_ALG 279
 #endif
-#ifndef ALG_SET_KEY_BY_KEY_SERIAL	/* 6.2 and later; absent on 6.1 */
-#define ALG_SET_KEY_BY_KEY_SERIAL 7
-#endif
 
 /* A device's tfm: a libkcapi handle, or the two "diamond" sockets. */
 struct dlib_ktfm {
@@ -85,23 +82,14 @@ void dlib_ktfm_close(struct dlib_ktfm *k)
 	free(k);
 }
 
-/*
- * Type "diamond": bind, key (with @key, or when it is NULL by the keyring
- * key @serial: the process never holds that key), authsize and the one
- * operation socket.
- */
+/* Type "diamond": bind, key, authsize and the one operation socket. */
 static int type_attach(struct dlib_ktfm *k, const char *name,
-		       const uint8_t *key, size_t len, int32_t serial)
+		       const uint8_t *key, size_t len)
 {
-	int rc;
-
 	k->tfm = dlib_ktfm_type_bind(name);
 	if (k->tfm < 0)
 		return k->tfm;
-	rc = key ? setsockopt(k->tfm, SOL_ALG, ALG_SET_KEY, key, (socklen_t)len) :
-		   setsockopt(k->tfm, SOL_ALG, ALG_SET_KEY_BY_KEY_SERIAL,
-			      &serial, sizeof(serial));
-	if (rc ||
+	if (setsockopt(k->tfm, SOL_ALG, ALG_SET_KEY, key, (socklen_t)len) ||
 	    setsockopt(k->tfm, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL,
 		       DIAMOND_TAG_SIZE))
 		return -errno;
@@ -208,7 +196,7 @@ int dlib_ktfm_open(const char *name, const uint8_t *key, size_t len,
 	k->tfm = k->op = -1;
 	rc = kcapi_attach(k, name, key, len);
 	if (rc == -ENOENT && !k->kc)
-		rc = type_attach(k, name, key, len, 0);
+		rc = type_attach(k, name, key, len);
 	if (rc) {
 		dlib_ktfm_close(k);
 		return rc == -ENOENT || rc == -EOPNOTSUPP ? -ENOPKG : rc;
@@ -220,10 +208,11 @@ int dlib_ktfm_open(const char *name, const uint8_t *key, size_t len,
 /*
  * Custody (userspace.rst section 1): a tfm of diamond.ko's own type, the
  * only one that exports, keyed with a wrapped state (@key, a DMDW blob)
- * or by the keyring key @serial (@key NULL). -ENOPKG: no such type.
+ * or a reference to a device key (DMDR, dlib_key_ref()): the process
+ * never holds a key. -ENOPKG: no such type.
  */
 int dlib_ktfm_open_custody(const char *name, const uint8_t *key, size_t len,
-			   int32_t serial, struct dlib_ktfm **out)
+			   struct dlib_ktfm **out)
 {
 	struct dlib_ktfm *k = calloc(1, sizeof(*k));
 	int rc;
@@ -231,7 +220,7 @@ int dlib_ktfm_open_custody(const char *name, const uint8_t *key, size_t len,
 	if (!k)
 		return -ENOMEM;
 	k->tfm = k->op = -1;
-	rc = type_attach(k, name, key, len, serial);
+	rc = type_attach(k, name, key, len);
 	if (rc) {
 		dlib_ktfm_close(k);
 		return rc == -ENOENT || rc == -EAFNOSUPPORT ? -ENOPKG : rc;

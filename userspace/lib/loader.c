@@ -4,14 +4,15 @@
  * 20 items 2-3, userspace.rst section 1 "Custody"): the privileged step
  * at service start. From a root-only directory of clear state files (what
  * provisioning, import and restore write) it puts into a keyring the
- * ingest will possess the logon key diamond:wrap and, per device that
- * needs one, diamond:<id>, and writes the ingest's state directory in
- * version 4 (wrapped) form, so the ingest never reads a key:
- *  - by reference (6.2 and later): a version 4 file without a blob, the
- *    key in diamond:<id>; the ingest keys by serial;
- *  - wrapped (6.1, no ALG_SET_KEY_BY_KEY_SERIAL, or asked for): the
- *    loader keys a "diamond" tfm with the clear key itself and stores the
- *    module's export.
+ * ingest will possess the key diamond:wrap of diamond.ko's type "diamond"
+ * and, per device that needs one, diamond:<id>, and writes the ingest's
+ * state directory in version 4 (wrapped) form, so the ingest never reads
+ * a key:
+ *  - by reference (the default, every kernel): a version 4 file without a
+ *    blob, the key in diamond:<id>; the ingest keys its tfm with a DMDR
+ *    reference naming it;
+ *  - wrapped (asked for): the loader keys a "diamond" tfm with the clear
+ *    key itself and stores the module's export.
  * A device whose wrapped state in the ingest's directory is at or past
  * the clear one keeps it: the clear directory stays at provisioning (or
  * the last import) while the ingest moves on.
@@ -118,7 +119,7 @@ static int export(const uint8_t *key, size_t len, struct dlib_wstate *w)
 	uint8_t buf[DLIB_DMDW_MAX];
 	struct dlib_ktfm *k;
 	ssize_t n;
-	int rc = dlib_ktfm_open_custody(name, key, len, 0, &k);
+	int rc = dlib_ktfm_open_custody(name, key, len, &k);
 
 	if (rc)
 		return rc;
@@ -223,22 +224,6 @@ static int load_all(struct load *l, char *msg, size_t size)
 	return rc;
 }
 
-/*
- * Does this kernel key a tfm by keyring serial? A 6.1 setsockopt does not
- * know ALG_SET_KEY_BY_KEY_SERIAL (ENOPROTOOPT); a later one hands the
- * wrap key's 32 bytes to the module, which refuses them as a device key.
- */
-static int by_serial(int32_t serial)
-{
-	struct dlib_ktfm *k;
-	int rc = dlib_ktfm_open_custody("diamond(chacha20,poly1305)", NULL, 0,
-					serial, &k);
-
-	if (!rc)
-		dlib_ktfm_close(k);
-	return rc != -ENOPROTOOPT;
-}
-
 int diamond_keys_load(const struct diamond_keys_opts *o, char *msg,
 		      size_t size)
 {
@@ -282,7 +267,7 @@ int diamond_keys_load(const struct diamond_keys_opts *o, char *msg,
 				 DLIB_WRAP_DESC, diamond_strerror(wrap));
 		return wrap;
 	}
-	l.wrap_states = (o->flags & DIAMOND_KEYS_WRAP) || !by_serial(wrap);
+	l.wrap_states = !!(o->flags & DIAMOND_KEYS_WRAP);
 	rc = diamond_store_open(&l.keys, o->key_dir, 0);
 	if (!rc)
 		rc = diamond_store_open(&l.ingest, o->state_dir,
@@ -300,9 +285,7 @@ int diamond_keys_load(const struct diamond_keys_opts *o, char *msg,
 		rc = dlib_key_setperm(l.keyring, DLIB_RING_PERM);
 	if (!rc && msg && size)
 		snprintf(msg, size, "custody: %u device%s by reference, %u "
-			 "wrapped by the loader, %u wrapped states kept%s",
-			 l.ref, l.ref == 1 ? "" : "s", l.wrapped, l.kept,
-			 l.wrap_states && !(o->flags & DIAMOND_KEYS_WRAP) ?
-			 " (no ALG_SET_KEY_BY_KEY_SERIAL: 6.1)" : "");
+			 "wrapped by the loader, %u wrapped states kept",
+			 l.ref, l.ref == 1 ? "" : "s", l.wrapped, l.kept);
 	return rc ? rc : (int)(l.ref + l.wrapped + l.kept);
 }

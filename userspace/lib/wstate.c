@@ -125,7 +125,7 @@ int dlib_wst_get(struct dlib_wstate *w, const uint8_t *p, size_t left,
 	if (w->st.device_id != device_id)
 		return -EXDEV;
 	if (!wlen)
-		return 0;		/* keyed by reference (a logon key) */
+		return 0;		/* keyed by reference (diamond:<id>) */
 	/* The blob's own header is the one beside it, byte for byte. */
 	if (wlen != DLIB_DMDW_HDR + 24 + inner_len(w) + 16 ||
 	    memcmp(h + DLIB_DMDW_HDR, h, DLIB_DMDW_HDR))
