@@ -86,7 +86,7 @@ diamondctl keys load --keys $K/nokeys --state-dir $K/sc --user 65534:65534 -- \
 	$(cat $I/keys.hex) -- diamondctl open --no-spool --state-dir $K/sc \
 	2>&1 | sed 's/^/@@i6b /'
 # What a planted logon diamond:wrap of its own gets out of a tfm keyed by
-# serial (6.2+): reported; the kselftest diamond_wrap asserts it.
+# reference: reported; the kselftest diamond_wrap asserts it.
 mkdir -p $K/cp && chown 65534:65534 $K/cp && chmod 700 $K/cp
 diamondctl keys load --keys $K/ck --state-dir $K/cp --user 65534:65534 -- \
 	/w/i6/custody_probe plant 5 2>&1 | sed 's/^/@@i6plant /'
