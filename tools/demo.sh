@@ -10,7 +10,10 @@
 #     Diamond2 sensor loses power in the middle of an epoch and boots again;
 #  3. corrupt one byte of one record frame "in transit";
 #  4. boot the gateway VM, load the diamond kernel module and verify and
-#     decrypt everything with `diamondctl open` (kernel path);
+#     decrypt everything with `diamondctl open` (kernel path), run as
+#     install.rst recommends: the custody loader (`diamondctl keys load`,
+#     root) puts the device keys into diamond.ko, the ingest runs as an
+#     unprivileged user (uid 65534) that never holds a key (`--custody`);
 #  5. print the decrypted readings and a summary;
 #  6. a lossy link next to these clean ones: two more sensors, b = 1024,
 #     one with a tag per epoch as the devices above (g = b), one with a
@@ -160,14 +163,30 @@ for g in 1024 16; do
 	say "  device 3$g: g = $g, 20480 records in 20 epochs; $(sed 's/^lossy-link: //; s/ (seed.*//' "3$g.link")"
 done
 
-step "booting the gateway VM: diamond.ko + diamondctl open (kernel path), about 15-30 s"
+step "booting the gateway VM: diamond.ko, keys loaded into it, diamondctl open as uid 65534 (kernel path, custody), about 15-30 s"
 mkdir -p w && cp -r gw gwl w/ && cp frames.bin lossy.bin w/
-cat >w/guest.sh <<SH
+# The gateway as install.rst section 4 sets it up: the clear states in a
+# root-only key directory, the loader as root, the ingest as an
+# unprivileged user in the group that may bind the module's AF_ALG type
+# (afalg_gid), its state directory its own.
+cat >w/guest.sh <<'SH'
 modprobe diamond || echo "@@err modprobe diamond failed"
-diamondctl open --state-dir /w/gw --input /w/frames.bin >/w/out.json 2>/w/err.txt
-echo "@@rc \$?"
-diamondctl open --log-rate 0 --state-dir /w/gwl --input /w/lossy.bin >/w/lossy.json 2>/w/lossy.txt
-echo "@@lrc \$?"
+echo 65534 >/sys/module/diamond/parameters/afalg_gid
+for g in gw gwl; do
+	mkdir -p /w/keys-$g /w/ingest-$g && cp /w/$g/*.state /w/keys-$g/ &&
+		chmod 700 /w/keys-$g /w/ingest-$g && chown 65534:65534 /w/ingest-$g
+done
+chmod 755 /w && chmod 644 /w/frames.bin /w/lossy.bin
+ingest() {
+	g=$1
+	shift
+	diamondctl keys load --keys /w/keys-$g --state-dir /w/ingest-$g \
+		--user 65534:65534 -- diamondctl open --custody "$@"
+}
+ingest gw --state-dir /w/ingest-gw --input /w/frames.bin >/w/out.json 2>/w/err.txt
+echo "@@rc $?"
+ingest gwl --log-rate 0 --state-dir /w/ingest-gwl --input /w/lossy.bin >/w/lossy.json 2>/w/lossy.txt
+echo "@@lrc $?"
 sed 's/^/@@json /' /w/out.json
 sed 's/^/@@err /' /w/err.txt
 sed 's/^/@@ljson /' /w/lossy.json
@@ -218,8 +237,10 @@ if [ $tap = 0 ]; then
 			dev, ep, idx, le(d, 4, 4), t / 100, le(d, 10, 2) / 100, le(d, 12, 4),
 			byte(d, 1) % 2 ? "  (first after boot)" : ""
 	}' out.json
-	step "gateway report (diamondctl on stderr)"
+	step "gateway report (diamondctl keys load and open on stderr)"
 	sed 's/^/  /' err.txt
+	say "  custody: the loader (root) put the device keys into diamond.ko as keys of its own"
+	say "  type; the ingest ran as uid 65534, read no key and can use none outside the module"
 	step "summary"
 	awk -F'[:,]' '{ dev[$2] = 1; ep[$2 "/" $4] = 1; n++ }
 		END { printf "  devices %d, epochs verified %d, records %d\n", length(dev), length(ep), n }' out.json
@@ -239,6 +260,10 @@ records() { grep -c "\"device\":$1," "${2:-out.json}"; }	# records ID [JSON]
 t "gateway VM ran (run-vm status $vmrc)" '[ "$vmrc" = 0 ]'
 t "diamondctl open through the kernel: exit 1 (epochs rejected)" '[ "$rc" = 1 ]'
 t "the kernel path was used" 'grep -q "(kernel)" err.txt'
+t "custody: the loader put every device's key into diamond.ko (4 by reference)" \
+	'grep -q "custody: 4 devices by reference" err.txt && grep -q "custody: 2 devices by reference" lossy.txt'
+t "custody: no line about a weaker custody (the ingest holds no key)" \
+	'! grep -q "custody: weaker" err.txt lossy.txt'
 t "device 2001 epoch 1 (corrupted in transit) rejected, bad tag" 'grep -q "device 2001 epoch 1 rejected: bad tag" err.txt'
 t "rejected: only the corrupted epoch and the AVR epoch cut by the power loss (incomplete)" \
 	'[ "$(grep -c "epoch [0-9]* rejected" err.txt)" = 2 ] && grep -q "device 1001 epoch [0-9]* rejected: incomplete" err.txt'
