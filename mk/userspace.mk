@@ -98,6 +98,13 @@ $(US_BUILD)/%/custody_probe: $(US_TEST_SRC)/custody_probe.c $(US_LIB_SRCS) $(US_
 	$(call US_ARCH_CC,$*) $(CSTD) -static -DDLIB_NO_KCAPI -o $@ $< \
 		$(US_LIB_SRCS) $(CORE_LIB_SRCS)
 
+# Issue 34 item 5: the crash test on the custody path, static for the VM.
+$(US_BUILD)/%/test_crash: $(US_TEST_SRC)/test_crash.c $(US_LIB_SRCS) $(US_HDRS) \
+		$(CORE_LIB_SRCS) $(TOP)/selftests/tap.h
+	@mkdir -p $(@D)
+	$(call US_ARCH_CC,$*) $(CSTD) $(TEST_INC) -static -DDLIB_NO_KCAPI -o $@ $< \
+		$(US_LIB_SRCS) $(CORE_LIB_SRCS)
+
 # Hostile and disordered input for ingest.sh and the flood benchmark.
 US_FRAMETOOL := $(US_BUILD)/frametool
 $(US_FRAMETOOL): $(TOP)/tools/frametool.c $(US_LIB_A)
@@ -214,7 +221,8 @@ check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC) $(KMOD_KO) $(US_FRAMETOOL
 # the sources in $(US_BUILD)/ARCH under a lock, as the cells run side by
 # side with make check's suites.
 US_CELL_HOST  := $(US_BUILD)/x86_64/custody_probe
-US_CELL_GUEST := $(US_BUILD)/$(DMD_ARCH)/diamondctl-static $(US_BUILD)/$(DMD_ARCH)/custody_probe
+US_CELL_GUEST := $(US_BUILD)/$(DMD_ARCH)/diamondctl-static $(US_BUILD)/$(DMD_ARCH)/custody_probe \
+		 $(US_BUILD)/$(DMD_ARCH)/test_crash
 .PHONY: check-custody-cell custody-cell-build
 custody-cell-build: $(DIAMONDCTL) $(US_CELL_HOST) $(US_CELL_GUEST)
 check-custody-cell: $(KMOD_KO)
@@ -223,7 +231,8 @@ check-custody-cell: $(KMOD_KO)
 		{ $(TOP)/tools/tap-result 1 "build the custody suite's programs" | \
 			tee $(TAPDIR)/custody-cell.tap; exit 1; }
 	@D=$(DIAMONDCTL) CP=$(US_CELL_HOST) GUEST_CTL=$(word 1,$(US_CELL_GUEST)) \
-		GUEST_PROBE=$(word 2,$(US_CELL_GUEST)) KMOD_KO=$(KMOD_KO) BUILD=$(BUILD) \
+		GUEST_PROBE=$(word 2,$(US_CELL_GUEST)) GUEST_CRASH=$(word 3,$(US_CELL_GUEST)) \
+		KMOD_KO=$(KMOD_KO) BUILD=$(BUILD) \
 		TOP=$(TOP) $(US_TEST_SRC)/custody-cell.sh >$(TAPDIR)/custody-cell.tap; rc=$$?; \
 		cat $(TAPDIR)/custody-cell.tap; exit $$rc
 

@@ -13,6 +13,21 @@
  *     verified (zero verified epochs lost) and at most one past the last
  *     epoch it was fed (never beyond what was available).
  *
+ * Custody (CRASH_CUSTODY=1, issue 34 item 5; in a VM with diamond.ko
+ * loaded, as root): the devices are provisioned into a root-only key
+ * directory and every run is the service's start, `diamondctl keys load
+ * --keys KEYS --state-dir STATE --user 65534:65534 [--wrap-states] --
+ * diamondctl open --custody ...`, so a kill lands in the loader (its
+ * keyring adds, its exports and state writes with --wrap-states) or in
+ * the unprivileged ingest (its setkeys by reference or of wrapped states,
+ * opens, exports and state writes). The state files are wrapped
+ * (version 4): their clear header gives the epoch, and every one must
+ * still parse. Every CRASH_RELOAD runs (default 10) diamond.ko is
+ * unloaded and loaded again, which ends every key, tfm and precompute of
+ * the kernel: the next run's loader adds the keys again, as after a
+ * reboot. The last run is never killed, and it must deliver the next
+ * epoch of every device, so every state file also opens in the module.
+ *
  * usage: test_crash WORKDIR   (DIAMONDCTL: the diamondctl binary;
  * CRASH_RUNS: runs, default 200)
  */
@@ -31,6 +46,7 @@
 #include <diamond/core.h>
 #include <diamond/libdiamond.h>
 
+#include "../../userspace/lib/internal.h"
 #include "tap.h"
 
 #define NDEV		4
@@ -129,6 +145,69 @@ static int make_frames(const char *dir)
 	return 0;
 }
 
+/* Custody mode: the loader's key directory, the ingest's user. */
+static const char *keys_dir;
+static int reload_every = 10;
+#define INGEST_UID	65534
+
+/* The epoch device @d's ingest state stands at: its wrapped header. */
+static int custody_epoch(struct diamond_store *st, int d, int64_t *epoch)
+{
+	struct dlib_wstate w;
+	int rc = dlib_store_load_w(st, dev_ids[d], &w, NULL);
+
+	/* Before the first load the loader has written nothing: epoch 0. */
+	if (rc == -ENOENT || rc == DIAMOND_ENODEVICE) {
+		*epoch = 0;
+		return 0;
+	}
+	if (!rc)
+		*epoch = (int64_t)(w.cursor ? w.st.epoch - 1 : w.st.epoch);
+	dmd_wipe(&w, sizeof(w));
+	return rc;
+}
+
+/* diamond.ko out and in again: every key, tfm and precompute gone. */
+static int reload_module(void)
+{
+	return system("rmmod diamond && modprobe diamond && "
+		      "echo 65534 >/sys/module/diamond/parameters/afalg_gid");
+}
+
+/* The gateway's command line of run @r into @av (NULL-terminated). */
+static void gateway_argv(const char *ctl, const char *dir, const char *input,
+			 int r, const char **av)
+{
+	int n = 0;
+
+	av[n++] = "diamondctl";
+	if (keys_dir) {
+		av[n++] = "keys";
+		av[n++] = "load";
+		av[n++] = "--keys";
+		av[n++] = keys_dir;
+		av[n++] = "--state-dir";
+		av[n++] = dir;
+		av[n++] = "--user";
+		av[n++] = "65534:65534";
+		/* Some runs export at load: the loader's own tfms. */
+		if (r % 4 == 1)
+			av[n++] = "--wrap-states";
+		av[n++] = "--";
+		av[n++] = ctl;
+		av[n++] = "open";
+		av[n++] = "--custody";
+	} else {
+		av[n++] = "open";
+		av[n++] = "--software";
+	}
+	av[n++] = "--state-dir";
+	av[n++] = dir;
+	av[n++] = "--input";
+	av[n++] = input;
+	av[n] = NULL;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -160,16 +239,20 @@ static int read_states(const char *dir, int64_t *epoch, int *corrupt)
 	if (diamond_store_open(&st, dir, 0))
 		return -1;
 	for (d = 0; d < NDEV; d++) {
-		rc = diamond_store_load(st, dev_ids[d], blob, &len);
-		if (!rc)
-			rc = diamond_blob_info(blob, len, &p);
+		if (keys_dir) {
+			rc = custody_epoch(st, d, &epoch[d]);
+		} else {
+			rc = diamond_store_load(st, dev_ids[d], blob, &len);
+			if (!rc)
+				rc = diamond_blob_info(blob, len, &p);
+			if (!rc)
+				epoch[d] = (int64_t)p.epoch;
+		}
 		if (rc) {
 			tap_diag("device %u: state file: %s", dev_ids[d],
 				 diamond_strerror(rc));
 			(*corrupt)++;
 			epoch[d] = -1;
-		} else {
-			epoch[d] = (int64_t)p.epoch;
 		}
 	}
 	diamond_store_close(st);
@@ -187,6 +270,10 @@ int main(int argc, char **argv)
 		      doubles = 0, beyond = 0, killed = 0, finished = 0,
 		      verified_total = 0, forged_fed = 0, bad_exit = 0;
 	double t_run = 0.05, t0;
+	unsigned long reloads = 0, last_short = 0;
+	const char *seed_env = getenv("CRASH_SEED");
+	unsigned int seed;
+	char keys[512];
 	int r, d, rc, corrupt;
 
 	tap_header();
@@ -195,7 +282,14 @@ int main(int argc, char **argv)
 		tap_trailing_plan();
 		return 1;
 	}
-	mkdir(argv[1], 0700);
+	if (getenv("CRASH_CUSTODY")) {
+		snprintf(keys, sizeof(keys), "%s/keys", argv[1]);
+		keys_dir = keys;
+		if (getenv("CRASH_RELOAD"))
+			reload_every = atoi(getenv("CRASH_RELOAD"));
+	}
+	/* In custody the ingest (uid 65534) reads the input from here. */
+	mkdir(argv[1], keys_dir ? 0755 : 0700);
 	snprintf(dir, sizeof(dir), "%s/state", argv[1]);
 	snprintf(input, sizeof(input), "%s/frames.bin", argv[1]);
 	if (system("true") || access(ctl, X_OK)) {
@@ -206,18 +300,26 @@ int main(int argc, char **argv)
 	{
 		char cmd[600];
 
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s/keys'", dir, argv[1]);
 		if (system(cmd))
 			return 1;
 	}
-	if (make_frames(dir)) {
+	if (keys_dir && (mkdir(keys_dir, 0700) || mkdir(dir, 0700) ||
+			 chown(dir, INGEST_UID, INGEST_UID))) {
+		tap_result(0, "setup: the key and state directories");
+		tap_trailing_plan();
+		return 1;
+	}
+	if (make_frames(keys_dir ? keys_dir : dir)) {
 		tap_result(0, "setup: sealing and provisioning");
 		tap_trailing_plan();
 		return 1;
 	}
-	srand((unsigned int)time(NULL) ^ (unsigned int)getpid());
-	tap_diag("%d runs, %d devices, b=%d, %d new epochs per device per run",
-		 runs, NDEV, B, K);
+	seed = seed_env ? (unsigned int)strtoul(seed_env, NULL, 0) :
+			  (unsigned int)time(NULL) ^ (unsigned int)getpid();
+	srand(seed);
+	tap_diag("seed %u (CRASH_SEED), %d runs, %d devices, b=%d, %d new epochs per device per run%s",
+		 seed, runs, NDEV, B, K, keys_dir ? ", custody" : "");
 
 	for (r = 0; r < runs; r++) {
 		uint8_t *buf = NULL;
@@ -227,6 +329,13 @@ int main(int argc, char **argv)
 		int pfd[2], status, k, kill_it;
 		pid_t pid;
 
+		if (keys_dir && r && reload_every > 0 && r % reload_every == 0) {
+			if (reload_module()) {
+				tap_diag("run %d: diamond.ko did not reload", r);
+				bad_exit++;
+			}
+			reloads++;
+		}
 		read_states(dir, before, &corrupt);
 		corrupted += (unsigned long)corrupt;
 		/* Input: per device a replay, a forged or an incomplete copy of
@@ -264,7 +373,8 @@ int main(int argc, char **argv)
 		{
 			int fd = open(input, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
-			if (fd < 0 || write(fd, buf, len) != (ssize_t)len)
+			if (fd < 0 || write(fd, buf, len) != (ssize_t)len ||
+			    fchmod(fd, keys_dir ? 0644 : 0600))
 				return 1;
 			close(fd);
 		}
@@ -276,12 +386,13 @@ int main(int argc, char **argv)
 		pid = fork();
 		if (pid == 0) {
 			int nul = open("/dev/null", O_WRONLY);
+			const char *av[24];
 
 			dup2(pfd[1], 1);
 			dup2(nul, 2);
 			close(pfd[0]);
-			execl(ctl, "diamondctl", "open", "--state-dir", dir,
-			      "--software", "--input", input, (char *)NULL);
+			gateway_argv(ctl, dir, input, r, av);
+			execv(ctl, (char *const *)av);
 			_exit(127);
 		}
 		close(pfd[1]);
@@ -289,7 +400,7 @@ int main(int argc, char **argv)
 		 * point within the first 80% of the run time, which every
 		 * run left alone re-measures, so a machine that gets slower
 		 * or faster under other load still sees most runs killed. */
-		kill_it = r >= 3 && rand() % 100 < 85;
+		kill_it = r >= 3 && rand() % 100 < 85 && r != runs - 1;
 		if (kill_it) {
 			useconds_t us = (useconds_t)(t_run * 0.8e6 *
 						     ((double)rand() / RAND_MAX));
@@ -368,6 +479,12 @@ int main(int argc, char **argv)
 			if (after[d] > last_fed[d] + 1) {
 				beyond++;
 			}
+			/* The last run, never killed, opens from every state. */
+			if (r == runs - 1 && reported[d] < before[d]) {
+				tap_diag("last run: device %u delivered nothing from epoch %lld",
+					 dev_ids[d], (long long)before[d]);
+				last_short++;
+			}
 		}
 	}
 	rc = 0;
@@ -387,6 +504,13 @@ int main(int argc, char **argv)
 		   bad_exit);
 	tap_result(verified_total > (unsigned long)runs, "progress: %lu epochs delivered",
 		   verified_total);
+	tap_result(last_short == 0,
+		   "every state file opens: the last run (not killed) delivered the next epoch of each device (%lu short)",
+		   last_short);
+	if (keys_dir)
+		tap_result(reloads >= (unsigned long)(runs - 1) / reload_every,
+			   "custody: diamond.ko unloaded and loaded again %lu times, the keys loaded again each time",
+			   reloads);
 	for (d = 0; d < NDEV; d++)
 		tap_diag("device %u: final state epoch %lld", dev_ids[d],
 			 (long long)after[d]);
