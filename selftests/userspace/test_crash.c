@@ -157,7 +157,7 @@ static int custody_epoch(struct diamond_store *st, int d, int64_t *epoch)
 	int rc = dlib_store_load_w(st, dev_ids[d], &w, NULL);
 
 	/* Before the first load the loader has written nothing: epoch 0. */
-	if (rc == -ENOENT || rc == DIAMOND_ENODEVICE) {
+	if (rc == -ENOENT || rc == -DIAMOND_ENODEVICE) {
 		*epoch = 0;
 		return 0;
 	}
