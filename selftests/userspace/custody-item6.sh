@@ -125,12 +125,13 @@ item6_serial_tap() {
 		t "$n2" 'sec i6a | grep -qE "^unwrapped 0 of [1-9][0-9]* blobs hits 0$"'
 	fi
 	echo "# item 6, keys by serial ($kv): $(sec i6a | grep -E '^(serial keys|serial refused|unwrapped)' | tr '\n' ' ')"
-	# Each acceptance, by key and type: the algorithms' names.
+	# The acceptances by key and type: how many, the algorithms' names.
 	sec i6a | sed -n 's/^serial accepted //p' | awk '{
 		t = $1; c = substr($3, 2, length($3) - 2); d = $0; sub(/.* key /, "", d)
 		k = d; sub(/;.*/, "", k); sub(/.*;/, "", d); x = k ":" d " " t
 		if (index(" " g[x] " ", " " c " ") == 0) g[x] = g[x] " " c
-	} END { for (x in g) print x ":" g[x] }' | sort |
+		m[x]++
+	} END { for (x in g) print x " (" m[x] "):" g[x] }' | sort |
 		sed 's/^/# item 6, accepted by serial: /'
 }
 

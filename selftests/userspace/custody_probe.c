@@ -147,14 +147,19 @@ static int have_blob(const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* Every DMDW blob in @p: its magic, version and a length that fits. */
+/*
+ * Every DMDW blob in @p: its magic, version and a length that fits. A
+ * version 4 state file's clear copy of the header (userspace.rst, section
+ * 3) is followed by the same 32 bytes, the blob's own: not a blob.
+ */
 static void add_blobs(const uint8_t *p, size_t len)
 {
 	size_t i, n, l;
 
 	for (i = 0; i + DMD_WRAP_SIZE(0) <= len && nblobs < MAXBLOBS; i++) {
 		if (memcmp(p + i, DMD_WRAP_MAGIC, 4) ||
-		    p[i + DMD_WRAP_OFF_VERSION] != DMD_WRAP_VERSION)
+		    p[i + DMD_WRAP_OFF_VERSION] != DMD_WRAP_VERSION ||
+		    !memcmp(p + i, p + i + DMD_WRAP_AD_SIZE, DMD_WRAP_AD_SIZE))
 			continue;
 		l = dmd_load32_le(p + i + DMD_WRAP_OFF_LEN);
 		n = DMD_WRAP_SIZE(l);
