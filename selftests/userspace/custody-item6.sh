@@ -19,11 +19,10 @@
 #   sh /w/i6/guest.sh        in the guest, as root, the module loaded:
 #       the loader (diamondctl keys load) as root, the custody gateway as
 #       uid 65534 under custody_probe run (memory, state directory, keys,
-#       AF_ALG sockets, encrypt, every reachable key by serial on every
+#       AF_ALG sockets, encrypt, every key it reaches by serial on every
 #       algorithm and the red team's unwrap, then after.bin), the same
-#       against a
-#       clear-key gateway, and a planted diamond:wrap. Lines "@@i6a ...",
-#       "@@i6b ...", "@@i6plant ...".
+#       against a clear-key gateway, and a planted diamond:wrap. Lines
+#       "@@i6kernel ...", "@@i6a ...", "@@i6b ...", "@@i6plant ...".
 #   item6_tap                TAP lines from the console (t and sec, below,
 #       which the suites use for theirs too); nlines in $I6.
 
