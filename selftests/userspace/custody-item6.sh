@@ -19,9 +19,10 @@
 #   sh /w/i6/guest.sh        in the guest, as root, the module loaded:
 #       the loader (diamondctl keys load) as root, the custody gateway as
 #       uid 65534 under custody_probe run (memory, state directory, keys,
-#       AF_ALG sockets, encrypt, then after.bin), the same against a
-#       clear-key gateway, and a planted diamond:wrap. Lines "@@i6a ...",
-#       "@@i6b ...", "@@i6plant ...".
+#       AF_ALG sockets, encrypt, every key it reaches by serial on every
+#       algorithm and the red team's unwrap, then after.bin), the same
+#       against a clear-key gateway, and a planted diamond:wrap. Lines
+#       "@@i6kernel ...", "@@i6a ...", "@@i6b ...", "@@i6plant ...".
 #   item6_tap                TAP lines from the console (t and sec, below,
 #       which the suites use for theirs too); nlines in $I6.
 
@@ -74,6 +75,7 @@ item6_guest() {
 I=/w/i6 K=/tmp/i6
 echo 65534 >/sys/module/diamond/parameters/afalg_gid || echo "@@i6noafalg"
 echo "@@i6restrict $(cat /proc/sys/crypto/af_alg_restrict 2>/dev/null || echo none)"
+echo "@@i6kernel $(uname -r)"
 mkdir -p $K/ck $K/cst $K/sc && cp $I/st.orig/*.state $K/ck/ &&
 	cp $I/st.orig/*.state $K/sc/ && chmod 700 $K/ck $K/cst $K/sc &&
 	chown -R 65534:65534 $K/cst $K/sc && chmod 755 $K
@@ -98,6 +100,40 @@ item6_hits() {
 	sec "i6$1" | sed -n 's/^hits mem \([0-9-]*\) files \([0-9-]*\) keys \([0-9-]*\) sockets \([0-9-]*\)$/\1 \2 \3 \4/p'
 }
 
+# TAP line NAME, skipped for REASON: counted in n, not in fails.
+tskip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+# Issue 34 item 2: keys by serial (ALG_SET_KEY_BY_KEY_SERIAL, Linux 6.2).
+# Every key the ingest reaches, tried on every algorithm as every AF_ALG
+# type, must be refused; nothing it got may unwrap outside the kernel.
+item6_serial_tap() {
+	local kv mm n1 n2
+	kv=$(sec i6kernel) mm=
+	[[ $kv =~ ^([0-9]+)\.([0-9]+) ]] &&
+		mm=$((BASH_REMATCH[1] * 1000 + BASH_REMATCH[2]))
+	n1="item 6: custody: no key the ingest can reach is accepted by any algorithm by serial (every /proc/crypto name and driver as skcipher, aead, hash, rng and diamond)"
+	n2="item 6: custody: no state unwrapped outside the kernel (every DMDW blob it got, with each key chacha20 took by serial)"
+	if [ -n "$mm" ] && [ "$mm" -lt 6002 ]; then
+		tskip "$n1" "6.1: no keys by serial, legacy custody"
+		tskip "$n2" "6.1: no keys by serial, legacy custody"
+	else
+		t "$n1" 'sec i6a | grep -qE "^serial keys [1-9][0-9]* algs [0-9]+ binds [0-9]+ bound [0-9]+ tried [1-9][0-9]* accepted 0$"'
+		t "$n2" 'sec i6a | grep -qE "^unwrapped 0 of [1-9][0-9]* blobs hits 0$"'
+	fi
+	echo "# item 6, keys by serial ($kv): $(sec i6a | grep -E '^(serial keys|serial refused|unwrapped)' | tr '\n' ' ')"
+	# The acceptances by key and type: how many, the algorithms' names.
+	sec i6a | sed -n 's/^serial accepted //p' | awk '{
+		t = $1; c = substr($3, 2, length($3) - 2); d = $0; sub(/.* key /, "", d)
+		k = d; sub(/;.*/, "", k); sub(/.*;/, "", d); x = k ":" d " " t
+		if (index(" " g[x] " ", " " c " ") == 0) g[x] = g[x] " " c
+		m[x]++
+	} END { for (x in g) print x " (" m[x] "):" g[x] }' | sort |
+		sed 's/^/# item 6, accepted by serial: /'
+}
+
 item6_tap() {
 	local n6
 	n6=$(cat "$I6/nlines")
@@ -115,6 +151,7 @@ item6_tap() {
 		'sec i6a | grep -q "device 5 epoch 3 rejected: bad tag" && sec i6a | grep -q "^after lines 8 exit 1$"'
 	t "item 6: the same search against a clear-key gateway finds the keys in its memory and state files (the test can fail)" \
 		'read -r hm hf _ <<<"$(item6_hits b)" && [ "${hm:-0}" -gt 0 ] && [ "${hf:-0}" -gt 0 ]'
+	item6_serial_tap
 	echo "# item 6, custody: $(sec i6a | grep -E '^(lines|hits|sockets|encrypt|keyring viewable)' | tr '\n' ' ')"
 	echo "# item 6, clear keys: $(sec i6b | grep -E '^(hits|sockets|encrypt)' | tr '\n' ' ')"
 	echo "# item 6, af_alg_restrict $(sec i6restrict); a planted diamond:wrap: $(sec i6plant | tr '\n' ' ')"

@@ -23,7 +23,22 @@
  *	"hits mem N files N keys N sockets N", "read DESC RESULT",
  *	"keyring ...", "sockets ..." and "encrypt ..." lines. The child is
  *	its own, so Yama's ptrace_scope 1 lets it read the memory and take
- *	the descriptors: a 0 is a finding, not a refusal.
+ *	the descriptors: a 0 is a finding, not a refusal. Before the
+ *	"lines" line, the keys by serial (as serial, below).
+ *   custody_probe serial DIR...
+ *	keys by serial (issue 34 item 2): every non-keyring key of the
+ *	walk above (the special keyrings, what they link, recursively,
+ *	and /proc/keys) tried with ALG_SET_KEY_BY_KEY_SERIAL on every
+ *	name and driver of /proc/crypto bound as each AF_ALG type
+ *	(skcipher, aead, hash, rng, and diamond.ko's "diamond"): "serial
+ *	keys N algs N binds N bound N tried N accepted N", one "serial
+ *	accepted TYPE ALG (NAME) key DESCRIBE" line per acceptance and
+ *	"serial refused ERRNO N...". Each key chacha20 accepted is then
+ *	used as the red team did on every DMDW blob found (DIR's files;
+ *	in run also the exports): HChaCha20 of the blob's nonce from one
+ *	keystream block, the blob opened with ChaCha20-Poly1305 here, the
+ *	plaintext searched for the patterns: "unwrapped N of N blobs hits
+ *	N". Any acceptance is a finding; on 6.1 every try is ENOPROTOOPT.
  *   custody_probe plant ID
  *	as the ingest could: its own logon key diamond:wrap (32 known
  *	bytes) in its thread keyring, searched before the session
@@ -47,7 +62,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <diamond/chacha20.h>
 #include <diamond/chain.h>
+#include <diamond/poly1305.h>
+#include <diamond/spec.h>
+#include <diamond/util.h>
 
 #include "../../userspace/lib/internal.h"
 
@@ -59,6 +78,9 @@
 #endif
 #ifndef SYS_pidfd_getfd
 #define SYS_pidfd_getfd	438
+#endif
+#ifndef ALG_SET_KEY_BY_KEY_SERIAL
+#define ALG_SET_KEY_BY_KEY_SERIAL	7	/* Linux 6.2 */
 #endif
 #define KEYCTL_DESCRIBE	6
 #define KEYCTL_READ	11
@@ -106,6 +128,48 @@ static long count(const uint8_t *p, size_t len)
 	return hits;
 }
 
+/*
+ * The DMDW blobs the process obtained (state files, exports), each once:
+ * what keys by serial are tried on (custody_probe serial, below).
+ */
+#define MAXBLOBS	128
+static uint8_t blobs[MAXBLOBS][DMD_WRAP_MAX];
+static size_t blob_len[MAXBLOBS];
+static int nblobs;
+
+static int have_blob(const uint8_t *p, size_t n)
+{
+	int j;
+
+	for (j = 0; j < nblobs; j++)
+		if (blob_len[j] == n && !memcmp(blobs[j], p, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * Every DMDW blob in @p: its magic, version and a length that fits. A
+ * version 4 state file's clear copy of the header (userspace.rst, section
+ * 3) is followed by the same 32 bytes, the blob's own: not a blob.
+ */
+static void add_blobs(const uint8_t *p, size_t len)
+{
+	size_t i, n, l;
+
+	for (i = 0; i + DMD_WRAP_SIZE(0) <= len && nblobs < MAXBLOBS; i++) {
+		if (memcmp(p + i, DMD_WRAP_MAGIC, 4) ||
+		    p[i + DMD_WRAP_OFF_VERSION] != DMD_WRAP_VERSION ||
+		    !memcmp(p + i, p + i + DMD_WRAP_AD_SIZE, DMD_WRAP_AD_SIZE))
+			continue;
+		l = dmd_load32_le(p + i + DMD_WRAP_OFF_LEN);
+		n = DMD_WRAP_SIZE(l);
+		if (l > DMD_WRAP_INNER_MAX || n > len - i || have_blob(p + i, n))
+			continue;
+		memcpy(blobs[nblobs], p + i, n);
+		blob_len[nblobs++] = n;
+	}
+}
+
 /* Every readable mapping of @pid through /proc/PID/mem. */
 static long search_mem(pid_t pid, long *bytes)
 {
@@ -150,8 +214,10 @@ static long search_file(const char *path)
 
 	if (fd < 0)
 		return 0;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		hits += count(buf, (size_t)n);
+		add_blobs(buf, (size_t)n);
+	}
 	close(fd);
 	return hits;
 }
@@ -341,6 +407,7 @@ static long sockopt_hits(int fd, int opt, size_t *len)
 	if (getsockopt(fd, SOL_ALG, opt, buf, &l))
 		return -1;
 	*len = l;
+	add_blobs(buf, l);
 	return count(buf, l);
 }
 
@@ -454,6 +521,269 @@ static long search_sockets(pid_t pid)
 	return hits;
 }
 
+/*
+ * Keys by serial (issue 34 item 2). From Linux 6.2 any AF_ALG tfm takes
+ * ALG_SET_KEY_BY_KEY_SERIAL of a user, logon, encrypted or trusted key
+ * its caller may search, whatever the algorithm: a wrap key the ingest
+ * can search keys chacha20 as well as diamond.ko. So every key the walk
+ * of search_keys() found (seen[]) is tried on every algorithm of
+ * /proc/crypto, on every AF_ALG type; none may be accepted.
+ */
+#define MAXALGS	1024
+static char algs[MAXALGS][64];	/* a name or driver line of /proc/crypto */
+static char canon[MAXALGS][64];	/* the name line of its entry */
+static int nalgs;
+
+static void add_alg(const char *a, const char *name)
+{
+	int i;
+
+	if (strlen(a) >= sizeof(algs[0]) || nalgs == MAXALGS)
+		return;
+	for (i = 0; i < nalgs; i++)
+		if (!strcmp(algs[i], a))
+			return;
+	strcpy(algs[nalgs], a);
+	strcpy(canon[nalgs++], name);
+}
+
+static void read_algs(void)
+{
+	char line[256], v[128], name[64] = "";
+	FILE *f = fopen("/proc/crypto", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "name : %127s", v) == 1 &&
+		    strlen(v) < sizeof(name)) {
+			strcpy(name, v);
+			add_alg(v, name);
+		} else if (sscanf(line, "driver : %127s", v) == 1) {
+			add_alg(v, name);
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+struct skey {
+	int32_t id;
+	char desc[160];
+};
+
+/* The non-keyring keys of seen[], with KEYCTL_DESCRIBE's line. */
+static int reach_keys(struct skey *k)
+{
+	int i, n = 0;
+	long l;
+
+	for (i = 0; i < nseen; i++) {
+		l = syscall(SYS_keyctl, KEYCTL_DESCRIBE, (long)seen[i],
+			    k[n].desc, sizeof(k[n].desc) - 1);
+		if (l <= 0)
+			strcpy(k[n].desc, "?");
+		else
+			k[n].desc[l < (long)sizeof(k[n].desc) ? l :
+				  (long)sizeof(k[n].desc) - 1] = 0;
+		if (strncmp(k[n].desc, "keyring;", 8))
+			k[n++].id = seen[i];
+	}
+	return n;
+}
+
+static int alg_bind(const char *type, const char *name)
+{
+	struct sockaddr_alg sa = { .salg_family = AF_ALG };
+	int fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	/* Both NUL-terminated by the zeroed tail: add_alg() kept < 64. */
+	memcpy(sa.salg_type, type, strnlen(type, sizeof(sa.salg_type) - 1));
+	memcpy(sa.salg_name, name, strnlen(name, sizeof(sa.salg_name) - 1));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* One block of a skcipher @tfm: 64 zero bytes encrypted under @iv. */
+static int sk_block(int tfm, const uint8_t iv[16], uint8_t out[64])
+{
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(4) + CMSG_SPACE(sizeof(struct af_alg_iv) + 16)];
+	} cb;
+	uint8_t zero[64] = { 0 };
+	struct iovec io = { zero, sizeof(zero) };
+	struct msghdr m = { .msg_iov = &io, .msg_iovlen = 1,
+			    .msg_control = cb.b, .msg_controllen = sizeof(cb.b) };
+	uint32_t enc = ALG_OP_ENCRYPT, ivlen = 16;
+	struct cmsghdr *c;
+	int op = accept(tfm, NULL, NULL), ok;
+
+	if (op < 0)
+		return -1;
+	memset(&cb, 0, sizeof(cb));
+	c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = ALG_SET_OP;
+	c->cmsg_len = CMSG_LEN(4);
+	memcpy(CMSG_DATA(c), &enc, 4);
+	c = CMSG_NXTHDR(&m, c);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = ALG_SET_IV;
+	c->cmsg_len = CMSG_LEN(sizeof(struct af_alg_iv) + 16);
+	memcpy(CMSG_DATA(c), &ivlen, 4);
+	memcpy(CMSG_DATA(c) + 4, iv, 16);
+	ok = sendmsg(op, &m, 0) == 64 && read(op, out, 64) == 64;
+	close(op);
+	return ok ? 0 : -1;
+}
+
+/*
+ * A DMDW blob @b (@n bytes) opened in userspace with the wrap key's
+ * HChaCha20 subkey @sub (spec 2.1: ChaCha20-Poly1305 of RFC 8439, nonce
+ * 0^4 || b[48..56], AD b[0..32]): the inner bytes at @pt, or -1 when the
+ * tag does not verify (@sub is not of this blob's wrap key).
+ */
+static int open_dmdw(const uint8_t *b, size_t n, const uint8_t sub[32],
+		     uint8_t *pt)
+{
+	static const uint8_t pad[16];
+	size_t l = n - DMD_WRAP_SIZE(0), i;
+	uint8_t iv[16] = { 0 }, pk[64], tag[16], lens[16];
+	struct dmd_poly1305 p;
+
+	memcpy(iv + 8, b + DMD_WRAP_OFF_NONCE + 16, 8);
+	dmd_chacha20_block(pk, sub, iv);
+	dmd_poly1305_init(&p, pk);
+	dmd_poly1305_update(&p, b, DMD_WRAP_AD_SIZE);
+	dmd_poly1305_update(&p, b + DMD_WRAP_HDR, l);
+	dmd_poly1305_update(&p, pad, (16 - l % 16) % 16);
+	dmd_store64_le(lens, DMD_WRAP_AD_SIZE);
+	dmd_store64_le(lens + 8, l);
+	dmd_poly1305_update(&p, lens, 16);
+	dmd_poly1305_final(&p, tag);
+	if (memcmp(tag, b + DMD_WRAP_HDR + l, 16))
+		return -1;
+	iv[0] = 1;
+	dmd_chacha20_stream(pt, l, sub, iv);
+	for (i = 0; i < l; i++)
+		pt[i] ^= b[DMD_WRAP_HDR + i];
+	return 0;
+}
+
+/*
+ * HChaCha20(key, @nonce bytes 0..15), XChaCha20's subkey, from @ks, the
+ * ChaCha20 block of that key with iv = those 16 bytes: the block is the
+ * rounds' output plus the input state, whose words 0..3 (the constants)
+ * and 12..15 (the iv) are known; HChaCha20 is words 0..3 and 12..15 of
+ * the rounds' output.
+ */
+static void hchacha_from_block(const uint8_t ks[64], const uint8_t *nonce,
+			       uint8_t sub[32])
+{
+	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e,
+					   0x79622d32, 0x6b206574 };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		dmd_store32_le(sub + 4 * i, dmd_load32_le(ks + 4 * i) - sigma[i]);
+		dmd_store32_le(sub + 16 + 4 * i, dmd_load32_le(ks + 48 + 4 * i) -
+			       dmd_load32_le(nonce + 4 * i));
+	}
+}
+
+/*
+ * The red team's route: @tfm is chacha20 keyed by serial; a block of it
+ * gives the subkey of each blob not yet opened, which opens it here.
+ * @hits gets the key patterns in what opened.
+ */
+static int unwrap_all(int tfm, unsigned char *opened, long *hits)
+{
+	uint8_t ks[64], sub[32], pt[DMD_WRAP_INNER_MAX];
+	const uint8_t *nonce;
+	int j, got = 0;
+
+	for (j = 0; j < nblobs; j++) {
+		nonce = blobs[j] + DMD_WRAP_OFF_NONCE;
+		if (opened[j] || sk_block(tfm, nonce, ks))
+			continue;
+		hchacha_from_block(ks, nonce, sub);
+		if (open_dmdw(blobs[j], blob_len[j], sub, pt))
+			continue;
+		opened[j] = 1;
+		got++;
+		*hits += count(pt, blob_len[j] - DMD_WRAP_SIZE(0));
+	}
+	return got;
+}
+
+struct serialres {
+	int binds, bound, tried, accepted, unwrapped;
+	int err[256];	/* the setsockopt refusals by errno */
+	long hits;
+	unsigned char opened[MAXBLOBS];
+};
+
+/* Every key of @k on the tfm @fd (@t, algorithm @a): acceptances. */
+static void try_keys(int fd, const char *t, int a, const struct skey *k,
+		     int nk, struct serialres *r)
+{
+	int i;
+
+	for (i = 0; i < nk; i++) {
+		r->tried++;
+		if (setsockopt(fd, SOL_ALG, ALG_SET_KEY_BY_KEY_SERIAL, &k[i].id,
+			       sizeof(k[i].id))) {
+			r->err[errno & 255]++;
+			continue;
+		}
+		r->accepted++;
+		printf("serial accepted %s %s (%s) key %s\n", t, algs[a],
+		       canon[a], k[i].desc);
+		if (!strcmp(t, "skcipher") && !strcmp(canon[a], "chacha20"))
+			r->unwrapped += unwrap_all(fd, r->opened, &r->hits);
+	}
+}
+
+static const char *errname(int e)
+{
+	const char *n = strerrorname_np(e);
+
+	return n ? n : "?";
+}
+
+static void serial_probe(void)
+{
+	static const char *const types[] = { "skcipher", "aead", "hash",
+					     "rng", "diamond" };
+	static struct skey k[MAXKEYS];
+	static struct serialres r;
+	int nk = reach_keys(k), t, a, fd, e;
+
+	read_algs();
+	for (t = 0; t < (int)(sizeof(types) / sizeof(types[0])); t++)
+		for (a = 0; a < nalgs; a++) {
+			r.binds++;
+			fd = alg_bind(types[t], algs[a]);
+			if (fd < 0)
+				continue;
+			r.bound++;
+			try_keys(fd, types[t], a, k, nk, &r);
+			close(fd);
+		}
+	printf("serial keys %d algs %d binds %d bound %d tried %d accepted %d\n",
+	       nk, nalgs, r.binds, r.bound, r.tried, r.accepted);
+	printf("serial refused");
+	for (e = 0; e < 256; e++)
+		if (r.err[e])
+			printf(" %s %d", errname(e), r.err[e]);
+	printf("\nunwrapped %d of %d blobs hits %ld\n", r.unwrapped, nblobs,
+	       r.hits);
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -522,6 +852,7 @@ static int run(int argc, char **argv)
 	kh = read_key("diamond:wrap");
 	kh += search_keys();
 	sh = search_sockets(pid);
+	serial_probe();
 	printf("lines %d patterns %d mem-bytes %ld\n", lines, npat, bytes);
 	printf("hits mem %ld files %ld keys %ld sockets %ld\n", mem, files, kh,
 	       sh);
@@ -574,6 +905,18 @@ static int plant(const char *id)
 	return 0;
 }
 
+/* The serial part of run alone, for a shell of the ingest's uid. */
+static int serial(int argc, char **argv)
+{
+	int a;
+
+	search_keys();
+	for (a = 0; a < argc; a++)
+		search_dir(argv[a]);
+	serial_probe();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "plant"))
@@ -582,6 +925,8 @@ int main(int argc, char **argv)
 		return keys(argc - 2, argv + 2);
 	if (argc > 7 && !strcmp(argv[1], "run"))
 		return run(argc - 2, argv + 2);
-	fprintf(stderr, "usage: custody_probe keys FILE... | run N DIR FRAMES AFTER HEX... -- CMD...\n");
+	if (argc > 1 && !strcmp(argv[1], "serial"))
+		return serial(argc - 2, argv + 2);
+	fprintf(stderr, "usage: custody_probe keys FILE... | run N DIR FRAMES AFTER HEX... -- CMD... | serial DIR... | plant ID\n");
 	return 2;
 }
