@@ -215,7 +215,17 @@ int main(int argc, char **argv)
 		tap_trailing_plan();
 		return 1;
 	}
-	srand((unsigned int)time(NULL) ^ (unsigned int)getpid());
+	{
+		const char *s = getenv("DMD_SEED");
+		unsigned int seed = s && *s ?
+				    (unsigned int)strtoul(s, NULL, 0) :
+				    (unsigned int)time(NULL) ^
+				    (unsigned int)getpid();
+
+		srand(seed);
+		tap_diag("seed %u (set DMD_SEED to repeat the choices; the kill times are the clock's)",
+			 seed);
+	}
 	tap_diag("%d runs, %d devices, b=%d, %d new epochs per device per run",
 		 runs, NDEV, B, K);
 
