@@ -78,6 +78,10 @@ struct diamond_instance_ctx {
 	struct crypto_ahash_spawn ghash;	/* suite 1 */
 	u8 suite;
 	bool ghash_lib;		/* suite 1: GHASH on lib gf128mul_lle() */
+	bool listed;		/* registered, on diamond_instances */
+	bool unlisting;		/* a failed init unregisters it */
+	struct list_head node;
+	struct aead_instance *inst;
 };
 
 static int diamond_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
@@ -85,13 +89,36 @@ static int diamond_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
 	return authsize == DMD_AUTHSIZE ? 0 : -EINVAL;
 }
 
+/*
+ * A failed init (the selftest) and other tasks. The template is found
+ * from its registration on, and so are its instances (a module being
+ * loaded is live to try_module_get()). crypto_unregister_template() BUGs
+ * on an instance another task holds, even for the moment between its
+ * lookup and its tfm's init, and a failed init frees the module under
+ * any holder. So while the init runs only its own task gets a tfm (any
+ * other -ENOENT; -EAGAIN would make crypto_alloc_tfm() retry at once),
+ * and a failed init stops new instances, unregisters each one (which
+ * waits for no holder), waits until the last holder let go of them all,
+ * and only then unregisters the empty template.
+ */
+static struct task_struct *diamond_init_task;
+static DEFINE_MUTEX(diamond_inst_mutex);	/* registrations, closing */
+static DEFINE_SPINLOCK(diamond_inst_lock);	/* diamond_instances */
+static LIST_HEAD(diamond_instances);
+static unsigned int diamond_ninst;		/* on the list */
+static bool diamond_closing;
+static DECLARE_WAIT_QUEUE_HEAD(diamond_inst_wq);
+
 static int diamond_init_tfm(struct crypto_aead *tfm)
 {
+	struct task_struct *init_task = READ_ONCE(diamond_init_task);
 	struct aead_instance *inst = aead_alg_instance(tfm);
 	struct diamond_instance_ctx *ictx = aead_instance_ctx(inst);
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 	int err;
 
+	if (unlikely(init_task) && init_task != current)
+		return -ENOENT;
 	ctx->suite = ictx->suite;
 	ctx->k = ictx->suite == DMD_SUITE_AES_GHASH ? DMD_KEY1_SIZE :
 						      DMD_KEY2_SIZE;
@@ -180,10 +207,78 @@ static void diamond_exit_tfm(struct crypto_aead *tfm)
 static void diamond_free_instance(struct aead_instance *inst)
 {
 	struct diamond_instance_ctx *ictx = aead_instance_ctx(inst);
+	unsigned long flags;
 
+	if (ictx->listed) {
+		spin_lock_irqsave(&diamond_inst_lock, flags);
+		list_del(&ictx->node);
+		diamond_ninst--;
+		spin_unlock_irqrestore(&diamond_inst_lock, flags);
+		wake_up(&diamond_inst_wq);
+	}
 	crypto_drop_skcipher(&ictx->stream);
 	crypto_drop_ahash(&ictx->ghash);
 	kfree(inst);
+}
+
+/* Register @inst unless a failed init is closing; list it. */
+static int diamond_register_instance(struct crypto_template *tmpl,
+				     struct aead_instance *inst)
+{
+	struct diamond_instance_ctx *ictx = aead_instance_ctx(inst);
+	int err = -ENOENT;
+
+	mutex_lock(&diamond_inst_mutex);
+	if (!diamond_closing)
+		err = aead_register_instance(tmpl, inst);
+	if (!err) {
+		spin_lock_irq(&diamond_inst_lock);
+		list_add(&ictx->node, &diamond_instances);
+		diamond_ninst++;
+		ictx->inst = inst;
+		ictx->listed = true;
+		spin_unlock_irq(&diamond_inst_lock);
+	}
+	mutex_unlock(&diamond_inst_mutex);
+	return err;
+}
+
+static bool diamond_no_instances(void)
+{
+	bool none;
+
+	spin_lock_irq(&diamond_inst_lock);
+	none = !diamond_ninst;
+	spin_unlock_irq(&diamond_inst_lock);
+	return none;
+}
+
+/* A failed init: see diamond_init_task. */
+static void diamond_unregister_all(struct crypto_template *tmpl)
+{
+	struct diamond_instance_ctx *ictx;
+	struct aead_instance *inst;
+
+	mutex_lock(&diamond_inst_mutex);
+	diamond_closing = true;
+	mutex_unlock(&diamond_inst_mutex);
+	for (;;) {
+		inst = NULL;
+		spin_lock_irq(&diamond_inst_lock);
+		list_for_each_entry(ictx, &diamond_instances, node) {
+			if (ictx->unlisting)
+				continue;
+			ictx->unlisting = true;	/* unregistered once */
+			inst = ictx->inst;
+			break;
+		}
+		spin_unlock_irq(&diamond_inst_lock);
+		if (!inst)
+			break;
+		crypto_unregister_instance(aead_crypto_instance(inst));
+	}
+	wait_event(diamond_inst_wq, diamond_no_instances());
+	crypto_unregister_template(tmpl);
 }
 
 /* ctr(aes) as suite 1's G: a stream cipher over AES-128. */
@@ -389,7 +484,7 @@ named:
 
 	inst->free = diamond_free_instance;
 
-	err = aead_register_instance(tmpl, inst);
+	err = diamond_register_instance(tmpl, inst);
 	if (err) {
 err_free_inst:
 		diamond_free_instance(inst);
@@ -411,8 +506,11 @@ static int __init diamond_module_init(void)
 	err = diamond_keytype_register();
 	if (err)
 		return err;
+	/* Until the init is done (a failed one frees it all): see above. */
+	WRITE_ONCE(diamond_init_task, current);
 	err = crypto_register_template(&diamond_tmpl);
 	if (err) {
+		WRITE_ONCE(diamond_init_task, NULL);
 		diamond_keytype_unregister();
 		return err;
 	}
@@ -422,10 +520,11 @@ static int __init diamond_module_init(void)
 	if (!err)
 		err = diamond_afalg_register();
 	if (err) {
-		crypto_unregister_template(&diamond_tmpl);
+		diamond_unregister_all(&diamond_tmpl);
 		diamond_keytype_unregister();
 		return err;
 	}
+	WRITE_ONCE(diamond_init_task, NULL);
 	return 0;
 }
 

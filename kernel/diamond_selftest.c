@@ -49,6 +49,11 @@ static bool check(struct selftest *t, bool ok, const char *what,
 		  const char *name, unsigned int step, int got, int want)
 {
 	t->cases++;
+#ifdef DIAMOND_SELFTEST_FAIL
+	/* A test build (kernel/Kbuild): the first known answer is wrong. */
+	if (t->cases == 1)
+		ok = false;
+#endif
 	if (ok)
 		return true;
 	t->failed++;

@@ -631,6 +631,8 @@ enum diamond_event_kind {
 	DIAMOND_EV_GROUP_VERIFIED = 4,	/* a group (unit) released */
 	DIAMOND_EV_GROUP_REJECTED = 5,	/* a group failed or was given up */
 	DIAMOND_EV_EPOCH_GROUPS = 6,	/* an epoch decided: its groups */
+	/* The input ended with a unit whose try failed still undecided: */
+	DIAMOND_EV_GROUP_UNDECIDED = 7,	/* kept, a genuine copy may come */
 };
 
 /**
@@ -653,12 +655,18 @@ enum diamond_event_kind {
  *	-EBADMSG: bad tag and no genuine copy came)
  * @ngroups: DIAMOND_EV_EPOCH_GROUPS: entries in @group_err;
  *	DIAMOND_EV_GROUP_REJECTED: the groups @group .. @group + @ngroups - 1,
- *	all rejected for @err (records @first .. @first + @count - 1); 0
- *	means one group
+ *	all rejected for @err (records @first .. @first + @count - 1, the
+ *	final group's as far as its tag frame's n says); 0 means one group;
+ *	DIAMOND_EV_GROUP_UNDECIDED: the same for groups whose last try
+ *	failed with @err and that the input left undecided
  *
  * For a grouped device each unit gives a DIAMOND_EV_GROUP_VERIFIED (after
  * its records); groups given up come as DIAMOND_EV_GROUP_REJECTED events,
- * one per run of consecutive groups with the same reason. Once the gateway
+ * one per run of consecutive groups with the same reason. When the input
+ * ends (diamond_gw_finish()), the units at or past the cursor whose tries
+ * failed come as DIAMOND_EV_GROUP_UNDECIDED events, one per run: nothing
+ * is decided about them (their keys are kept, a genuine copy may still
+ * open them in the next run), so they are not counted as rejected. Once the gateway
  * is done with an epoch (its final group verified, or a later epoch's unit
  * verified, or the input ended) one DIAMOND_EV_EPOCH_GROUPS sums it up,
  * but only if at least one of its groups was released: an epoch of which

@@ -88,9 +88,10 @@ int afalg_setkey(int tfm, const void *key, size_t len)
 	t = get(tfm);
 	if (!t || t->tfm >= 0)
 		err = -EBADF;
-	else if (dmd_blob_parse(&st, key, len) || st.suite != t->suite)
+	else if (dmd_blob_parse(&st, key, len) || st.suite != t->suite) {
 		err = -EINVAL;
-	else {
+		t->keyed = 0;	/* kernel-api.rst: a refused key ends the old */
+	} else {
 		t->st = st;
 		t->keyed = 1;
 	}
@@ -195,10 +196,12 @@ ssize_t afalg_aead_op(int op, int enc, const void *iv, size_t ivlen,
 		err = -EBADF;
 	else if (!t->keyed)
 		err = -ENOKEY;
+	/* AF_ALG's own checks come before the module's (type "diamond"). */
+	else if (assoclen + (enc ? 0 : DMD_TAG_SIZE) > inlen ||
+		 outlen < (enc ? inlen + DMD_TAG_SIZE : inlen - DMD_TAG_SIZE))
+		err = -EINVAL;
 	else if (enc && (t->st.flags & DMD_BLOB_FLAG_OPEN_ONLY))
 		err = -EPERM;	/* kernel-api.rst: before any other check */
-	else if (assoclen + (enc ? 0 : DMD_TAG_SIZE) > inlen)
-		err = -EINVAL;
 	else
 		err = mock_crypt(t, enc, epoch, in, inlen, assoclen, out,
 				 outlen);

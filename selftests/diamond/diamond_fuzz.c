@@ -9,7 +9,13 @@
  * names such as diamond(ctr(aes),poly1305) or diamond(foo).
  *
  * Every call must return success or an errno from the set allowed for that
- * call; the traffic runs in forked children, batch by batch, so a crash
+ * call. An encrypt on a tfm whose last setkey took an open-only key (blob
+ * byte 7 bit 0, kernel-api.rst "Open-only keys"; some of the well-formed
+ * blobs set it, and a changed byte can) must be exactly -EPERM, or -EINVAL
+ * when AF_ALG's own checks refuse the request first (IV size, assoclen
+ * over the data, an output buffer too short for the type bound); on any
+ * other tfm -EPERM is never allowed, and a decrypt is what it is on any
+ * key (genuine epochs open). The traffic runs in forked children, batch by batch, so a crash
  * shows as a failed batch rather than a lost test. Kernel-side BUG/WARNING/
  * Oops are caught by run-vm's dmesg check. TAP 13; exit 4 when the diamond
  * algorithms are not available.
@@ -55,9 +61,17 @@ struct stats {
 };
 
 static struct stats st;
-static struct dmd_rng rng;
+/*
+ * rng drives the traffic; oo_rng (from the same seed) only which
+ * well-formed blobs are made open-only, so that adding it did not change
+ * what a seed draws before its first such blob.
+ */
+static struct dmd_rng rng, oo_rng;
 static int tfm[NTFMS];
 static unsigned int tfm_suite[NTFMS];
+/* The last setkey of the tfm took an open-only key; bound as type "diamond". */
+static int open_only[NTFMS], diamond_type[NTFMS];
+static unsigned long oo_encrypts, oo_eperm;
 /* What the state of each tfm must be, when we know it (core's view). */
 static struct dmd_state model[NTFMS];
 static int known[NTFMS];
@@ -114,12 +128,32 @@ static const char *random_name(char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * afalg_bind(), saying in *@dtype whether the tfm is of the module's own
+ * AF_ALG type (whose recvmsg refuses any short output buffer) rather than
+ * "aead" (which shortens the request instead, while the data allows).
+ */
+static int bind_name(const char *name, int *dtype)
+{
+	int fd = afalg_bind_type("aead", name);
+
+	*dtype = 0;
+#ifdef DMD_AFALG_MOCK
+	*dtype = 1;	/* the mock refuses any short output buffer */
+#endif
+	if (fd != -ENOENT || strncmp(name, "diamond(", 8))
+		return fd;
+	fd = afalg_bind(name);
+	*dtype = fd >= 0;
+	return fd;
+}
+
 static void do_bind(void)
 {
 	char buf[48];
 	const char *name = random_name(buf, sizeof(buf));
 	unsigned int slot = dmd_rand_below(&rng, NTFMS);
-	int fd = afalg_bind(name);
+	int dtype, fd = bind_name(name, &dtype);
 
 	check(name, ok_bind, fd < 0 ? fd : 0, &st.bind);
 	if (fd < 0)
@@ -128,6 +162,8 @@ static void do_bind(void)
 	tfm[slot] = fd;
 	tfm_suite[slot] = strstr(name, "chacha") ? 2 : 1;
 	known[slot] = 0;
+	open_only[slot] = 0;	/* keyless */
+	diamond_type[slot] = dtype;
 }
 
 static void random_blob(uint8_t *blob, size_t *len, unsigned int suite)
@@ -144,6 +180,8 @@ static void random_blob(uint8_t *blob, size_t *len, unsigned int suite)
 			e--;
 		*len = dmd_make_blob(&rng, blob, s, dmd_rand_below(&rng, 3),
 				     bs[dmd_rand_below(&rng, 6)], e);
+		if (!dmd_rand_below(&oo_rng, 4))	/* version 1: no CRC */
+			blob[DMD_BLOB_OFF_FLAGS] |= DMD_BLOB_FLAG_OPEN_ONLY;
 	} else if (k < 8) {	/* well-formed, then one byte changed */
 		*len = dmd_make_blob(&rng, blob, suite, dmd_rand_below(&rng, 3),
 				     16, 0);
@@ -169,6 +207,9 @@ static void do_setkey(unsigned int slot)
 	random_blob(blob, &len, tfm_suite[slot]);
 	err = afalg_setkey(tfm[slot], blob, len);
 	check("setkey", ok_setkey, err, &st.setkey);
+	/* A key the module took is a blob: byte 7 holds its flags. */
+	open_only[slot] = !err && len > DMD_BLOB_OFF_FLAGS &&
+			  (blob[DMD_BLOB_OFF_FLAGS] & DMD_BLOB_FLAG_OPEN_ONLY);
 	known[slot] = !err && !dmd_blob_parse(&model[slot], blob, len) &&
 		      model[slot].suite == tfm_suite[slot];
 }
@@ -197,6 +238,8 @@ static size_t make_genuine(unsigned int slot, uint8_t *p, size_t *adlen,
 {
 	struct dmd_state s = model[slot];
 	uint8_t pt[4 * 66];
+
+	s.flags = 0;	/* the core seals nothing under an open-only state */
 	uint32_t n = 1 + dmd_rand_below(&rng, s.b < 4 ? s.b : 4);
 	size_t len;
 
@@ -245,6 +288,43 @@ static size_t make_data(uint8_t *p, size_t *adlen, int enc)
 	if (!enc)
 		dmd_rand_bytes(&rng, p + *adlen + len, DMD_TAG_SIZE), len += DMD_TAG_SIZE;
 	return *adlen + len;
+}
+
+/*
+ * An encrypt on an open-only key: -EINVAL if AF_ALG refuses it before the
+ * module sees it (kernel-api.rst: its checks come first): an IV that is
+ * not 8 bytes, assoclen over the data, or an output buffer short of
+ * inlen + 16 by more than the body ("aead" shortens the request to fit)
+ * or at all (type "diamond"). Type "aead" runs nothing for an empty
+ * output buffer (its recvmsg loops while the buffer has room): 0.
+ * Otherwise exactly -EPERM.
+ */
+static void check_open_only(unsigned int slot, size_t ivlen,
+			    uint32_t assoclen, size_t inlen, size_t outlen,
+			    int err)
+{
+	size_t need = inlen + DMD_TAG_SIZE;
+	int afalg = ivlen != DMD_IV_SIZE || assoclen > inlen ||
+		    (outlen < need &&
+		     (diamond_type[slot] || inlen - assoclen < need - outlen));
+	int want = afalg ? -EINVAL : -EPERM;
+
+	if (ivlen == DMD_IV_SIZE && !diamond_type[slot] && !outlen)
+		want = 0;
+
+	st.req++;
+	oo_encrypts++;
+	oo_eperm += err == -EPERM;
+	if (-err >= 0 && -err < 140)
+		st.err[-err]++;
+	if (err == want)
+		return;
+	if (st.bad++ < 10) {
+		printf("# encrypt on an open-only key returned %s, want %s (ivlen %zu, assoclen %u, inlen %zu, outlen %zu)\n",
+		       dmd_errname(err), dmd_errname(want), ivlen, assoclen,
+		       inlen, outlen);
+		fflush(stdout);
+	}
 }
 
 /* The request, sent in 1..3 pieces with MSG_MORE on all but the last. */
@@ -303,10 +383,17 @@ static int do_request(unsigned int slot, uint8_t *in, uint8_t *out)
 	n = afalg_aead_op_split(op, enc, iv, ivlen, assoclen, in, inlen, cut,
 				(unsigned int)(pieces - 1), out, outlen);
 	afalg_close(op);
-	check(enc ? "encrypt" : "decrypt", ok_req, n < 0 ? (int)n : 0, &st.req);
+	if (enc && open_only[slot])
+		check_open_only(slot, ivlen, assoclen, inlen, outlen,
+				n < 0 ? (int)n : 0);
+	else
+		check(enc ? "encrypt" : "decrypt", ok_req, n < 0 ? (int)n : 0,
+		      &st.req);
 	if (n >= 0) {
 		st.req_ok++;
-		advance(slot, epoch);
+		/* n = 0: an empty output buffer, type "aead" ran nothing */
+		if (n > 0)
+			advance(slot, epoch);
 	}
 	if (genuine) {
 		genuine_sent++;
@@ -331,11 +418,13 @@ static int batch(unsigned int b, uint64_t seed)
 
 	(void)b;
 	rng.s = seed;
+	oo_rng.s = seed ^ 0x6f70656e2d6f6e6cull;
 	memset(&st, 0, sizeof(st));
 	memset(known, 0, sizeof(known));
+	memset(open_only, 0, sizeof(open_only));
 	for (i = 0; i < NTFMS; i++) {
 		tfm_suite[i] = 1 + i % 2;
-		tfm[i] = afalg_bind(dmd_alg_name(tfm_suite[i]));
+		tfm[i] = bind_name(dmd_alg_name(tfm_suite[i]), &diamond_type[i]);
 		if (tfm[i] >= 0 && i) {
 			uint8_t blob[DMD_BLOB_MAX];
 			size_t len = dmd_make_blob(&rng, blob, tfm_suite[i],
@@ -367,8 +456,8 @@ static int batch(unsigned int b, uint64_t seed)
 	for (i = 1; i < 140; i++)
 		if (st.err[i])
 			printf(" %s=%lu", dmd_errname(-(int)i), st.err[i]);
-	printf("\n# batch %u: %lu genuine epochs decrypted, %lu refused\n", b,
-	       genuine_sent, genuine_refused);
+	printf("\n# batch %u: %lu genuine epochs decrypted, %lu refused; %lu encrypts on an open-only key, %lu of them EPERM\n",
+	       b, genuine_sent, genuine_refused, oo_encrypts, oo_eperm);
 	fflush(stdout);
 	munmap(area, 2 * BUF + 8192);
 	return st.bad || genuine_refused || genuine_sent < 20 ? 1 : 0;

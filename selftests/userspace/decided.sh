@@ -148,4 +148,65 @@ check "version 2: groups 0-1 decided before, reported with reason replay" \
 check "version 2: the next write is version 1 (the epoch closed)" \
 	test "$(od -An -tx1 -j4 -N1 $f | tr -d ' ')" = 01
 
+
+# ---- issue 34 item 7: reports that say what happened ---------------------------
+# status DIR OUT FRAMES...: open() with its exit status in $rc.
+status() { open "$@"; rc=$?; }
+# Device 4: b = 4, g = 2; an epoch is r0 r1 G0 r2 r3 T (frames 6e .. 6e+5).
+"$D" provision --root root --device 4 --suite 2 --agg xor --b 4 \
+	--group-size 2 --blob dev4.bin --state-dir st4 >/dev/null 2>&1
+seq 0 7 | sed 's/^/s/' | "$D" seal --blob dev4.bin >f4.bin 2>/dev/null
+S=f4.bin
+# Epoch 0 is r0 r1 G0 only; epoch 1 comes whole, its r0 damaged. Group 0
+# of epoch 1 was tried (every frame of it came) while the cursor was in
+# epoch 0, and failed: lost as bad_tag, not incomplete, once epoch 1's
+# final group verifies.
+status st4 bt.json 0 1 2 6~ 7 8 9 10 11
+check "damaged unit past the cursor's epoch: epoch 1 closes, group 0 rejected bad_tag" \
+	grep -qx '{"device":4,"epoch":1,"closed":true,"count":4,"released":\[1\],"rejected":\[{"group":0,"reason":"bad_tag"}\]}' bt.json
+check "damaged unit past the cursor's epoch: stderr says bad tag for group 0 (records 0-1)" \
+	grep -q 'device 4 epoch 1 group 0 (records 0-1) rejected: bad tag' bt.json.err
+check "damaged unit past the cursor's epoch: exit 1 (a group rejected)" test $rc = 1
+
+# Device 6: b = 8, g = 3; an epoch is r0 r1 r2 G0 r3 r4 r5 G1 r6 r7 T.
+# Epoch 0's group 0, then epoch 1's groups 0 (r0 damaged) and 1: group 1
+# verifies at the end of the input, so the cursor stores group 0 of
+# epoch 1 decided, and the next run's line must say what this one said.
+"$D" provision --root root --device 6 --suite 2 --agg xor --b 8 \
+	--group-size 3 --blob dev6.bin --state-dir st6 >/dev/null 2>&1
+seq 0 15 | sed 's/^/t/' | "$D" seal --blob dev6.bin >f6.bin 2>/dev/null
+S=f6.bin
+status st6 bt6a.json 0 1 2 3 11~ 12 13 14 15 16 17 18
+check "the same decided with the cursor inside epoch 1: group 0 bad_tag" \
+	grep -qx '{"device":6,"epoch":1,"closed":false,"released":\[1\],"rejected":\[{"group":0,"reason":"bad_tag"}\]}' bt6a.json
+status st6 bt6b.json 19 20 21
+check "... and the next run, from the state file, still says bad_tag" \
+	grep -qx '{"device":6,"epoch":1,"closed":true,"count":8,"released":\[1,2\],"rejected":\[{"group":0,"reason":"bad_tag"}\]}' bt6b.json
+check "... the summary lines of both runs agree" agree bt6a.json bt6b.json 1
+
+# Device 5: b = 8, g = 2, one epoch of n = 5 records: r0 r1 G0 r2 r3 G1
+# r4 T. The final group is record 4 alone. With its tag damaged, the
+# input ends with it tried and undecided: its keys stay, no "rejected",
+# exit 0; the genuine copy opens it in the next run.
+"$D" provision --root root --device 5 --suite 1 --agg xor --b 8 \
+	--group-size 2 --blob dev5.bin --state-dir st5 >/dev/null 2>&1
+seq 0 4 | sed 's/^/u/' | "$D" seal --blob dev5.bin >f5.bin 2>/dev/null
+S=f5.bin
+layout=$("$FT" list f5.bin | awk '{ print $2 ":" $4 }' | tr '\n' ' ')
+check "n = 5, g = 2: frames r0 r1 G0 r2 r3 G1 r4 T" \
+	test "$layout" = "1:0 1:1 3:0 1:2 1:3 3:1 1:4 2:5 "
+status st5 und1.json 0 1 2 3 4 5 6 7~
+check "damaged epoch tag at the end: groups 0 1 released, nothing rejected" \
+	grep -qx '{"device":5,"epoch":0,"closed":false,"released":\[0,1\],"rejected":\[\]}' und1.json
+check "damaged epoch tag at the end: stderr says group 2 (record 4) undecided" \
+	grep -q 'device 5 epoch 0 group 2 (record 4) undecided: bad tag' und1.json.err
+check "damaged epoch tag at the end: no line says rejected: REASON" \
+	sh -c "! grep -q 'rejected:' und1.json.err"
+check "damaged epoch tag at the end: exit 0 (nothing rejected)" test $rc = 0
+status st5 und2.json 6 7
+check "the genuine copy in the next run: record 4 released, epoch 0 closes with n = 5" \
+	grep -qx '{"device":5,"epoch":0,"closed":true,"count":5,"released":\[0,1,2\],"rejected":\[\]}' und2.json
+check "the genuine copy in the next run: exit 0" test $rc = 0
+check "the summary lines of both runs agree" agree und1.json und2.json 0
+
 tap_end

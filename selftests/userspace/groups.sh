@@ -215,6 +215,9 @@ cat out1.json out2.json >out.json
 check "restart without spool: only the final group of epoch 1 lost" same 1:6 1:7
 
 # ---- killed at random times: never twice, never wrong, nothing else lost ---------------
+seed=${DMD_SEED:-$(( $(date +%s) ^ $$ ))}
+RANDOM=$seed
+echo "# seed $seed (set DMD_SEED to repeat the sleeps before the kills)"
 rm -rf stk0 && mkdir stk0
 "$D" provision --root root --device 12 --suite 1 --agg hash --b 64 \
 	--group-size 8 --blob dev12.bin --state-dir stk0 >/dev/null 2>&1

@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 		      verified_total = 0, forged_fed = 0, bad_exit = 0;
 	double t_run = 0.05, t0;
 	unsigned long reloads = 0, last_short = 0;
-	const char *seed_env = getenv("CRASH_SEED");
+	const char *seed_env = getenv("DMD_SEED");
 	unsigned int seed;
 	char keys[512];
 	int r, d, rc, corrupt;
@@ -318,7 +318,7 @@ int main(int argc, char **argv)
 	seed = seed_env ? (unsigned int)strtoul(seed_env, NULL, 0) :
 			  (unsigned int)time(NULL) ^ (unsigned int)getpid();
 	srand(seed);
-	tap_diag("seed %u (CRASH_SEED), %d runs, %d devices, b=%d, %d new epochs per device per run%s",
+	tap_diag("seed %u (set DMD_SEED to repeat the choices; the kill times are the clock's), %d runs, %d devices, b=%d, %d new epochs per device per run%s",
 		 seed, runs, NDEV, B, K, keys_dir ? ", custody" : "");
 
 	for (r = 0; r < runs; r++) {

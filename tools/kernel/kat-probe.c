@@ -13,15 +13,31 @@
  *    fixed here);
  *  - every vector of VECFILE opens through AF_ALG with the expected errno
  *    and plaintext, and every positive step seals back to its ciphertext.
+ *
+ *   kat-probe VECFILE DRIVER1 DRIVER2 FAILKO OKKO
+ *
+ * first checks unloading and reloading (issue 34 item 6), with diamond.ko
+ * not loaded but its dependencies loaded (modprobe diamond; rmmod
+ * diamond): FAILKO, a module built with DIAMOND_SELFTEST_FAIL=1 (its
+ * selftest fails one known answer), does not load (EINVAL) while another
+ * process binds the instances over and over, leaves nothing to unload,
+ * and then OKKO loads, unloads and loads again. A BUG, WARNING or Oops on
+ * the way fails run-vm (exit 126); the checks above then run on OKKO.
  */
 #define _GNU_SOURCE
 #include "afalg_conn.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <diamond/spec.h>
 #include "lib/vecfile.h"
@@ -201,16 +217,143 @@ static void check_vector(const struct vec *v)
 	afalg_conn_close(&seal);
 }
 
+/* finit_module(2) of @path: 0 or -errno. */
+static int load(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = (int)syscall(SYS_finit_module, fd, "", 0);
+	rc = rc ? -errno : 0;
+	close(fd);
+	return rc;
+}
+
+static int unload(void)
+{
+	return syscall(SYS_delete_module, "diamond", O_NONBLOCK) ? -errno : 0;
+}
+
+static int loaded(void)
+{
+	FILE *f = fopen("/proc/modules", "r");
+	char line[256];
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		found |= !strncmp(line, "diamond ", 8);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* kernel.modprobe: "" reads it, else writes @set; 0 or -errno. */
+static int modprobe_path(char *buf, size_t len, const char *set)
+{
+	FILE *f = fopen("/proc/sys/kernel/modprobe", set ? "w" : "r");
+	int rc = 0;
+
+	if (!f)
+		return -errno;
+	if (set)
+		rc = fputs(set, f) < 0 ? -EIO : 0;
+	else if (!fgets(buf, (int)len, f))
+		rc = -EIO;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (!set)
+		buf[strcspn(buf, "\n")] = 0;
+	return rc;
+}
+
+static volatile sig_atomic_t binder_stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	binder_stop = 1;
+}
+
+/*
+ * Bind both instances over and over (each tfm held a millisecond) until
+ * SIGTERM, and say how the binds ended: while the module's init runs they
+ * get no tfm (-EAGAIN), after a failed init there is no algorithm.
+ */
+static void binder(void)
+{
+	unsigned long held = 0, again = 0, other = 0;
+	struct timespec ms = { 0, 1000000 };
+	int fd;
+
+	while (!binder_stop) {
+		fd = afalg_bind(names[1 + (held + again + other) % 2]);
+		if (fd >= 0) {
+			held++;
+			nanosleep(&ms, NULL);
+			afalg_close(fd);
+		} else if (fd == -EAGAIN) {
+			again++;
+		} else {
+			other++;
+		}
+	}
+	printf("# binder: %lu binds got a tfm, %lu EAGAIN, %lu another errno\n",
+	       held, again, other);
+	fflush(stdout);
+	_exit(0);
+}
+
+static void check_reload(const char *fail_ko, const char *ok_ko)
+{
+	char path[256] = "";
+	int rc, have_path;
+	pid_t pid;
+
+	tap_result(!loaded(), "before the reload checks diamond is not loaded (modprobe diamond; rmmod diamond)");
+	/* A bind would have the kernel load diamond.ko again: not now. */
+	have_path = !modprobe_path(path, sizeof(path), NULL) &&
+		    !modprobe_path(NULL, 0, "/nonexistent/modprobe");
+	fflush(stdout);
+	signal(SIGTERM, on_term);
+	pid = fork();
+	if (pid == 0)
+		binder();
+	signal(SIGTERM, SIG_DFL);
+	rc = load(fail_ko);
+	tap_result(rc == -EINVAL,
+		   "a module whose selftest fails (DIAMOND_SELFTEST_FAIL=1) does not load, binds racing it: EINVAL (got %s)",
+		   strerror(-rc));
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		waitpid(pid, NULL, 0);
+	}
+	tap_result(!loaded(), "nothing of it stays loaded");
+	rc = unload();
+	tap_result(rc == -ENOENT, "rmmod diamond after it: nothing to unload, ENOENT (got %s)",
+		   strerror(-rc));
+	if (have_path)
+		modprobe_path(NULL, 0, path);
+	rc = load(ok_ko);
+	tap_result(!rc, "then the normal module loads (got %s)", strerror(-rc));
+	rc = unload();
+	tap_result(!rc, "unloads (got %s)", strerror(-rc));
+	rc = load(ok_ko);
+	tap_result(!rc, "and loads again (got %s)", strerror(-rc));
+}
+
 int main(int argc, char **argv)
 {
 	struct vec_file *vf;
 	const struct vec *v;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: kat-probe VECFILE DRIVER1 DRIVER2\n");
+	if (argc != 4 && argc != 6) {
+		fprintf(stderr, "usage: kat-probe VECFILE DRIVER1 DRIVER2 [FAILKO OKKO]\n");
 		return 2;
 	}
 	tap_header();
+	if (argc == 6)
+		check_reload(argv[4], argv[5]);
 	check_log();
 	check_instance(DMD_SUITE_AES_GHASH, argv[2]);
 	check_instance(DMD_SUITE_CHACHA_POLY, argv[3]);

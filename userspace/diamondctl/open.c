@@ -112,17 +112,23 @@ static void on_rejected(const struct diamond_event *ev)
 		     ev->detail ? ev->detail : "");
 }
 
-/* A group of a grouped device failed for good, or a stale copy came. */
+/*
+ * A group of a grouped device failed for good, or a stale copy came; or
+ * (@ev DIAMOND_EV_GROUP_UNDECIDED) its try failed and the input ended
+ * before anything decided it.
+ */
 static void on_group_rejected(const struct diamond_event *ev)
 {
 	int reason = diamond_reason(ev->err);
+	int undecided = ev->kind == DIAMOND_EV_GROUP_UNDECIDED;
 	struct olog_ctx c = {
-		.what = "rejected", .reason = diamond_reason_name(reason),
+		.what = undecided ? "undecided" : "rejected",
+		.reason = diamond_reason_name(reason),
 		.has_device = 1, .device = ev->device_id, .epoch = ev->epoch,
 		.has_group = 1, .group = ev->group,
 	};
 
-	char groups[32];
+	char groups[32], records[40];
 
 	if (ev->ngroups > 1)
 		snprintf(groups, sizeof(groups), "groups %u-%u",
@@ -131,14 +137,23 @@ static void on_group_rejected(const struct diamond_event *ev)
 	else
 		snprintf(groups, sizeof(groups), "group %u",
 			 (unsigned int)ev->group);
-	olog(reason, &c, "device %u epoch %llu %s (records %u-%u) rejected: %s%s%s",
+	if (ev->count > 1)
+		snprintf(records, sizeof(records), "records %u-%u",
+			 (unsigned int)ev->first,
+			 (unsigned int)(ev->first + ev->count - 1));
+	else if (ev->count)
+		snprintf(records, sizeof(records), "record %u",
+			 (unsigned int)ev->first);
+	else
+		snprintf(records, sizeof(records), "no records");
+	olog(reason, &c, "device %u epoch %llu %s (%s) %s: %s%s%s%s",
 	     (unsigned int)ev->device_id, (unsigned long long)ev->epoch,
-	     groups, (unsigned int)ev->first,
-	     (unsigned int)(ev->first + ev->count - 1),
+	     groups, records, c.what,
 	     ev->err == -ENOMSG ? "incomplete (records or its tag lost)" :
 	     diamond_strerror(ev->err),
 	     ev->detail && *ev->detail ? ": " : "",
-	     ev->detail ? ev->detail : "");
+	     ev->detail ? ev->detail : "",
+	     undecided ? "; kept for the next run" : "");
 }
 
 /*
@@ -207,6 +222,7 @@ static void on_event(void *arg, const struct diamond_event *ev)
 		on_rejected(ev);
 		break;
 	case DIAMOND_EV_GROUP_REJECTED:
+	case DIAMOND_EV_GROUP_UNDECIDED:
 		on_group_rejected(ev);
 		break;
 	case DIAMOND_EV_EPOCH_GROUPS:

@@ -4,8 +4,8 @@
  * receiver, loaded from the state file, and the decisions on the groups
  * of the epoch it tracks: gerr[] per group, and the runs below the cursor
  * as the state file stores them (version 3), so that a restart reports
- * every group as it was decided. The rules of what a passed group becomes
- * live here; decide.c applies them.
+ * every group as it was decided. What a passed group becomes is decided
+ * in decide.c (it needs the open epoch's units, gtags.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -110,33 +110,6 @@ void dlib_cur_track(struct dlib_dev *d, uint64_t epoch)
 	undecided(d->gerr, d->ngerr);
 	d->gerr_epoch = epoch;
 	d->gerr_live = 1;
-}
-
-/*
- * Why group @i of @epoch is lost once the cursor passes it unreleased:
- * incomplete, or the reason its last try failed with.
- */
-static int lost_as(const struct dlib_dev *d, uint64_t epoch, uint32_t i)
-{
-	return dlib_lost_as(d->gerr_live && d->gerr_epoch == epoch &&
-			    i < d->ngerr ? d->gerr[i] : DLIB_UNDECIDED);
-}
-
-/*
- * The decided runs the state file holds once unit @u of @epoch is
- * released: the groups from the cursor (@from) to it lost, it released.
- */
-int dlib_cur_plan(struct dlib_dev *d, uint64_t epoch, uint32_t from,
-		  const struct dlib_unit *u)
-{
-	uint32_t i;
-	int rc = 0;
-
-	if (!d->rx->open || d->rx->st.epoch != epoch)
-		d->dec.nrun = 0;
-	for (i = from; !rc && i < u->group; i++)
-		rc = dlib_dec_add(&d->dec, 1, lost_as(d, epoch, i));
-	return rc ? rc : dlib_dec_add(&d->dec, 1, 0);
 }
 
 /*

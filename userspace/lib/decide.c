@@ -131,18 +131,45 @@ int dlib_dec_epoch(struct diamond_gw *gw, struct dlib_ep *ep)
 	return 0;
 }
 
+/*
+ * The record after group @to - 1 of the tracked epoch: the final group
+ * ends at the n its held tag frame names (the unit that was tried), a
+ * non-final one after g records.
+ */
+static uint32_t run_end(struct dlib_dev *d, uint32_t to)
+{
+	const struct dlib_ep *ep = dlib_ep_find(d, d->gerr_epoch);
+	uint32_t n;
+
+	if (ep && ep->tag.have) {
+		n = ep->tag.n[0];
+		if (to - 1 == dlib_nonfinal(n, d->st.b, d->g) &&
+		    n >= (to - 1) * d->g)
+			return n;
+	}
+	return to * d->g < d->st.b ? to * d->g : d->st.b;
+}
+
+/* One @kind event for groups @from .. @to - 1, all with @err. */
+static void group_run(struct diamond_gw *gw, struct dlib_dev *d, int kind,
+		      uint32_t from, uint32_t to, int err)
+{
+	uint32_t end = run_end(d, to);
+	struct diamond_event ev = {
+		.kind = kind, .epoch = d->gerr_epoch,
+		.err = err, .group = from, .first = from * d->g,
+		.count = end > from * d->g ? end - from * d->g : 0,
+		.ngroups = to - from,
+	};
+
+	dlib_group_event(gw, d, &ev);
+}
+
 /* One event for groups @from .. @to - 1, all rejected with @err. */
 static void rejected_run(struct diamond_gw *gw, struct dlib_dev *d,
 			 uint32_t from, uint32_t to, int err)
 {
-	uint32_t end = to * d->g < d->st.b ? to * d->g : d->st.b;
-	struct diamond_event ev = {
-		.kind = DIAMOND_EV_GROUP_REJECTED, .epoch = d->gerr_epoch,
-		.err = err, .group = from, .first = from * d->g,
-		.count = end - from * d->g, .ngroups = to - from,
-	};
-
-	dlib_group_event(gw, d, &ev);
+	group_run(gw, d, DIAMOND_EV_GROUP_REJECTED, from, to, err);
 }
 
 /*
@@ -259,19 +286,78 @@ static void moved_to(struct diamond_gw *gw, struct dlib_dev *d,
 	}
 }
 
+/*
+ * What gerr[@i] of @ep's epoch is: the tracked epoch's decisions, or, for
+ * an epoch the cursor has not reached, why a try of the unit failed as it
+ * is held: a unit past the cursor is tried before the cursor gets there,
+ * and its failure must not become "incomplete" (every frame of it came).
+ */
+static int gerr_of(const struct dlib_dev *d, const struct dlib_ep *ep,
+		   uint32_t i)
+{
+	int f;
+
+	if (d->gerr_live && d->gerr_epoch == ep->epoch)
+		return i < d->ngerr ? d->gerr[i] : DLIB_UNDECIDED;
+	f = dlib_gtag_failed(ep, i);
+	return f ? f : DLIB_UNDECIDED;
+}
+
+/*
+ * Start the decisions on @ep's epoch (the cursor moves into it), with the
+ * units of it whose tries failed before.
+ */
+static void track(struct dlib_dev *d, const struct dlib_ep *ep)
+{
+	uint32_t i, top;
+
+	if (d->gerr_live && d->gerr_epoch == ep->epoch)
+		return;
+	dlib_cur_track(d, ep->epoch);
+	top = dlib_gtag_top(ep);
+	if (ep->tag.have && ep->tag_failed &&
+	    dlib_nonfinal(ep->tag.n[0], d->st.b, d->g) + 1 > top)
+		top = dlib_nonfinal(ep->tag.n[0], d->st.b, d->g) + 1;
+	for (i = 0; i < top && i < d->ngerr; i++)
+		if (dlib_gtag_failed(ep, i))
+			d->gerr[i] = dlib_gtag_failed(ep, i);
+}
+
+/*
+ * The decided runs the state file holds once unit @u of @ep is released:
+ * the groups from the cursor (@from) to it lost (incomplete, or for why
+ * their last try failed), it released.
+ */
+static int plan(struct dlib_dev *d, const struct dlib_ep *ep, uint32_t from,
+		const struct dlib_unit *u)
+{
+	uint32_t i;
+	int rc = 0;
+
+	if (!d->rx->open || d->rx->st.epoch != ep->epoch)
+		d->dec.nrun = 0;
+	for (i = from; !rc && i < u->group; i++)
+		rc = dlib_dec_add(&d->dec, 1, dlib_lost_as(gerr_of(d, ep, i)));
+	return rc ? rc : dlib_dec_add(&d->dec, 1, 0);
+}
+
 /* A unit that did not verify: nothing changes; remember why. */
 static void unit_failed(struct dlib_dev *d, struct dlib_ep *ep,
 			const struct dlib_unit *u, int err)
 {
 	if (u->final) {
-		ep->tag_failed = 1;
+		ep->tag_failed = -err;
 	} else {
-		dlib_gtag_at(ep, u->group)->failed = 1;
+		dlib_gtag_at(ep, u->group)->failed = -err;
 		dlib_gtag_update(ep, u->group);
 	}
+	/*
+	 * Another epoch tracked: the failure stays with @ep's unit, and goes
+	 * into the decisions when the cursor gets there (track()).
+	 */
 	if (ep->epoch == d->rx->st.epoch || !d->gerr_live) {
 		/* Nothing moved: no summary due. */
-		dlib_cur_track(d, ep->epoch);
+		track(d, ep);
 		if (u->group < d->ngerr && d->gerr[u->group] > 0)
 			d->gerr[u->group] = -err;	/* may still verify */
 	}
@@ -287,7 +373,7 @@ static int store_cursor(struct diamond_gw *gw, struct dlib_dev *d,
 			struct dlib_ep *ep, const struct dlib_unit *u,
 			uint32_t from, const struct dmd_receiver *next)
 {
-	int rc = dlib_cur_plan(d, ep->epoch, from, u), had;
+	int rc = plan(d, ep, from, u), had;
 
 	if (!rc)
 		rc = d->w ? dlib_custody_save(gw, d, next->st.epoch + next->open,
@@ -320,7 +406,7 @@ static void unit_released(struct diamond_gw *gw, struct dlib_dev *d,
 	};
 
 	moved_to(gw, d, ep->epoch);
-	dlib_cur_track(d, ep->epoch);
+	track(d, ep);
 	give_up(gw, d, from, u->group);
 	*d->rx = *next;
 	dlib_ckpt_forget(ep->ckpt, d->rx);
@@ -379,8 +465,9 @@ int dlib_dec_unit(struct diamond_gw *gw, struct dlib_dev *d,
 
 /*
  * The groups from @from on whose tries failed, as runs of one reason: a
- * failure is counted and reported, but it decides nothing (a genuine copy
- * may still come), so the summary line does not name them.
+ * failure is reported as undecided, for it decides nothing (a genuine copy
+ * may still come): it is not counted as rejected, and the summary line
+ * does not name them.
  */
 static void report_failed(struct diamond_gw *gw, struct dlib_dev *d,
 			  uint32_t from)
@@ -390,7 +477,8 @@ static void report_failed(struct diamond_gw *gw, struct dlib_dev *d,
 	for (i = from; i <= d->ngerr; i++) {
 		if (i > run && (i == d->ngerr || d->gerr[i] != d->gerr[run])) {
 			if (d->gerr[run] > 0 && d->gerr[run] != DLIB_UNDECIDED)
-				rejected_run(gw, d, run, i, -d->gerr[run]);
+				group_run(gw, d, DIAMOND_EV_GROUP_UNDECIDED,
+					  run, i, -d->gerr[run]);
 			run = i;
 		}
 	}

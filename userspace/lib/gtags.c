@@ -154,6 +154,17 @@ uint32_t dlib_gtag_next(const struct dlib_ep *ep, uint32_t c)
 	return UINT32_MAX;
 }
 
+int dlib_gtag_failed(const struct dlib_ep *ep, uint32_t c)
+{
+	const struct dlib_dev *d = ep->dev;
+	const struct dlib_gtag *t = dlib_gtag_at(ep, c);
+
+	if (ep->tag.have && ep->tag_failed &&
+	    c == dlib_nonfinal(ep->tag.n[0], d->st.b, d->g))
+		return ep->tag_failed;
+	return t ? t->failed : 0;
+}
+
 void dlib_gtag_touch(struct dlib_ep *ep, const struct diamond_frame *f)
 {
 	uint32_t c = f->type == DIAMOND_FRAME_GROUP ? f->index :

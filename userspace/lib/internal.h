@@ -100,7 +100,8 @@ void dlib_tags_free(struct dlib_tags *t);
 /* The held copies of a group tag frame (type 3). */
 struct dlib_gtag {
 	struct dlib_tags t;
-	uint8_t failed;		/* its unit failed; cleared by a new frame */
+	int failed;		/* its unit failed: the errno (> 0); cleared
+				 * by a new frame */
 };
 
 /*
@@ -124,7 +125,8 @@ struct dlib_ep {
 	uint64_t *ready;		/* bit c: non-final unit c complete, untried */
 	uint32_t ngtag;			/* groups @gtag covers: q(b) */
 	size_t gtag_bytes;		/* what @gtag holds, for the charge */
-	uint8_t tag_failed;		/* the final group failed as it is */
+	int tag_failed;			/* the final group failed as it is: the
+					 * errno (> 0) */
 	int bad;			/* no groups: why it failed as it is */
 	struct dlib_ckpt *ckpt;		/* its group-start keys walked so far */
 	size_t charge;			/* bytes charged to the buffer */
@@ -279,6 +281,11 @@ int dlib_gtag_hold(struct diamond_gw *gw, struct dlib_ep *ep,
 void dlib_gtag_update(struct dlib_ep *ep, uint32_t c);
 /* The first complete untried non-final unit at or past @c, or UINT32_MAX. */
 uint32_t dlib_gtag_next(const struct dlib_ep *ep, uint32_t c);
+/*
+ * Why unit @c of @ep failed as it is held (a positive errno), or 0: it was
+ * not tried, or a frame of it came since.
+ */
+int dlib_gtag_failed(const struct dlib_ep *ep, uint32_t c);
 /* A frame was taken into @ep: a unit of it that failed may be retried. */
 void dlib_gtag_touch(struct dlib_ep *ep, const struct diamond_frame *f);
 /* Call @emit for every group tag frame @ep holds, in group order. */
@@ -338,9 +345,6 @@ static inline int dlib_lost_as(int v)
 {
 	return v == DLIB_UNDECIDED ? -ENOMSG : v > 0 ? -v : v;
 }
-/* The stored decisions once @u of @epoch is released past @from. */
-int dlib_cur_plan(struct dlib_dev *d, uint64_t epoch, uint32_t from,
-		  const struct dlib_unit *u);
 /* The stored decisions back as the cursor has them (a failed store). */
 void dlib_cur_unplan(struct dlib_dev *d);
 /* Was any of the first @units groups of the tracked epoch released? */
