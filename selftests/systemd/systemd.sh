@@ -234,7 +234,7 @@ cell() {
 	res $? "$cell: apt-get install ./diamond-dkms ./libdiamond1 ./diamondctl ($V1) in the root ($((SECONDS - t)) s)"
 	grep -iE 'dkms|Building|Signing|error' "$C/apt1.log" | tail -n 12 | diag
 	[ $mode = prebuilt ] || {
-		test -f "$R/lib/modules/$KVER/updates/dkms/diamond.ko"
+		ls "$R/lib/modules/$KVER/updates/dkms/"diamond.ko* >/dev/null 2>&1
 		res $? "$cell: dkms (diamond-dkms's postinst, in the chroot) built diamond.ko for $KVER"
 	}
 	depmod -b "$R" "$KVER" 2>/dev/null
@@ -284,6 +284,8 @@ UNIT
 		-append "console=ttyS0 root=/dev/vda rw quiet panic=-1 systemd.show_status=0" \
 		</dev/null >"$C/qemu.log" 2>&1
 	rc=$?
+	# qemu exits 0 on SIGTERM: a kill from outside is no pass.
+	! grep -q 'terminating on signal' "$C/qemu.log" || { rc=1; diag <"$C/qemu.log"; }
 	tr -d '\r' <"$C/out.log" >"$C/out.txt"
 	local boots
 	boots=$(grep -c '^@@boot ' "$C/out.txt")
