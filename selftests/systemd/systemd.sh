@@ -43,6 +43,9 @@ diag() { sed 's/^/# /'; }
 t0=$SECONDS
 secs() { echo "$((SECONDS - t0)) s"; }
 
+# One function, read whole before it runs: the run takes many minutes and
+# the tree's copy may be edited meanwhile (as tools/check-fresh does).
+main() {
 echo "TAP version 13"
 [ $# -gt 0 ] || set -- x86_64-6.12 x86_64-newest
 if [ "$(id -u)" -ne 0 ]; then
@@ -90,15 +93,32 @@ build_debs() { # build_debs TREE OUT [ENV...]
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL BUILD="$out" "$@" nice -n 10 \
 			"$tree/tools/deb/build-debs" >"$out.log" 2>&1
 }
-t=$SECONDS
-build_debs "$TOP" "$SD/debs1"
-res $? "make deb: the $V1 packages ($((SECONDS - t)) s)"
-t=$SECONDS
-# (The copy lies inside this checkout: build-debs must not take it for a
-# git tree, whose ls-files would list nothing of it.)
-build_v2_tree && build_debs "$SD/v2src" "$SD/debs2" GIT_DIR=/nonexistent
-res $? "the $V2 packages from a copy with the version bumped ($((SECONDS - t)) s)"
-tail -n 5 "$SD/debs2.log" | diag
+# Both sets are kept for the next run while the tree (HEAD, the changes
+# to it and its new files) is the same.
+tree_key() {
+	(cd "$TOP" && { git rev-parse HEAD; git diff HEAD; git ls-files -z --others --exclude-standard |
+		xargs -0 -r sha256sum; } 2>/dev/null | sha256sum | cut -c1-16)
+}
+key=$(tree_key)
+if [ "$(cat "$SD/debs.key" 2>/dev/null)" = "$key" ] &&
+   ls "$SD"/debs1/deb/diamondctl_*.deb "$SD"/debs2/deb/diamondctl_*.deb >/dev/null 2>&1; then
+	res 0 "make deb: the $V1 packages (cached for this tree, $key)"
+	res 0 "the $V2 packages from a copy with the version bumped (cached for this tree)"
+else
+	rm -f "$SD/debs.key"
+	t=$SECONDS
+	build_debs "$TOP" "$SD/debs1"
+	r1=$?
+	res $r1 "make deb: the $V1 packages ($((SECONDS - t)) s)"
+	t=$SECONDS
+	# (The copy lies inside this checkout: build-debs must not take it
+	# for a git tree, whose ls-files would list nothing of it.)
+	build_v2_tree && build_debs "$SD/v2src" "$SD/debs2" GIT_DIR=/nonexistent
+	r2=$?
+	res $r2 "the $V2 packages from a copy with the version bumped ($((SECONDS - t)) s)"
+	tail -n 5 "$SD/debs2.log" | diag
+	[ $r1 -ne 0 ] || [ $r2 -ne 0 ] || echo "$key" >"$SD/debs.key"
+fi
 
 # ---- the traffic, sealed on the host ------------------------------------
 # Devices 7 (suite 2, b 4) and 5 (suite 1, b 8). Phases (each one epoch of
@@ -340,3 +360,6 @@ done
 echo "1..$n"
 echo "# check-systemd: $(secs) in all"
 [ $fails -eq 0 ]
+}
+
+main "$@"; exit
