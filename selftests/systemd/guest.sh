@@ -14,6 +14,7 @@
 # /root/t holds: the frame files P1.bin P2a.bin P2b.bin P3.bin .. P6.bin,
 # expect (the cumulative record count after each phase, "PHASE N" lines),
 # conf (MODE=dkms|prebuilt, V1, V2, KEYFILES), debs2/ (the bumped .debs).
+# shellcheck disable=SC2016,SC1091,SC2086 # ok's checks are eval'ed; conf is written per cell
 T=/root/t
 exec >>/dev/ttyS1 2>&1
 . $T/conf

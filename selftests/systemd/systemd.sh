@@ -29,6 +29,7 @@
 # Needs root. Environment: TOP, BUILD, KCACHE, D (the host's diamondctl),
 # FT (frametool), CP (custody_probe, static; optional), SYSTEMD_TIMEOUT
 # (qemu's wall-clock limit per cell, default 3600 s).
+# shellcheck disable=SC2046,SC2016 # frame lists split on purpose; the chroot's script is single-quoted
 set -u
 TOP=${TOP:?} BUILD=${BUILD:?} KCACHE=${KCACHE:?} D=${D:?} FT=${FT:?} CP=${CP:-}
 SD=$BUILD/systemd
@@ -214,7 +215,7 @@ in_chroot() { # in_chroot ROOT CMD: with /proc, /sys, /dev, in a private mount n
 }
 
 cell() {
-	local cell=$1 line=${1#x86_64-} desc KVER= VMLINUZ= MODROOT= KDIR= KROOT= mode tc=$SECONDS
+	local cell=$1 line=${1#x86_64-} desc KVER='' VMLINUZ='' MODROOT='' KDIR='' KROOT='' mode tc=$SECONDS
 	local C=$SD/$cell R rc
 	C=$SD/$cell R=$C/root
 	rm -rf "$C" && mkdir -p "$C"
@@ -223,9 +224,10 @@ cell() {
 	rc=$?
 	res $rc "$cell: kernel from the matrix cache ($KCACHE)"
 	[ $rc -eq 0 ] || { tail -n 3 "$C/kcell.log" | diag; return 1; }
-	eval "$(sed 's/ := /=/' <<<"$desc")"
+	desc=${desc// := /=}
+	eval "$desc"
 	local desc_vars
-	read -ra desc_vars <<<"$(sed 's/ := /=/' <<<"$desc" | tr '\n' ' ')"
+	read -ra desc_vars <<<"$(tr '\n' ' ' <<<"$desc")"
 	echo "# $cell: $KVER"
 	mode=dkms
 	[ -z "$KROOT" ] || mode=prebuilt
