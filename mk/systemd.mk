@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# make check-systemd (issue 34 item 3): the gateway under a real systemd.
+# The project's .debs installed with apt in a Debian 12 root booted as a VM
+# with systemd as PID 1, on the x86_64 kernels of SYSTEMD_CELLS (matrix
+# cells, kernels from tools/kernel/kcell in $(KCACHE)): diamond-ingest
+# enabled, sealed UDP traffic, a restart mid-epoch, two reboots, an upgrade
+# with a dkms rebuild and module reload, the compromised-gateway probe as
+# _diamond; every record delivered exactly once
+# (selftests/systemd/systemd.sh, guest.sh; Documentation/install.rst
+# section 5). Root; not part of make check (its cost: install.rst).
+# The root tarball is cached in $(BUILD)/systemd (tools/systemd/mkroot).
+SYSTEMD_CELLS ?= x86_64-6.12 x86_64-newest
+
+.PHONY: check-systemd
+check-systemd: $(DIAMONDCTL) $(US_FRAMETOOL) $(US_CUSTODY_PROBE)
+	@mkdir -p $(TAPDIR)
+	@TOP=$(TOP) BUILD=$(BUILD) KCACHE=$(KCACHE) D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) \
+		CP=$(US_CUSTODY_PROBE) $(TOP)/selftests/systemd/systemd.sh $(SYSTEMD_CELLS) \
+		>$(TAPDIR)/systemd.tap; rc=$$?; \
+		cat $(TAPDIR)/systemd.tap; $(TOP)/tools/tap-summary $(TAPDIR)/systemd.tap | tail -n 1; exit $$rc
