@@ -188,11 +188,15 @@ case $stage in
 		ok "probe: as _diamond, reading /var/lib/diamond-keys/$f fails" \
 			'[ -e /var/lib/diamond-keys/$f ] && ! as_diamond cat /var/lib/diamond-keys/$f'
 	done
-	# The by-serial attack (selftests/userspace/custody_probe.c, being
-	# extended by another item): run as _diamond when this probe has it.
+	# The by-serial attack (selftests/userspace/custody_probe.c, issue 34
+	# item 2): every key _diamond reaches tried on every /proc/crypto
+	# algorithm by serial, every state of /var/lib/diamond unwrapped
+	# with what chacha20 took. It must see keys, accept none, unwrap none.
 	if [ -x /usr/local/bin/custody_probe ] && /usr/local/bin/custody_probe 2>&1 | grep -q serial; then
-		ok "probe: custody_probe serial as _diamond gets no key" \
-			'as_diamond /usr/local/bin/custody_probe serial'
+		as_diamond /usr/local/bin/custody_probe serial /var/lib/diamond >$T/serial.txt 2>&1
+		sed 's/^/@@diag probe: /' $T/serial.txt
+		ok "probe: as _diamond, custody_probe serial: keys seen, none accepted by any algorithm, no state unwrapped" \
+			'grep -qE "^serial keys [1-9][0-9]* .* tried [1-9][0-9]* accepted 0$" $T/serial.txt && grep -qE "unwrapped 0 of [1-9][0-9]* blobs hits 0" $T/serial.txt'
 	else
 		skip "probe: custody_probe serial as _diamond # SKIP this custody_probe has no 'serial' attack yet"
 	fi
