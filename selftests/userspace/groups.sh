@@ -228,21 +228,38 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	rm -rf stk && cp -r stk0 stk
 	# The epochs one by one down a pipe, the gateway killed at a random time.
 	{ p=0; while read -r t; do "$FT" pick fk.bin $(seq $p "$t"); p=$((t + 1)); sleep 0.02; done <ktags; } |
-		"$D" open --state-dir stk --software >k1.json 2>/dev/null &
+		"$D" open --state-dir stk --software >k1.json 2>k1.err &
 	GW=$!
 	PIDS="$PIDS $GW"
-	sleep 0.$((RANDOM % 4))$((RANDOM % 10))
+	s=0.$((RANDOM % 4))$((RANDOM % 10))
+	sleep $s
 	kill -KILL $GW 2>/dev/null
 	wait $GW 2>/dev/null
 	k=$(grep -c '"index"' k1.json)
 	[ "$k" -gt 0 ] && [ "$k" -lt 1280 ] && mid=$((mid + 1))
-	"$D" open --state-dir stk --software --input fk.bin >k2.json 2>/dev/null
+	rm -rf stk.killed && cp -r stk stk.killed
+	"$D" open --state-dir stk --software --input fk.bin >k2.json 2>k2.err
 	cat k1.json k2.json | sed -n 's/.*"epoch":\([0-9]*\),"index":\([0-9]*\),"data":"k\([0-9]*\)".*/\1 \2 \3/p' >k.txt
 	# Record j of epoch e is k(64e + j); each at most once.
-	awk '$3 != 64 * $1 + $2 { n++ } END { exit n > 0 }' k.txt || bad=$((bad + 1))
-	[ -z "$(cut -d' ' -f1,2 k.txt | sort | uniq -d)" ] || bad=$((bad + 1))
+	wrong=$(awk '$3 != 64 * $1 + $2' k.txt)
+	twice=$(cut -d' ' -f1,2 k.txt | sort | uniq -d)
+	got=$(wc -l <k.txt)
+	[ -z "$wrong" ] || bad=$((bad + 1))
+	[ -z "$twice" ] || bad=$((bad + 1))
 	# At most the group in flight at the kill is lost (delivery is at most once).
-	[ "$(wc -l <k.txt)" -ge $((1280 - 8)) ] || lost=$((lost + 1))
+	[ "$got" -ge $((1280 - 8)) ] || lost=$((lost + 1))
+	# Every run is told, so a failure names its run: the kill's time, what
+	# the first run delivered, and what went wrong. DMD_KEEP=DIR keeps a
+	# failing run's outputs and its state directory as the kill left it.
+	echo "# run $i: killed after ${s}s, $k records before the kill, $got of 1280 in all"
+	[ -z "$wrong$twice" ] && [ "$got" -ge $((1280 - 8)) ] && continue
+	[ -z "$wrong" ] || echo "$wrong" | head -5 | sed 's/^/#   wrong (epoch index data): /'
+	[ -z "$twice" ] || echo "$twice" | head -5 | sed 's/^/#   delivered twice (epoch index): /'
+	if [ -n "${DMD_KEEP:-}" ]; then
+		mkdir -p "$DMD_KEEP/run$i" &&
+			cp -r k1.json k1.err k2.json k2.err k.txt stk.killed "$DMD_KEEP/run$i/" &&
+			echo "#   kept in $DMD_KEEP/run$i"
+	fi
 done
 check "10 runs killed at random: at least 3 mid-stream ($mid)" test $mid -ge 3
 check "10 runs killed at random: no record wrong or delivered twice" test $bad = 0
