@@ -13,8 +13,11 @@
 SYSTEMD_CELLS ?= x86_64-6.12 x86_64-newest
 
 .PHONY: check-systemd
-check-systemd: $(DIAMONDCTL) $(US_FRAMETOOL) $(US_CUSTODY_PROBE)
+# The programs are built in the recipe: mk/userspace.mk, which names them,
+# is read after this file, so they would be empty as prerequisites here.
+check-systemd:
 	@mkdir -p $(TAPDIR)
+	@$(MAKE) --no-print-directory $(DIAMONDCTL) $(US_FRAMETOOL) $(US_CUSTODY_PROBE)
 	@TOP=$(TOP) BUILD=$(BUILD) KCACHE=$(KCACHE) D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) \
 		CP=$(US_CUSTODY_PROBE) $(TOP)/selftests/systemd/systemd.sh $(SYSTEMD_CELLS) \
 		>$(TAPDIR)/systemd.tap; rc=$$?; \
