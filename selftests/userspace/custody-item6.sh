@@ -117,8 +117,8 @@ item6_serial_tap() {
 	n1="item 6: custody: no key the ingest can reach is accepted by any algorithm by serial (every /proc/crypto name and driver as skcipher, aead, hash, rng and diamond)"
 	n2="item 6: custody: no state unwrapped outside the kernel (every DMDW blob it got, with each key chacha20 took by serial)"
 	if [ -n "$mm" ] && [ "$mm" -lt 6002 ]; then
-		tskip "$n1" "6.1: no keys by serial, legacy custody"
-		tskip "$n2" "6.1: no keys by serial, legacy custody"
+		tskip "$n1" "6.1: AF_ALG has no keys by serial (every try is ENOPROTOOPT)"
+		tskip "$n2" "6.1: AF_ALG has no keys by serial (every try is ENOPROTOOPT)"
 	else
 		t "$n1" 'sec i6a | grep -qE "^serial keys [1-9][0-9]* algs [0-9]+ binds [0-9]+ bound [0-9]+ tried [1-9][0-9]* accepted 0$"'
 		t "$n2" 'sec i6a | grep -qE "^unwrapped 0 of [1-9][0-9]* blobs hits 0$"'
