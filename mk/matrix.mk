@@ -17,7 +17,7 @@
 # (Debian 12's bookworm-security 6.12) or newest (trixie-backports).
 # Kernels come from Debian packages by name into $(KCACHE), never
 # installed on the host (tools/kernel/kcell); trixie kernels build in a
-# debootstrap'ed trixie chroot there. Downloads and the chroot are shared
+# mmdebstrap'ed trixie chroot there. Downloads and the chroot are shared
 # by the cells and kept between runs. tools/kernel/run-cell runs one cell;
 # a cell that cannot run prints a loud SKIP and counts as failed.
 
