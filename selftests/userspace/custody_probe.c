@@ -29,8 +29,9 @@
  *	keys by serial (issue 34 item 2): every non-keyring key of the
  *	walk above (the special keyrings, what they link, recursively,
  *	and /proc/keys) tried with ALG_SET_KEY_BY_KEY_SERIAL on every
- *	name and driver of /proc/crypto bound as each AF_ALG type
- *	(skcipher, aead, hash, rng, and diamond.ko's "diamond"): "serial
+ *	name and driver of /proc/crypto bound as each AF_ALG type that
+ *	binds its kind (skcipher, aead, hash, rng, and diamond.ko's
+ *	"diamond"; below): "serial
  *	keys N algs N binds N bound N tried N accepted N", one "serial
  *	accepted TYPE ALG (NAME) key DESCRIBE" line per acceptance and
  *	"serial refused ERRNO N...". Each key chacha20 accepted is then
@@ -527,40 +528,98 @@ static long search_sockets(pid_t pid)
  * its caller may search, whatever the algorithm: a wrap key the ingest
  * can search keys chacha20 as well as diamond.ko. So every key the walk
  * of search_keys() found (seen[]) is tried on every algorithm of
- * /proc/crypto, on every AF_ALG type; none may be accepted.
+ * /proc/crypto, on every AF_ALG type that can bind it; none may be
+ * accepted.
+ *
+ * A type binds only algorithms of its kind (crypto_alloc_skcipher and
+ * its kin look names up by type and mask), so the other pairs are not
+ * tried: each of their binds fails with ENOENT after the kernel has
+ * run modprobe twice for the name, which under TCG made the probe cost
+ * minutes. An entry with no "type" line is tried on every type.
  */
 #define MAXALGS	1024
 static char algs[MAXALGS][64];	/* a name or driver line of /proc/crypto */
 static char canon[MAXALGS][64];	/* the name line of its entry */
+static unsigned int kinds[MAXALGS];	/* AF_ALG types that may bind it */
 static int nalgs;
 
-static void add_alg(const char *a, const char *name)
+/* The AF_ALG types tried, and the /proc/crypto types each binds. */
+static const char *const af_types[] = { "skcipher", "aead", "hash", "rng",
+					"diamond" };
+static const char *const binds_kinds[][4] = {
+	{ "skcipher", "lskcipher", "cipher" },	/* (cipher: to be sure) */
+	{ "aead" },
+	{ "shash", "ahash" },
+	{ "rng" },
+	{ "aead" },	/* diamond.ko's type: its AEAD instances */
+};
+#define NTYPES	((int)(sizeof(af_types) / sizeof(af_types[0])))
+#define ALL_KINDS	((1u << NTYPES) - 1)
+
+/* The AF_ALG types (bits of af_types) that bind /proc/crypto type @k. */
+static unsigned int kind_bits(const char *k)
+{
+	unsigned int bits = 0;
+	int t, i;
+
+	for (t = 0; t < NTYPES; t++)
+		for (i = 0; i < 4 && binds_kinds[t][i]; i++)
+			if (!strcmp(binds_kinds[t][i], k))
+				bits |= 1u << t;
+	return bits;
+}
+
+/* The index of @a in algs[], added with its entry's @name if new. */
+static int add_alg(const char *a, const char *name)
 {
 	int i;
 
-	if (strlen(a) >= sizeof(algs[0]) || nalgs == MAXALGS)
-		return;
+	if (strlen(a) >= sizeof(algs[0]))
+		return -1;
 	for (i = 0; i < nalgs; i++)
 		if (!strcmp(algs[i], a))
-			return;
+			return i;
+	if (nalgs == MAXALGS)
+		return -1;
 	strcpy(algs[nalgs], a);
-	strcpy(canon[nalgs++], name);
+	strcpy(canon[nalgs], name);
+	return nalgs++;
+}
+
+/* The types an entry gives its name and driver (-1: not kept). */
+static void add_kinds(const int idx[2], unsigned int bits)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (idx[i] >= 0)
+			kinds[idx[i]] |= bits;
 }
 
 static void read_algs(void)
 {
 	char line[256], v[128], name[64] = "";
+	int idx[2] = { -1, -1 }, typed = 0;
 	FILE *f = fopen("/proc/crypto", "r");
 
 	while (f && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "name : %127s", v) == 1 &&
 		    strlen(v) < sizeof(name)) {
+			if (!typed)
+				add_kinds(idx, ALL_KINDS);
 			strcpy(name, v);
-			add_alg(v, name);
+			idx[0] = add_alg(v, name);
+			idx[1] = -1;
+			typed = 0;
 		} else if (sscanf(line, "driver : %127s", v) == 1) {
-			add_alg(v, name);
+			idx[1] = add_alg(v, name);
+		} else if (sscanf(line, "type : %127s", v) == 1) {
+			add_kinds(idx, kind_bits(v));
+			typed = 1;
 		}
 	}
+	if (!typed)
+		add_kinds(idx, ALL_KINDS);
 	if (f)
 		fclose(f);
 }
@@ -757,21 +816,21 @@ static const char *errname(int e)
 
 static void serial_probe(void)
 {
-	static const char *const types[] = { "skcipher", "aead", "hash",
-					     "rng", "diamond" };
 	static struct skey k[MAXKEYS];
 	static struct serialres r;
 	int nk = reach_keys(k), t, a, fd, e;
 
 	read_algs();
-	for (t = 0; t < (int)(sizeof(types) / sizeof(types[0])); t++)
+	for (t = 0; t < NTYPES; t++)
 		for (a = 0; a < nalgs; a++) {
+			if (!(kinds[a] & (1u << t)))
+				continue;
 			r.binds++;
-			fd = alg_bind(types[t], algs[a]);
+			fd = alg_bind(af_types[t], algs[a]);
 			if (fd < 0)
 				continue;
 			r.bound++;
-			try_keys(fd, types[t], a, k, nk, &r);
+			try_keys(fd, af_types[t], a, k, nk, &r);
 			close(fd);
 		}
 	printf("serial keys %d algs %d binds %d bound %d tried %d accepted %d\n",
