@@ -16,7 +16,7 @@ EMB        := $(TOP)/embedded
 EMB_BUILD  := $(BUILD)/embedded
 EMB_HOST   := $(EMB_BUILD)/host
 CORE_HDRS  := $(wildcard $(TOP)/core/*.h) $(wildcard $(TOP)/include/diamond/*.h)
-EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/sensor.c
+EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/device.c $(EMB)/common/sensor.c
 EMB_HDRS   := $(wildcard $(EMB)/common/*.h) $(CORE_HDRS)
 VECTORS    := $(TOP)/vectors/diamond.txt
 

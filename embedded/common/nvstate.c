@@ -21,7 +21,7 @@
 #include "nvstate.h"
 
 #include <diamond/util.h>
-#include "board.h"
+#include "board_nv.h"
 
 static uint32_t live_slot = UINT32_MAX;
 
