@@ -47,7 +47,7 @@ EMB_AVR_OPT    := -O2
 EMB_AVR_LD     := -Wl,--gc-sections
 AVR_WINDOW     := 2048
 AVR_KAT_MAX    := 1100
-AVR_SRC        := $(EMB)/avr/board.c $(EMB_COMMON)
+AVR_SRC        := $(EMB)/avr/board.c $(EMB)/avr/eeprom.c $(EMB_COMMON)
 
 # --- Cortex-M4 (mps2-an386) -----------------------------------------------
 EMB_M4_CFLAGS := -mcpu=cortex-m4 -mthumb -std=c11 -Wall -Wextra -Werror \

@@ -713,6 +713,19 @@ int nv_load(struct dmd_state *st);
  */
 int nv_store(const struct dmd_state *st);
 
+/*
+ * Factory provisioning on the device itself (the Arduino library's key
+ * header; a programmer writing an `fw-nv image` is the other way): write
+ * @blob (a key blob, diamondctl provision) as the first state, but only
+ * into a store that holds nothing at all, every byte 0xff, as a new part
+ * or an erased one. A store holding anything is never written:
+ * NV_IN_USE, and the device goes on from the state it has, so restarting
+ * a firmware that carries a blob never brings an old key back. DMD_EKEY:
+ * @blob does not parse (or only opens); DMD_EINVAL: a store error.
+ */
+#define NV_IN_USE	1
+int nv_provision(const uint8_t *blob, size_t len);
+
 /* Build one slot image for @st (used by the host image tool as well). */
 void nv_slot_image(uint8_t slot[NV_SLOT_SIZE], const struct dmd_state *st);
 /* A version 1 layout slot, as firmware in the field wrote it (tests). */
@@ -763,7 +776,8 @@ struct dmd_device {
 };
 
 /*
- * Load the state from NV and set up a sender over @window (records of
+ * Send the boot preamble (zeros that end a frame a power loss cut), load
+ * the state from NV and set up a sender over @window (records of
  * @pre_len bytes are sealed fully offline). DMD_EKEY: no valid blob in NV
  * (unprovisioned, or a damaged blob, which is never used); DMD_EINVAL:
  * the window holds no slot. @ad (@adlen bytes, kept by reference) is sent

@@ -10,6 +10,27 @@
 #include <diamond/util.h>
 #include "nvstate.h"
 
+/*
+ * Every boot starts with zeros on the link: a frame cut by a power loss
+ * still announces its full length, and the gateway would take the next
+ * boot's first bytes as its payload. More zeros than the longest frame
+ * (a record of @pre_len bytes, or a tag frame) end the cut frame inside
+ * them; the gateway then resynchronises on the next sync word.
+ */
+#define PREAMBLE_MIN 64
+
+static void send_preamble(dmd_link_fn out, size_t pre_len, size_t adlen)
+{
+	static const uint8_t preamble_zeros[16];
+	size_t n = DMD_FRAME_HDR + 1 +
+		   (pre_len > adlen + DMD_TAG_SIZE ? pre_len : adlen + DMD_TAG_SIZE);
+
+	n = n < PREAMBLE_MIN ? PREAMBLE_MIN : n;
+	for (; n > sizeof(preamble_zeros); n -= sizeof(preamble_zeros))
+		out(preamble_zeros, sizeof(preamble_zeros));
+	out(preamble_zeros, n);
+}
+
 int dmd_device_start(struct dmd_device *d, uint8_t *window,
 		     size_t window_size, size_t pre_len, dmd_link_fn out,
 		     const uint8_t *ad, size_t adlen)
@@ -22,6 +43,7 @@ int dmd_device_start(struct dmd_device *d, uint8_t *window,
 	d->out = out;
 	d->ad = ad;
 	d->adlen = adlen;
+	send_preamble(out, pre_len, adlen);
 	if (nv_load(&st) != DMD_OK)
 		rc = DMD_EKEY;
 	else	/* Group size from the blob: 0 stands for g = b. */

@@ -42,7 +42,8 @@ struct dmd_device {
 };
 
 /*
- * Load the state from NV and set up a sender over @window (records of
+ * Send the boot preamble (zeros that end a frame a power loss cut), load
+ * the state from NV and set up a sender over @window (records of
  * @pre_len bytes are sealed fully offline). DMD_EKEY: no valid blob in NV
  * (unprovisioned, or a damaged blob, which is never used); DMD_EINVAL:
  * the window holds no slot. @ad (@adlen bytes, kept by reference) is sent

@@ -52,15 +52,6 @@ static struct dmd_device dev;
 
 static const char ad[] = "board=" BOARD_NAME;
 
-/*
- * Sent at every boot: a frame cut by a power loss still announces its full
- * length, and without this the gateway would take the next boot's first
- * bytes as its payload. More zeros than the longest frame of this firmware
- * (20 + 16 + AD) guarantee the cut frame ends inside them; the gateway
- * then resynchronises on the next sync word.
- */
-static const uint8_t boot_preamble[64];
-
 static void fail(const char *why, int code)
 {
 	board_puts(why);
@@ -85,7 +76,7 @@ int main(void)
 	int rc;
 
 	board_init();
-	board_out(boot_preamble, sizeof(boot_preamble));
+	/* Sends the boot preamble first: 64 zeros here (device.c). */
 	rc = dmd_device_start(&dev, window, sizeof(window), REC_LEN, board_out,
 			      (const uint8_t *)ad, sizeof(ad) - 1);
 	if (rc == DMD_EKEY)
