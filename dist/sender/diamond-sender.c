@@ -2281,8 +2281,13 @@ void dmd_poly1305_update(struct dmd_poly1305 *ctx, const uint8_t *m,
 		n = 16u - ctx->buf_len;
 		if (n > len)
 			n = len;
+		/*
+		 * buf_len + i < 16 always; the mask only tells GCC so (at -O3
+		 * it warns of an overflow it cannot rule out, and a firmware
+		 * built with -Werror stops there).
+		 */
 		for (i = 0; i < n; i++)
-			ctx->buf[ctx->buf_len + i] = m[i];
+			ctx->buf[(ctx->buf_len + i) & 15] = m[i];
 		ctx->buf_len = (uint8_t)(ctx->buf_len + n);
 		m += n;
 		len -= n;
