@@ -49,3 +49,32 @@ check-arduino: $(ARD_STAMP) $(BUILD)/userspace/diamondctl $(LOSSY) $(AVR_RUN) \
 	@BUILD=$(BUILD) ARDUINO_BUILDER="$(ARDUINO_BUILDER)" \
 		$(TOP)/selftests/arduino/telemetry.sh >$(TAPDIR)/arduino.tap; \
 		rc=$$?; cat $(TAPDIR)/arduino.tap; exit $$rc
+
+# --- sizes (not a test: the table of Documentation/embedded.rst) ----------
+# The Telemetry example without a key header (a provisioned board) and a
+# sketch of the Arduino core alone, built as check-arduino builds them.
+ARD_SIZE_SKETCHES := $(ARD_BUILD)/size/Telemetry/Telemetry.ino.elf \
+		     $(ARD_BUILD)/size/SerialOnly/SerialOnly.ino.elf
+$(ARD_BUILD)/size/Telemetry/Telemetry.ino.elf: $(ARD_STAMP)
+$(ARD_BUILD)/size/SerialOnly/SerialOnly.ino.elf: $(TOP)/tools/size-table/SerialOnly/SerialOnly.ino
+$(ARD_SIZE_SKETCHES):
+	@rm -rf $(@D) && mkdir -p $(@D)
+	@$(ARDUINO_BUILDER) -libraries $(ARD_BUILD)/libraries -build-path $(@D) \
+		$(if $(filter %/Telemetry.ino.elf,$@),$(ARD_LIB)/examples/Telemetry/Telemetry.ino,$<) \
+		>$(@D).log 2>&1 || { cat $(@D).log; exit 1; }
+
+# One row per firmware: TARGET:ELF:WINDOW:LABEL (tools/size-table/).
+.PHONY: size-table
+size-table: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(ARD_SIZE_SKETCHES) \
+	    $(AMALG_BUILD)/avr/sender-d1.elf $(AMALG_BUILD)/avr/sender-d2.elf \
+	    $(AMALG_BUILD)/m4/sender-d2.elf
+	@$(TOP)/tools/size-table/size-table.sh \
+	"avr:$(EMB_BUILD)/avr/sender-d1.elf:$(AVR_WINDOW):AVR sensor, core + AVR assembly, D1" \
+	"avr:$(EMB_BUILD)/avr/sender-d2.elf:$(AVR_WINDOW):AVR sensor, core + AVR assembly, D2" \
+	"avr:$(AMALG_BUILD)/avr/sender-d1.elf:$(AVR_WINDOW):AVR sensor, diamond-sender.c, D1" \
+	"avr:$(AMALG_BUILD)/avr/sender-d2.elf:$(AVR_WINDOW):AVR sensor, diamond-sender.c, D2" \
+	"avr:$(ARD_BUILD)/size/Telemetry/Telemetry.ino.elf:2048:Arduino Telemetry (library + core)" \
+	"avr:$(ARD_BUILD)/size/SerialOnly/SerialOnly.ino.elf:0:Arduino core alone (SerialOnly)" \
+	"m4:$(EMB_BUILD)/m4/sender-d1.elf:$(M4_WINDOW):M4 sensor, core, D1" \
+	"m4:$(EMB_BUILD)/m4/sender-d2.elf:$(M4_WINDOW):M4 sensor, core, D2" \
+	"m4:$(AMALG_BUILD)/m4/sender-d2.elf:$(M4_WINDOW):M4 sensor, diamond-sender.c, D2"
