@@ -18,7 +18,11 @@
 #     `diamondctl open --software`: clean, every reading of every completed
 #     epoch is released with the plaintext the sketch made (format 2,
 #     sample number epoch * 8 + index, the first-after-boot flag exactly on
-#     each boot's first reading); over a lossy link only such readings.
+#     each boot's first reading); over a lossy link only such readings;
+#  5. the deployment path of embedded.rst: the Provision example takes a
+#     second device's key header into a blank EEPROM, leaves a used one
+#     alone, and Telemetry built without a header sends from that EEPROM
+#     what the gateway verifies.
 #
 # The gateway here is libdiamond's software path over the core's receiver,
 # not diamond.ko: the kernel path needs a VM boot (make check-fw-interop
@@ -51,11 +55,13 @@ cd "$W" || exit 1
 		--blob dev33.bin --header diamond_key.h --state-dir gw >/dev/null
 ok $? "diamondctl provision --header writes the key header"
 cp -r "$LIBS/Diamond/examples/Telemetry" . && cp diamond_key.h Telemetry/
-mkdir -p build
-# SAMPLE_MS: a reading every 5 ms of simulated time instead of 1 s.
-$ARDUINO_BUILDER -libraries "$LIBS" -build-path "$W/build" \
-	-prefs=build.extra_flags=-DSAMPLE_MS=5 \
-	Telemetry/Telemetry.ino >build.log 2>&1
+# sketch INO DIR: build it into DIR (log DIR.log); SAMPLE_MS: a reading
+# every 5 ms of simulated time instead of 1 s.
+sketch() {
+	mkdir -p "$2" && $ARDUINO_BUILDER -libraries "$LIBS" -build-path "$W/$2" \
+		-prefs=build.extra_flags=-DSAMPLE_MS=5 "$1" >"$2.log" 2>&1
+}
+sketch Telemetry/Telemetry.ino build
 ok $? "arduino-builder builds the Telemetry example for the Mega 2560"
 elf=build/Telemetry.ino.elf
 sed -n 's/^\(Sketch uses\|Global variables use\)/# &/p' build.log
@@ -144,4 +150,31 @@ m=$(verify lossy.json "$firsts")
 ok $? "lossy link ($(sed 's/^lossy-link: //; s/ (seed.*//' lossy.err)): every released reading is one the sketch made"
 [ "$m" -gt 0 ] && [ "$m" -lt "$want" ]
 ok $? "lossy link: $m of $want readings released, the epochs a lost or damaged frame hit are not"
+
+# 5. Provision, then Telemetry without a header
+"$D" provision --root root --device 34 --suite 1 --agg add --b 1024 \
+	--blob dev34.bin --header key34.h --state-dir gw34 >/dev/null &&
+	cp -r "$LIBS/Diamond/examples/Provision" . && cp key34.h Provision/diamond_key.h &&
+	rm -r Telemetry/diamond_key.h && sketch Provision/Provision.ino prov &&
+	sketch Telemetry/Telemetry.ino nokey
+ok $? "Provision (with a Diamond1 key header) and Telemetry without one build"
+cp ee.blank ee34.bin
+"$BUILD/tools/avr-run" --eeprom ee34.bin --uart-out p1 --cycles-limit 4000000 \
+	prov/Provision.ino.elf 2>/dev/null
+grep -q "key stored in EEPROM" p1 && "$H/fw-nv" show avr ee34.bin | grep -q "live, suite 1 device 34"
+ok $? "Provision on a blank EEPROM: $(tr -d '\r' <p1 | head -n 1)"
+cp ee.bin ee33.before
+"$BUILD/tools/avr-run" --eeprom ee.bin --uart-out p2 --cycles-limit 4000000 \
+	prov/Provision.ino.elf 2>/dev/null
+grep -q "EEPROM in use, left alone" p2 && cmp -s ee33.before ee.bin
+ok $? "Provision on device 33's used EEPROM changes no byte: $(tr -d '\r' <p2 | head -n 1)"
+"$BUILD/tools/avr-run" --eeprom ee34.bin --uart-out t34 --cycles-limit 20000000 \
+	nokey/Telemetry.ino.elf 2>/dev/null
+"$BUILD/host/lossy-link" --filter --loss 0 --corrupt 0 --reorder 0 --dup 0 \
+	--seed 34 <t34 >t34.bin 2>/dev/null
+"$D" open --software --state-dir gw34 --input t34.bin >t34.json 2>/dev/null
+want34=$("$H/frame-check" --list t34 | awk '$1 == "frame" && $2 == 2 { n += $6 } END { print n + 0 }')
+got34=$(awk -F'[:,]' '$2 == 34' t34.json | wc -l)
+[ "$want34" -gt 0 ] && [ "$got34" = "$want34" ]
+ok $? "Telemetry without a header sends from the provisioned EEPROM: the gateway releases $got34 of $want34 readings"
 tap_end
