@@ -50,6 +50,11 @@ int dmd_device_start(struct dmd_device *d, uint8_t *window,
 		rc = dmd_sender_init_groups(&d->snd, &st, window, window_size,
 					    pre_len, st.group ? st.group : st.b);
 	dmd_wipe(&st, sizeof(st));
+	/* A device that did not start seals nothing, whatever is called. */
+	if (rc != DMD_OK) {
+		dmd_wipe(&d->snd, sizeof(d->snd));
+		d->out = NULL;
+	}
 	return rc;
 }
 

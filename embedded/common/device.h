@@ -47,7 +47,8 @@ struct dmd_device {
  * @pre_len bytes are sealed fully offline). DMD_EKEY: no valid blob in NV
  * (unprovisioned, or a damaged blob, which is never used); DMD_EINVAL:
  * the window holds no slot. @ad (@adlen bytes, kept by reference) is sent
- * in every tag frame and bound into its tag.
+ * in every tag frame and bound into its tag. After a failed start every
+ * other call returns DMD_EINVAL.
  */
 int dmd_device_start(struct dmd_device *d, uint8_t *window,
 		     size_t window_size, size_t pre_len, dmd_link_fn out,

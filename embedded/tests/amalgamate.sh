@@ -67,4 +67,15 @@ for cfg in "1 1 0 11" "2 0 3 12"; do
 	"$H/frame-check" --key "$W/k$s.blob" "$W/avr$s.1" "$W/avr$s.2" >"$W/fc$s" 2>&1
 	ok $? "$d: frame-check verifies the AVR build's $bytes bytes ($(sed -n 's/^# \([0-9]* epochs.*verified\).*/\1/p' "$W/fc$s"))"
 done
+
+# An unprovisioned device: the preamble, the message, exit 3, and nothing
+# sealed or written (the host build; device.c's start refuses).
+head -c 4096 /dev/zero | tr '\0' '\377' >"$W/blank.nv"
+cp "$W/blank.nv" "$W/blank.ref"
+DMD_NV=$W/blank.nv "$A/host/sender-d2.elf" >"$W/blank.out"
+rc=$?
+[ $rc = 3 ] && [ "$(head -c 64 "$W/blank.out" | tr -d '\0' | wc -c)" = 0 ] &&
+	[ "$(tail -c +65 "$W/blank.out")" = "# no reservation blob in NV: provision the device" ] &&
+	cmp -s "$W/blank.nv" "$W/blank.ref"
+ok $? "blank NV: 64 zero bytes, the unprovisioned message, exit 3 (status $rc), NV untouched"
 tap_end
