@@ -221,5 +221,6 @@ CHECK_SUITES += fw-interop
 .PHONY: check-fw-interop
 check-fw-interop: demo-build
 	@mkdir -p $(TAPDIR)
-	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) $(TOP)/tools/demo.sh --tap >$(TAPDIR)/fw-interop.tap; \
+	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) ARDUINO_BUILDER="$(ARDUINO_BUILDER)" \
+		$(TOP)/tools/demo.sh --tap >$(TAPDIR)/fw-interop.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-interop.tap; exit $$rc

@@ -14,6 +14,8 @@
 #                         into the gateway (diamondctl open, software
 #                         path), which releases every reading of every
 #                         completed epoch with the expected plaintext
+#                         (the kernel path: check-fw-interop, whose VM
+#                         opens a Telemetry device too)
 
 ARD_SRC   := $(TOP)/arduino/Diamond
 ARD_BUILD := $(BUILD)/arduino

@@ -22,7 +22,12 @@
 #     `lossy-link --filter` (1% loss, 1% reordered, 1% duplicated, seeded)
 #     and the same gateway VM opens what arrives.
 #
-# --tap prints TAP instead (make check-fw-interop): the same run, checked.
+# --tap prints TAP instead (make check-fw-interop): the same run, checked,
+# with one more device on the same gateway VM: the Arduino library's
+# Telemetry example (arduino/Diamond, a key header from provision
+# --header), built by arduino-builder ($ARDUINO_BUILDER, mk/sketch.mk) and
+# run in simavr, its UART through lossy-link --filter, opened in a state
+# directory of its own.
 # Expects the artifacts of `make module firmware userspace
 # $BUILD/userspace/diamondctl-static`; mk/demo.mk builds them first.
 set -uo pipefail
@@ -41,7 +46,7 @@ KO=${KMOD_KO:-$BUILD/kernel/x86_64-${KVER:-$("$TOP/tools/kernel/default-kver")}/
 # (`demo.sh --needs` prints them), so a fresh clone needs nothing else.
 NEEDS="$H/fw-nv $E/avr/sender-d1.elf $E/avr/sender-d2.elf $E/m4/sender-d1.elf
 $E/m4/sender-d2.elf $D $DS $KO $BUILD/tools/avr-run"
-NEEDS="$NEEDS $BUILD/host/lossy-link"
+NEEDS="$NEEDS $BUILD/host/lossy-link $BUILD/arduino/Diamond.stamp"
 if [ "${1:-}" = --needs ]; then
 	echo $NEEDS
 	exit 0
@@ -116,6 +121,30 @@ mid_epoch_cut() {
 	echo $((full / 2))
 }
 
+# --tap: the Arduino device (see the top). Empty arduino.bin: not run.
+: >arduino.bin
+ard_skip=
+if [ $tap = 1 ]; then
+	if [ -z "${ARDUINO_BUILDER:-}" ] || ! command -v arduino-builder >/dev/null; then
+		ard_skip="arduino-builder not installed (make deps)"
+	else
+		"$D" provision --root root --device 4001 --suite 1 --agg add --b 1024 \
+			--blob 4001.blob --header diamond_key.h --state-dir gwa >/dev/null &&
+		cp -r "$BUILD/arduino/libraries/Diamond/examples/Telemetry" . &&
+		mv diamond_key.h Telemetry/ && mkdir ard &&
+		$ARDUINO_BUILDER -libraries "$BUILD/arduino/libraries" -build-path "$W/ard" \
+			-prefs=build.extra_flags=-DSAMPLE_MS=5 Telemetry/Telemetry.ino \
+			>ard.log 2>&1 || ard_skip="Telemetry did not build (ard.log)"
+		if [ -z "$ard_skip" ]; then
+			head -c 4096 /dev/zero | tr '\0' '\377' >4001.nv
+			"$BUILD/tools/avr-run" --eeprom 4001.nv --uart-out 4001.link \
+				--cycles-limit 20000000 ard/Telemetry.ino.elf 2>/dev/null
+			"$BUILD/host/lossy-link" --filter --loss 0 --corrupt 0 --reorder 0 \
+				--dup 0 --seed 4001 <4001.link >arduino.bin 2>/dev/null
+		fi
+	fi
+fi
+
 step "running the sensor firmware (4 epochs of 8 records per boot)"
 for d in $DEVICES; do
 	IFS=: read -r id board suite agg <<<"$d"
@@ -164,7 +193,8 @@ for g in 1024 16; do
 done
 
 step "booting the gateway VM: diamond.ko, keys loaded into it, diamondctl open as uid 65534 (kernel path, custody), about 15-30 s"
-mkdir -p w && cp -r gw gwl w/ && cp frames.bin lossy.bin w/
+mkdir -p w && cp -r gw gwl w/ && cp frames.bin lossy.bin arduino.bin w/
+[ -s arduino.bin ] && cp -r gwa w/
 # The gateway as install.rst section 4 sets it up: the clear states in a
 # root-only key directory, the loader as root, the ingest as an
 # unprivileged user in the group that may bind the module's AF_ALG type
@@ -172,11 +202,12 @@ mkdir -p w && cp -r gw gwl w/ && cp frames.bin lossy.bin w/
 cat >w/guest.sh <<'SH'
 modprobe diamond || echo "@@err modprobe diamond failed"
 echo 65534 >/sys/module/diamond/parameters/afalg_gid
-for g in gw gwl; do
+for g in gw gwl gwa; do
+	[ -d /w/$g ] || continue
 	mkdir -p /w/keys-$g /w/ingest-$g && cp /w/$g/*.state /w/keys-$g/ &&
 		chmod 700 /w/keys-$g /w/ingest-$g && chown 65534:65534 /w/ingest-$g
 done
-chmod 755 /w && chmod 644 /w/frames.bin /w/lossy.bin
+chmod 755 /w && chmod 644 /w/frames.bin /w/lossy.bin /w/arduino.bin
 ingest() {
 	g=$1
 	shift
@@ -187,6 +218,12 @@ ingest gw --state-dir /w/ingest-gw --input /w/frames.bin >/w/out.json 2>/w/err.t
 echo "@@rc $?"
 ingest gwl --log-rate 0 --state-dir /w/ingest-gwl --input /w/lossy.bin >/w/lossy.json 2>/w/lossy.txt
 echo "@@lrc $?"
+if [ -s /w/arduino.bin ]; then
+	ingest gwa --state-dir /w/ingest-gwa --input /w/arduino.bin >/w/ard.json 2>/w/ard.txt
+	echo "@@arc $?"
+	sed 's/^/@@ajson /' /w/ard.json
+	sed 's/^/@@aerr /' /w/ard.txt
+fi
 sed 's/^/@@json /' /w/out.json
 sed 's/^/@@err /' /w/err.txt
 sed 's/^/@@ljson /' /w/lossy.json
@@ -220,8 +257,11 @@ sec json >out.json
 sec err >err.txt
 sec ljson >lossy.json
 sec lerr >lossy.txt
+sec ajson >ard.json
+sec aerr >ard.txt
 rc=$(sec rc)
 lrc=$(sec lrc)
+arc=$(sec arc)
 
 if [ $tap = 0 ]; then
 	step "decrypted readings (verified by the kernel module)"
@@ -281,4 +321,30 @@ t "lossy link, g = 1024: fewer released than with g = 16 ($(records 31024 lossy.
 	'[ "$(records 31024 lossy.json)" -lt "$(records 316 lossy.json)" ]'
 "$D" open --state-dir gwl --software --log-rate 0 --input lossy.bin >lsw.json 2>/dev/null
 t "lossy link: software open on the host agrees with the gateway VM" 'cmp -s lsw.json lossy.json'
+if [ -n "$ard_skip" ]; then
+	skip "Arduino Telemetry through the kernel gateway" "$ard_skip"
+else
+	# Expected: every reading of an epoch whose tag frame was sent, each the
+	# sketch's (format 2, sample epoch * 8 + index).
+	want=$("$H/frame-check" --list 4001.link | awk '$1 == "frame" && $2 == 2 { n += $6 } END { print n + 0 }')
+	bad=$(awk -F'"' '
+	function hx(s, i) { return index("0123456789abcdef", substr(s, i, 1)) - 1 }
+	function byte(s, k) { return hx(s, 2 * k + 1) * 16 + hx(s, 2 * k + 2) }
+	{
+		split($0, f, /[:,]/)
+		for (i = 1; i <= NF; i++) if ($i == "data") d = $(i + 2)
+		sample = ((byte(d, 7) * 256 + byte(d, 6)) * 256 + byte(d, 5)) * 256 + byte(d, 4)
+		if (byte(d, 0) != 2 || sample != f[4] * 8 + f[6]) n++
+	}
+	END { print n + 0 }' ard.json)
+	t "Arduino Telemetry (arduino-builder, simavr): the kernel path opened it, keys by reference" \
+		'grep -q "(kernel)" ard.txt && grep -q "custody: 1 device by reference" ard.txt'
+	t "Arduino Telemetry: all $want readings of its completed epochs released ($(records 4001 ard.json)), each the sketch's ($bad wrong)" \
+		'[ "$want" -gt 0 ] && [ "$(records 4001 ard.json)" = "$want" ] && [ "$bad" = 0 ]'
+	sed 's/^/# /' ard.txt
+	t "Arduino Telemetry: exit 0, nothing rejected (the epoch the run's end cut waits for its tag)" \
+		'[ "$arc" = 0 ] && ! grep -q "epoch [0-9]* rejected" ard.txt'
+	"$D" open --state-dir gwa --software --input arduino.bin >asw.json 2>/dev/null
+	t "Arduino Telemetry: software open on the host agrees with the kernel" 'cmp -s asw.json ard.json'
+fi
 tap_end

@@ -24,9 +24,9 @@
 #     alone, and Telemetry built without a header sends from that EEPROM
 #     what the gateway verifies.
 #
-# The gateway here is libdiamond's software path over the core's receiver,
-# not diamond.ko: the kernel path needs a VM boot (make check-fw-interop
-# runs the firmware's frames through it).
+# The gateway here is libdiamond's software path over the core's receiver:
+# diamond.ko needs a VM, and make check-fw-interop runs the Telemetry
+# example through it on the gateway VM it boots anyway (tools/demo.sh).
 set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
