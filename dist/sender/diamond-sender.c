@@ -3848,9 +3848,10 @@ int nv_provision(const uint8_t *blob, size_t len)
 static void send_preamble(dmd_link_fn out, size_t pre_len, size_t adlen)
 {
 	static const uint8_t preamble_zeros[16];
-	size_t n = DMD_FRAME_HDR + 1 +
-		   (pre_len > adlen + DMD_TAG_SIZE ? pre_len : adlen + DMD_TAG_SIZE);
+	size_t tag_frame = adlen + DMD_TAG_SIZE;
+	size_t n = pre_len > tag_frame ? pre_len : tag_frame;
 
+	n += DMD_FRAME_HDR + 1;
 	n = n < PREAMBLE_MIN ? PREAMBLE_MIN : n;
 	for (; n > sizeof(preamble_zeros); n -= sizeof(preamble_zeros))
 		out(preamble_zeros, sizeof(preamble_zeros));
@@ -3862,6 +3863,7 @@ int dmd_device_start(struct dmd_device *d, uint8_t *window,
 		     const uint8_t *ad, size_t adlen)
 {
 	struct dmd_state st;
+	uint32_t g;
 	int rc;
 
 	if (!d || !out || (!ad && adlen) || adlen > DMD_MAX_AD)
@@ -3870,11 +3872,14 @@ int dmd_device_start(struct dmd_device *d, uint8_t *window,
 	d->ad = ad;
 	d->adlen = adlen;
 	send_preamble(out, pre_len, adlen);
-	if (nv_load(&st) != DMD_OK)
+	if (nv_load(&st) != DMD_OK) {
 		rc = DMD_EKEY;
-	else	/* Group size from the blob: 0 stands for g = b. */
+	} else {
+		/* Group size from the blob: 0 stands for g = b. */
+		g = st.group ? st.group : st.b;
 		rc = dmd_sender_init_groups(&d->snd, &st, window, window_size,
-					    pre_len, st.group ? st.group : st.b);
+					    pre_len, g);
+	}
 	dmd_wipe(&st, sizeof(st));
 	/* A device that did not start seals nothing, whatever is called. */
 	if (rc != DMD_OK) {

@@ -2,9 +2,9 @@
 /*
  * ATmega2560 board: UART0 at 1 Mbaud (8N1, U2X) carries raw frames (or the
  * KAT firmware's TAP text), the 4 KiB EEPROM holds the reservation ring
- * (eeprom.c), GPIOR0..2 talk to tools/avr-run (exit status, cycle regions). On a real
- * Arduino Mega the same UART reaches the host through the USB bridge; see
- * Documentation/embedded.rst.
+ * (eeprom.c), GPIOR0..2 talk to tools/avr-run (exit status, cycle
+ * regions). On a real Arduino Mega the same UART reaches the host through
+ * the USB bridge; see Documentation/embedded.rst.
  */
 #include <avr/io.h>
 #include <avr/pgmspace.h>

@@ -42,7 +42,7 @@ public:
 	int begin(Print &link, uint8_t *window, size_t window_size,
 		  size_t record_len, const uint8_t *blob, size_t blob_len,
 		  const char *ad);
-	/* Seal @len bytes at @record in place and send the frame; 0 or DMD_E*. */
+	/* Seal @len bytes at @record in place, send the frame; 0 or DMD_E*. */
 	int seal(uint8_t *record, size_t len);
 	/* End the epoch and send its tag frame; 0 or DMD_E*. */
 	int close();
@@ -51,7 +51,7 @@ public:
 	/* The epoch the next reading goes into. */
 	uint64_t epoch() const;
 	uint32_t deviceId() const;
-	/* Erase the keys and the window (before a sleep without RAM, or a reset). */
+	/* Erase the keys and the window (before power-down or a reset). */
 	void end();
 
 private:

@@ -17,10 +17,12 @@
 void setup()
 {
 	Serial.begin(115200);
-	switch (nv_provision(diamond_device_blob, sizeof(diamond_device_blob))) {
+	int rc = nv_provision(diamond_device_blob, sizeof(diamond_device_blob));
+
+	switch (rc) {
 	case DMD_OK:
-		Serial.println(F("diamond: key stored in EEPROM; now upload the "
-				 "telemetry sketch without diamond_key.h"));
+		Serial.println(F("diamond: key stored in EEPROM; now upload "
+				 "the telemetry sketch without diamond_key.h"));
 		break;
 	case NV_IN_USE:
 		Serial.println(F("diamond: EEPROM in use, left alone (a used "
