@@ -14,6 +14,8 @@
 #    (diamondctl open --software: the kernel path needs a VM boot), which
 #    releases all 32 readings; the host build likewise, against the
 #    make-built AVR firmware (embedded/host/board.c keeps the same EEPROM).
+#    make check-fw-interop opens the M4 example with diamond.ko, on the
+#    gateway VM it boots anyway (tools/demo.sh).
 set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
