@@ -27,8 +27,9 @@
 # firmware (Documentation/embedded.rst, "The sender in your firmware"):
 # the Arduino library's Telemetry example (arduino/Diamond, a key header
 # from provision --header), built by arduino-builder ($ARDUINO_BUILDER,
-# mk/sketch.mk) and run in simavr, and the CMake package's M4 example
-# (dist/sender/examples/sensor) under qemu; their frames through
+# mk/sketch.mk) and run in simavr, the CMake package's M4 example
+# (dist/sender/examples/sensor) under qemu, and the sensor firmware on
+# the two-file sender (dist/sender/) on the host; their frames through
 # lossy-link --filter, opened in a state directory of their own.
 # Expects the artifacts of `make module firmware userspace
 # $BUILD/userspace/diamondctl-static`; mk/demo.mk builds them first.
@@ -48,7 +49,8 @@ KO=${KMOD_KO:-$BUILD/kernel/x86_64-${KVER:-$("$TOP/tools/kernel/default-kver")}/
 # (`demo.sh --needs` prints them), so a fresh clone needs nothing else.
 NEEDS="$H/fw-nv $E/avr/sender-d1.elf $E/avr/sender-d2.elf $E/m4/sender-d1.elf
 $E/m4/sender-d2.elf $D $DS $KO $BUILD/tools/avr-run"
-NEEDS="$NEEDS $BUILD/host/lossy-link $BUILD/arduino/Diamond.stamp"
+NEEDS="$NEEDS $BUILD/host/lossy-link $BUILD/arduino/Diamond.stamp
+$BUILD/amalg/host/sender-d1.elf"
 if [ "${1:-}" = --needs ]; then
 	echo $NEEDS
 	exit 0
@@ -127,7 +129,7 @@ mid_epoch_cut() {
 # ran). ard and cm: empty when it ran, else "skip: WHY" (a tool missing)
 # or "fail: WHY".
 : >dropin.bin
-ard= cm=
+ard= cm= two=
 dropin() {	# dropin ID LINK: a clean link into dropin.bin
 	"$BUILD/host/lossy-link" --filter --loss 0 --corrupt 0 --reorder 0 \
 		--dup 0 --seed "$1" <"$2" >>dropin.bin 2>/dev/null
@@ -166,6 +168,12 @@ if [ $tap = 1 ]; then
 			dropin 4002 4002.link
 		fi
 	fi
+	"$D" provision --root root --device 4003 --suite 1 --agg xor --b 1024 \
+		--blob 4003.blob --state-dir gwd >/dev/null &&
+		"$H/fw-nv" image avr 4003.blob 4003.nv &&
+		DMD_NV=4003.nv "$BUILD/amalg/host/sender-d1.elf" >4003.link ||
+		two="fail: the sensor firmware on diamond-sender.c did not run"
+	[ -n "$two" ] || dropin 4003 4003.link
 fi
 
 step "running the sensor firmware (4 epochs of 8 records per boot)"
@@ -356,6 +364,7 @@ ran() {	# ran NAME STATE: 0 when it ran; else its skip or failure, reported
 devs=0
 [ -z "$ard" ] && devs=$((devs + 1))
 [ -z "$cm" ] && devs=$((devs + 1))
+[ -z "$two" ] && devs=$((devs + 1))
 if [ $devs -gt 0 ]; then
 	sed 's/^/# /' dropin.txt
 	t "drop-in senders: the kernel path opened them, $devs keys by reference, exit 0, nothing rejected (an epoch a run's end cut waits for its tag)" \
@@ -385,5 +394,9 @@ fi
 if ran "CMake M4 example (qemu) through the kernel gateway" "$cm"; then
 	t "CMake M4 example (diamond::sender, qemu mps2-an386): 32 readings released ($(records 4002 dropin.json))" \
 		'[ "$(records 4002 dropin.json)" = 32 ]'
+fi
+if ran "the two-file sender on the host through the kernel gateway" "$two"; then
+	t "the sensor firmware on diamond-sender.c (host): 32 readings released ($(records 4003 dropin.json))" \
+		'[ "$(records 4003 dropin.json)" = 32 ]'
 fi
 tap_end
