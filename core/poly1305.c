@@ -153,7 +153,8 @@ static void poly1305_finish(struct dmd_poly1305 *ctx, uint8_t tag[16])
  */
 #define M26 0x3ffffffu
 
-static inline uint64_t mul32(uint32_t a, uint32_t b)
+/* Named apart from ghash_mul.c's mul32: the amalgamation is one unit. */
+static inline uint64_t pmul32(uint32_t a, uint32_t b)
 {
 	return (uint64_t)a * b;
 }
@@ -202,16 +203,16 @@ static void poly1305_blocks(struct dmd_poly1305 *ctx, const uint8_t *m,
 		h3 += ((t2 >> 14) | (t3 << 18)) & M26;
 		h4 += (t3 >> 8) | top;
 
-		d0 = mul32(h0, r0) + mul32(h1, s4) + mul32(h2, s3) +
-		     mul32(h3, s2) + mul32(h4, s1);
-		d1 = mul32(h0, r1) + mul32(h1, r0) + mul32(h2, s4) +
-		     mul32(h3, s3) + mul32(h4, s2);
-		d2 = mul32(h0, r2) + mul32(h1, r1) + mul32(h2, r0) +
-		     mul32(h3, s4) + mul32(h4, s3);
-		d3 = mul32(h0, r3) + mul32(h1, r2) + mul32(h2, r1) +
-		     mul32(h3, r0) + mul32(h4, s4);
-		d4 = mul32(h0, r4) + mul32(h1, r3) + mul32(h2, r2) +
-		     mul32(h3, r1) + mul32(h4, r0);
+		d0 = pmul32(h0, r0) + pmul32(h1, s4) + pmul32(h2, s3) +
+		     pmul32(h3, s2) + pmul32(h4, s1);
+		d1 = pmul32(h0, r1) + pmul32(h1, r0) + pmul32(h2, s4) +
+		     pmul32(h3, s3) + pmul32(h4, s2);
+		d2 = pmul32(h0, r2) + pmul32(h1, r1) + pmul32(h2, r0) +
+		     pmul32(h3, s4) + pmul32(h4, s3);
+		d3 = pmul32(h0, r3) + pmul32(h1, r2) + pmul32(h2, r1) +
+		     pmul32(h3, r0) + pmul32(h4, s4);
+		d4 = pmul32(h0, r4) + pmul32(h1, r3) + pmul32(h2, r2) +
+		     pmul32(h3, r1) + pmul32(h4, r0);
 
 		/* Carry chain; bits 130 and up come back times 5. */
 		h0 = (uint32_t)d0 & M26;
@@ -293,7 +294,7 @@ typedef unsigned __int128 u128;
 #define M44 0xfffffffffffull
 #define M42 0x3ffffffffffull
 
-static inline u128 mul64(uint64_t a, uint64_t b)
+static inline u128 pmul64(uint64_t a, uint64_t b)
 {
 	return (u128)a * b;
 }
@@ -331,9 +332,9 @@ static void poly1305_blocks(struct dmd_poly1305 *ctx, const uint8_t *m,
 		h1 += ((t0 >> 44) | (t1 << 20)) & M44;
 		h2 += (t1 >> 24) | top;
 
-		d0 = mul64(h0, r0) + mul64(h1, s2) + mul64(h2, s1);
-		d1 = mul64(h0, r1) + mul64(h1, r0) + mul64(h2, s2);
-		d2 = mul64(h0, r2) + mul64(h1, r1) + mul64(h2, r0);
+		d0 = pmul64(h0, r0) + pmul64(h1, s2) + pmul64(h2, s1);
+		d1 = pmul64(h0, r1) + pmul64(h1, r0) + pmul64(h2, s2);
+		d2 = pmul64(h0, r2) + pmul64(h1, r1) + pmul64(h2, r0);
 
 		h0 = (uint64_t)d0 & M44;
 		d1 += (uint64_t)(d0 >> 44);
@@ -398,8 +399,13 @@ void dmd_poly1305_update(struct dmd_poly1305 *ctx, const uint8_t *m,
 		n = 16u - ctx->buf_len;
 		if (n > len)
 			n = len;
+		/*
+		 * buf_len + i < 16 always; the mask only tells GCC so (at -O3
+		 * it warns of an overflow it cannot rule out, and a firmware
+		 * built with -Werror stops there).
+		 */
 		for (i = 0; i < n; i++)
-			ctx->buf[ctx->buf_len + i] = m[i];
+			ctx->buf[(ctx->buf_len + i) & 15] = m[i];
 		ctx->buf_len = (uint8_t)(ctx->buf_len + n);
 		m += n;
 		len -= n;

@@ -16,7 +16,7 @@ EMB        := $(TOP)/embedded
 EMB_BUILD  := $(BUILD)/embedded
 EMB_HOST   := $(EMB_BUILD)/host
 CORE_HDRS  := $(wildcard $(TOP)/core/*.h) $(wildcard $(TOP)/include/diamond/*.h)
-EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/sensor.c
+EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/device.c $(EMB)/common/sensor.c
 EMB_HDRS   := $(wildcard $(EMB)/common/*.h) $(CORE_HDRS)
 VECTORS    := $(TOP)/vectors/diamond.txt
 
@@ -47,7 +47,7 @@ EMB_AVR_OPT    := -O2
 EMB_AVR_LD     := -Wl,--gc-sections
 AVR_WINDOW     := 2048
 AVR_KAT_MAX    := 1100
-AVR_SRC        := $(EMB)/avr/board.c $(EMB_COMMON)
+AVR_SRC        := $(EMB)/avr/board.c $(EMB)/avr/eeprom.c $(EMB_COMMON)
 
 # --- Cortex-M4 (mps2-an386) -----------------------------------------------
 EMB_M4_CFLAGS := -mcpu=cortex-m4 -mthumb -std=c11 -Wall -Wextra -Werror \
@@ -221,5 +221,6 @@ CHECK_SUITES += fw-interop
 .PHONY: check-fw-interop
 check-fw-interop: demo-build
 	@mkdir -p $(TAPDIR)
-	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) $(TOP)/tools/demo.sh --tap >$(TAPDIR)/fw-interop.tap; \
+	@BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) ARDUINO_BUILDER="$(ARDUINO_BUILDER)" \
+		$(TOP)/tools/demo.sh --tap >$(TAPDIR)/fw-interop.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-interop.tap; exit $$rc

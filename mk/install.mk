@@ -8,7 +8,10 @@
 #   make install-userspace  diamondctl and its man page; libdiamond: the
 #                           shared library (soname libdiamond.so.1) and its
 #                           link, the static library, the header and a
-#                           pkg-config file that names the installed paths
+#                           pkg-config file that names the installed paths;
+#                           the sender's CMake package (dist/sender/:
+#                           libdiamond-sender.a, diamond-sender.h and
+#                           lib/cmake/diamond, for find_package(diamond))
 #   make install-system     the systemd unit of the gateway ingest, its
 #                           sysusers.d user, the modules-load.d entry
 #   make install-module     diamond.ko into /lib/modules/KVER/extra
@@ -64,6 +67,16 @@ DKMS_FILES = dkms.conf Kbuild kernel/Kbuild include/diamond/spec.h \
 	     include/diamond/epoch.h \
 	     $(patsubst $(TOP)/%,%,$(sort $(filter-out %.mod.c, \
 		$(wildcard $(TOP)/kernel/*.c $(TOP)/kernel/*.h))))
+# The sender's CMake package, built and installed by CMake itself (its
+# export files name the paths): below PREFIX the paths are relative, so
+# the package is found in a DESTDIR too (make check-install).
+inst_rel = $(patsubst $(PREFIX)/%,%,$(1))
+INST_CMAKE := $(BUILD)/cmake-install
+INST_SENDER_FILES = $(LIBDIR)/libdiamond-sender.a \
+	$(INCLUDEDIR)/diamond-sender/diamond-sender.h \
+	$(addprefix $(LIBDIR)/cmake/diamond/,diamondConfig.cmake \
+		diamondConfigVersion.cmake diamondTargets.cmake \
+		diamondTargets-release.cmake)
 # Without DESTDIR, the steps a package's maintainer scripts would run.
 inst_live = [ -n "$(DESTDIR)" ] ||
 
@@ -89,6 +102,13 @@ install-userspace: userspace
 	    -e 's|@VERSION@|$(US_VERSION)|' $(US_LIB_SRC)/libdiamond.pc.in \
 		>$(DESTDIR)$(PKGCONFIGDIR)/libdiamond.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/libdiamond.pc
+	rm -rf $(INST_CMAKE)
+	cmake -S $(TOP)/dist/sender -B $(INST_CMAKE) -DCMAKE_BUILD_TYPE=Release \
+		-DCMAKE_INSTALL_PREFIX=$(PREFIX) \
+		-DCMAKE_INSTALL_LIBDIR=$(call inst_rel,$(LIBDIR)) \
+		-DCMAKE_INSTALL_INCLUDEDIR=$(call inst_rel,$(INCLUDEDIR)) >/dev/null
+	cmake --build $(INST_CMAKE) >/dev/null
+	DESTDIR=$(DESTDIR) cmake --install $(INST_CMAKE) >/dev/null
 	$(inst_live) ldconfig
 
 install-system:
@@ -122,10 +142,12 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/libdiamond.so.$(US_SOVER) $(DESTDIR)$(LIBDIR)/libdiamond.so \
 	      $(DESTDIR)$(LIBDIR)/libdiamond.a $(DESTDIR)$(PKGCONFIGDIR)/libdiamond.pc \
 	      $(DESTDIR)$(INCLUDEDIR)/diamond/libdiamond.h \
+	      $(addprefix $(DESTDIR),$(INST_SENDER_FILES)) \
 	      $(DESTDIR)$(SYSTEMDUNITDIR)/diamond-ingest.service \
 	      $(DESTDIR)$(SYSUSERSDIR)/diamond.conf $(DESTDIR)$(MODULESLOADDIR)/diamond.conf \
 	      $(DESTDIR)$(MODULEDIR)/diamond.ko
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/diamond 2>/dev/null
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/diamond $(DESTDIR)$(INCLUDEDIR)/diamond-sender \
+		$(DESTDIR)$(LIBDIR)/cmake/diamond 2>/dev/null
 	$(inst_live) ldconfig
 	$(inst_live) [ ! -d /lib/modules/$(KVER) ] || depmod -a $(KVER)
 

@@ -22,7 +22,15 @@
 #     `lossy-link --filter` (1% loss, 1% reordered, 1% duplicated, seeded)
 #     and the same gateway VM opens what arrives.
 #
-# --tap prints TAP instead (make check-fw-interop): the same run, checked.
+# --tap prints TAP instead (make check-fw-interop): the same run, checked,
+# with two more devices on the same gateway VM, the senders for other
+# firmware (Documentation/embedded.rst, "The sender in your firmware"):
+# the Arduino library's Telemetry example (arduino/Diamond, a key header
+# from provision --header), built by arduino-builder ($ARDUINO_BUILDER,
+# mk/sketch.mk) and run in simavr, the CMake package's M4 example
+# (dist/sender/examples/sensor) under qemu, and the sensor firmware on
+# the two-file sender (dist/sender/) on the host; their frames through
+# lossy-link --filter, opened in a state directory of their own.
 # Expects the artifacts of `make module firmware userspace
 # $BUILD/userspace/diamondctl-static`; mk/demo.mk builds them first.
 set -uo pipefail
@@ -41,7 +49,8 @@ KO=${KMOD_KO:-$BUILD/kernel/x86_64-${KVER:-$("$TOP/tools/kernel/default-kver")}/
 # (`demo.sh --needs` prints them), so a fresh clone needs nothing else.
 NEEDS="$H/fw-nv $E/avr/sender-d1.elf $E/avr/sender-d2.elf $E/m4/sender-d1.elf
 $E/m4/sender-d2.elf $D $DS $KO $BUILD/tools/avr-run"
-NEEDS="$NEEDS $BUILD/host/lossy-link"
+NEEDS="$NEEDS $BUILD/host/lossy-link $BUILD/arduino/Diamond.stamp
+$BUILD/amalg/host/sender-d1.elf"
 if [ "${1:-}" = --needs ]; then
 	echo $NEEDS
 	exit 0
@@ -87,11 +96,11 @@ for g in 1024 16; do
 		--group-size $g --blob "3$g.blob" --state-dir gwl >/dev/null || exit 1
 done
 
-m4_run() {	# m4_run ID SUITE OUT
+m4_run() {	# m4_run ID SUITE OUT [ELF]
 	qemu-system-arm -M mps2-an386 -cpu cortex-m4 -display none -serial none \
 		-monitor none -chardev null,id=sh0 \
 		-semihosting-config "enable=on,target=native,chardev=sh0,arg=fw,arg=nv=$1.nv,arg=out=$3" \
-		-kernel "$E/m4/sender-d$2.elf"
+		-kernel "${4:-$E/m4/sender-d$2.elf}"
 }
 
 # mid_epoch_cut ID SUITE: a cycle at which a power loss leaves an epoch
@@ -115,6 +124,57 @@ mid_epoch_cut() {
 	done
 	echo $((full / 2))
 }
+
+# --tap: the drop-in senders (see the top) into dropin.bin (empty: none
+# ran). ard and cm: empty when it ran, else "skip: WHY" (a tool missing)
+# or "fail: WHY".
+: >dropin.bin
+ard= cm= two=
+dropin() {	# dropin ID LINK: a clean link into dropin.bin
+	"$BUILD/host/lossy-link" --filter --loss 0 --corrupt 0 --reorder 0 \
+		--dup 0 --seed "$1" <"$2" >>dropin.bin 2>/dev/null
+}
+if [ $tap = 1 ]; then
+	if [ -z "${ARDUINO_BUILDER:-}" ] || ! command -v arduino-builder >/dev/null; then
+		ard="skip: arduino-builder not installed (make deps)"
+	else
+		"$D" provision --root root --device 4001 --suite 1 --agg add --b 1024 \
+			--blob 4001.blob --header diamond_key.h --state-dir gwd >/dev/null &&
+		cp -r "$BUILD/arduino/libraries/Diamond/examples/Telemetry" . &&
+		mv diamond_key.h Telemetry/ && mkdir ard &&
+		$ARDUINO_BUILDER -libraries "$BUILD/arduino/libraries" -build-path "$W/ard" \
+			-prefs=build.extra_flags=-DSAMPLE_MS=5 Telemetry/Telemetry.ino \
+			>ard.log 2>&1 || ard="fail: Telemetry did not build"
+		if [ -z "$ard" ]; then
+			head -c 4096 /dev/zero | tr '\0' '\377' >4001.nv
+			"$BUILD/tools/avr-run" --eeprom 4001.nv --uart-out 4001.link \
+				--cycles-limit 20000000 ard/Telemetry.ino.elf 2>/dev/null
+			dropin 4001 4001.link
+		fi
+	fi
+	if ! command -v cmake >/dev/null; then
+		cm="skip: cmake not installed (make deps)"
+	else
+		"$D" provision --root root --device 4002 --suite 2 --agg xor --b 1024 \
+			--blob 4002.blob --state-dir gwd >/dev/null &&
+		"$H/fw-nv" image m4 4002.blob 4002.nv &&
+		cmake -S "$TOP/dist/sender/examples/sensor" -B cm -DDIAMOND_FROM_SOURCE=ON \
+			-DCMAKE_BUILD_TYPE=Release \
+			-DCMAKE_TOOLCHAIN_FILE="$TOP/dist/sender/cmake/arm-none-eabi.cmake" \
+			>cm.log 2>&1 && cmake --build cm >>cm.log 2>&1 ||
+			cm="fail: the CMake M4 example did not build"
+		if [ -z "$cm" ]; then
+			m4_run 4002 2 4002.link cm/sensor.elf
+			dropin 4002 4002.link
+		fi
+	fi
+	"$D" provision --root root --device 4003 --suite 1 --agg xor --b 1024 \
+		--blob 4003.blob --state-dir gwd >/dev/null &&
+		"$H/fw-nv" image avr 4003.blob 4003.nv &&
+		DMD_NV=4003.nv "$BUILD/amalg/host/sender-d1.elf" >4003.link ||
+		two="fail: the sensor firmware on diamond-sender.c did not run"
+	[ -n "$two" ] || dropin 4003 4003.link
+fi
 
 step "running the sensor firmware (4 epochs of 8 records per boot)"
 for d in $DEVICES; do
@@ -164,7 +224,8 @@ for g in 1024 16; do
 done
 
 step "booting the gateway VM: diamond.ko, keys loaded into it, diamondctl open as uid 65534 (kernel path, custody), about 15-30 s"
-mkdir -p w && cp -r gw gwl w/ && cp frames.bin lossy.bin w/
+mkdir -p w && cp -r gw gwl w/ && cp frames.bin lossy.bin dropin.bin w/
+[ -s dropin.bin ] && cp -r gwd w/
 # The gateway as install.rst section 4 sets it up: the clear states in a
 # root-only key directory, the loader as root, the ingest as an
 # unprivileged user in the group that may bind the module's AF_ALG type
@@ -172,11 +233,12 @@ mkdir -p w && cp -r gw gwl w/ && cp frames.bin lossy.bin w/
 cat >w/guest.sh <<'SH'
 modprobe diamond || echo "@@err modprobe diamond failed"
 echo 65534 >/sys/module/diamond/parameters/afalg_gid
-for g in gw gwl; do
+for g in gw gwl gwd; do
+	[ -d /w/$g ] || continue
 	mkdir -p /w/keys-$g /w/ingest-$g && cp /w/$g/*.state /w/keys-$g/ &&
 		chmod 700 /w/keys-$g /w/ingest-$g && chown 65534:65534 /w/ingest-$g
 done
-chmod 755 /w && chmod 644 /w/frames.bin /w/lossy.bin
+chmod 755 /w && chmod 644 /w/frames.bin /w/lossy.bin /w/dropin.bin
 ingest() {
 	g=$1
 	shift
@@ -187,6 +249,12 @@ ingest gw --state-dir /w/ingest-gw --input /w/frames.bin >/w/out.json 2>/w/err.t
 echo "@@rc $?"
 ingest gwl --log-rate 0 --state-dir /w/ingest-gwl --input /w/lossy.bin >/w/lossy.json 2>/w/lossy.txt
 echo "@@lrc $?"
+if [ -s /w/dropin.bin ]; then
+	ingest gwd --state-dir /w/ingest-gwd --input /w/dropin.bin >/w/dropin.json 2>/w/dropin.txt
+	echo "@@drc $?"
+	sed 's/^/@@djson /' /w/dropin.json
+	sed 's/^/@@derr /' /w/dropin.txt
+fi
 sed 's/^/@@json /' /w/out.json
 sed 's/^/@@err /' /w/err.txt
 sed 's/^/@@ljson /' /w/lossy.json
@@ -220,8 +288,11 @@ sec json >out.json
 sec err >err.txt
 sec ljson >lossy.json
 sec lerr >lossy.txt
+sec djson >dropin.json
+sec derr >dropin.txt
 rc=$(sec rc)
 lrc=$(sec lrc)
+drc=$(sec drc)
 
 if [ $tap = 0 ]; then
 	step "decrypted readings (verified by the kernel module)"
@@ -281,4 +352,51 @@ t "lossy link, g = 1024: fewer released than with g = 16 ($(records 31024 lossy.
 	'[ "$(records 31024 lossy.json)" -lt "$(records 316 lossy.json)" ]'
 "$D" open --state-dir gwl --software --log-rate 0 --input lossy.bin >lsw.json 2>/dev/null
 t "lossy link: software open on the host agrees with the gateway VM" 'cmp -s lsw.json lossy.json'
+# The drop-in senders: ard and cm say whether each ran.
+ran() {	# ran NAME STATE: 0 when it ran; else its skip or failure, reported
+	case $2 in
+	"") return 0 ;;
+	skip:*) skip "$1" "${2#skip: }" ;;
+	*) ok 1 "$1: ${2#fail: }" ;;
+	esac
+	return 1
+}
+devs=0
+[ -z "$ard" ] && devs=$((devs + 1))
+[ -z "$cm" ] && devs=$((devs + 1))
+[ -z "$two" ] && devs=$((devs + 1))
+if [ $devs -gt 0 ]; then
+	sed 's/^/# /' dropin.txt
+	t "drop-in senders: the kernel path opened them, $devs keys by reference, exit 0, nothing rejected (an epoch a run's end cut waits for its tag)" \
+		'grep -q "(kernel)" dropin.txt && grep -q "custody: $devs devices\{0,1\} by reference" dropin.txt &&
+		 [ "$drc" = 0 ] && ! grep -q "epoch [0-9]* rejected" dropin.txt'
+	"$D" open --state-dir gwd --software --input dropin.bin >dsw.json 2>/dev/null
+	t "drop-in senders: software open on the host agrees with the kernel" 'cmp -s dsw.json dropin.json'
+fi
+if ran "Arduino Telemetry (arduino-builder, simavr) through the kernel gateway" "$ard"; then
+	# Expected: every reading of an epoch whose tag frame was sent, each the
+	# sketch's (format 2, sample epoch * 8 + index).
+	want=$("$H/frame-check" --list 4001.link | awk '$1 == "frame" && $2 == 2 { n += $6 } END { print n + 0 }')
+	grep '"device":4001,' dropin.json >ard.json
+	bad=$(awk -F'"' '
+	function hx(s, i) { return index("0123456789abcdef", substr(s, i, 1)) - 1 }
+	function byte(s, k) { return hx(s, 2 * k + 1) * 16 + hx(s, 2 * k + 2) }
+	{
+		split($0, f, /[:,]/)
+		for (i = 1; i <= NF; i++) if ($i == "data") d = $(i + 2)
+		sample = ((byte(d, 7) * 256 + byte(d, 6)) * 256 + byte(d, 5)) * 256 + byte(d, 4)
+		if (byte(d, 0) != 2 || sample != f[4] * 8 + f[6]) n++
+	}
+	END { print n + 0 }' ard.json)
+	t "Arduino Telemetry (arduino-builder, simavr): all $want readings of its completed epochs released ($(records 4001 ard.json)), each the sketch's ($bad wrong)" \
+		'[ "$want" -gt 0 ] && [ "$(records 4001 ard.json)" = "$want" ] && [ "$bad" = 0 ]'
+fi
+if ran "CMake M4 example (qemu) through the kernel gateway" "$cm"; then
+	t "CMake M4 example (diamond::sender, qemu mps2-an386): 32 readings released ($(records 4002 dropin.json))" \
+		'[ "$(records 4002 dropin.json)" = 32 ]'
+fi
+if ran "the two-file sender on the host through the kernel gateway" "$two"; then
+	t "the sensor firmware on diamond-sender.c (host): 32 readings released ($(records 4003 dropin.json))" \
+		'[ "$(records 4003 dropin.json)" = 32 ]'
+fi
 tap_end

@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * ATmega2560 board: UART0 at 1 Mbaud (8N1, U2X) carries raw frames (or the
- * KAT firmware's TAP text), the 4 KiB EEPROM holds the reservation ring,
- * GPIOR0..2 talk to tools/avr-run (exit status, cycle regions). On a real
- * Arduino Mega the same UART reaches the host through the USB bridge; see
- * Documentation/embedded.rst.
+ * KAT firmware's TAP text), the 4 KiB EEPROM holds the reservation ring
+ * (eeprom.c), GPIOR0..2 talk to tools/avr-run (exit status, cycle
+ * regions). On a real Arduino Mega the same UART reaches the host through
+ * the USB bridge; see Documentation/embedded.rst.
  */
-#include <avr/eeprom.h>
 #include <avr/io.h>
 #include <avr/pgmspace.h>
 
 #include "board.h"
-#include "nvstate.h"
 #include "avr-run.h"
-
-/* The whole EEPROM: 64 slots of 64 bytes. */
-#define AVR_NV_SLOTS ((E2END + 1) / NV_SLOT_SIZE)
 
 void board_init(void)
 {
@@ -49,40 +44,6 @@ void board_exit(int code)
 	for (volatile uint16_t i = 0; i < 100; i++)
 		;
 	avr_run_exit((uint8_t)code);
-}
-
-int board_nv_read(uint32_t off, uint8_t *p, uint32_t n)
-{
-	if (off + n > E2END + 1UL)
-		return -1;
-	eeprom_read_block(p, (const void *)(uint16_t)off, (size_t)n);
-	return 0;
-}
-
-/* EEPROM cells are rewritten in place (erase + write per byte). */
-int board_nv_program(uint32_t off, const uint8_t *p, uint32_t n)
-{
-	if (off + n > E2END + 1UL)
-		return -1;
-	eeprom_update_block(p, (void *)(uint16_t)off, (size_t)n);
-	eeprom_busy_wait();
-	return 0;
-}
-
-int board_nv_erase_sector(uint32_t sector)
-{
-	(void)sector;
-	return 0;
-}
-
-uint32_t board_nv_slots(void)
-{
-	return AVR_NV_SLOTS;
-}
-
-uint32_t board_nv_sector_slots(void)
-{
-	return 1;
 }
 
 void board_flash_read(void *dst, const void *src, size_t n)

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "board_nv.h"
+
 void board_init(void);
 
 /* Raw bytes to the gateway link (UART0 / semihosting file). */
@@ -19,18 +21,6 @@ void board_out(const uint8_t *p, size_t n);
 void board_puts(const char *s);
 
 __attribute__((noreturn)) void board_exit(int code);
-
-/*
- * Non-volatile store of NV_SLOTS slots of NV_SLOT_SIZE bytes, erased in
- * units of NV_SECTOR_SLOTS slots. Programming may only clear bits of an
- * erased (0xff) or partly programmed byte on flash; EEPROM rewrites bytes
- * freely and has NV_SECTOR_SLOTS = 1 with a no-op erase. Return 0 or -1.
- */
-int board_nv_read(uint32_t off, uint8_t *p, uint32_t n);
-int board_nv_program(uint32_t off, const uint8_t *p, uint32_t n);
-int board_nv_erase_sector(uint32_t sector);
-uint32_t board_nv_slots(void);
-uint32_t board_nv_sector_slots(void);
 
 /* Copy constant data declared with KAT_FLASH / BOARD_FLASH into RAM. */
 void board_flash_read(void *dst, const void *src, size_t n);

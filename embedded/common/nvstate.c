@@ -21,7 +21,7 @@
 #include "nvstate.h"
 
 #include <diamond/util.h>
-#include "board.h"
+#include "board_nv.h"
 
 static uint32_t live_slot = UINT32_MAX;
 
@@ -205,4 +205,41 @@ int nv_store(const struct dmd_state *st)
 		return DMD_EINVAL;
 	live_slot = i;
 	return DMD_OK;
+}
+
+/* Every byte of the store 0xff: nothing was ever provisioned or used. */
+static int store_blank(uint8_t *buf)
+{
+	uint32_t i, n = board_nv_slots();
+
+	for (i = 0; i < n; i++) {
+		if (board_nv_read(i * NV_SLOT_SIZE, buf, NV_SLOT_SIZE))
+			return -1;
+		if (!slot_is(buf, 0xff))
+			return 0;
+	}
+	return 1;
+}
+
+int nv_provision(const uint8_t *blob, size_t len)
+{
+	uint8_t buf[NV_SLOT_SIZE];
+	struct dmd_state st;
+	int rc, blank;
+
+	rc = dmd_blob_parse(&st, blob, len);
+	if (rc == DMD_OK && (st.flags & DMD_BLOB_FLAG_OPEN_ONLY))
+		rc = DMD_EKEY;
+	blank = rc == DMD_OK ? store_blank(buf) : 0;
+	if (blank < 0)
+		rc = DMD_EINVAL;
+	else if (rc == DMD_OK && !blank)
+		rc = NV_IN_USE;
+	if (rc == DMD_OK) {
+		live_slot = UINT32_MAX;
+		rc = nv_store(&st);
+	}
+	dmd_wipe(&st, sizeof(st));
+	dmd_wipe(buf, sizeof(buf));
+	return rc;
 }

@@ -9,6 +9,7 @@
 #ifndef DIAMOND_EMBEDDED_NVSTATE_H
 #define DIAMOND_EMBEDDED_NVSTATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <diamond/core.h>
@@ -45,6 +46,19 @@ int nv_load(struct dmd_state *st);
  * only after the write has completed; DMD_EINVAL on a store error.
  */
 int nv_store(const struct dmd_state *st);
+
+/*
+ * Factory provisioning on the device itself (the Arduino library's key
+ * header; a programmer writing an `fw-nv image` is the other way): write
+ * @blob (a key blob, diamondctl provision) as the first state, but only
+ * into a store that holds nothing at all, every byte 0xff, as a new part
+ * or an erased one. A store holding anything is never written:
+ * NV_IN_USE, and the device goes on from the state it has, so restarting
+ * a firmware that carries a blob never brings an old key back. DMD_EKEY:
+ * @blob does not parse (or only opens); DMD_EINVAL: a store error.
+ */
+#define NV_IN_USE	1
+int nv_provision(const uint8_t *blob, size_t len);
 
 /* Build one slot image for @st (used by the host image tool as well). */
 void nv_slot_image(uint8_t slot[NV_SLOT_SIZE], const struct dmd_state *st);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# kat.sh avr|m4 ELF...: run the known-answer firmware on its emulator and
-# fold the TAP each device prints into one stream, plus one test per
-# firmware for its exit status (the device's failure count).
+# kat.sh avr|m4|host ELF...: run the known-answer firmware on its emulator
+# (host: the program itself, for dist/sender/) and fold the TAP each device
+# prints into one stream, plus one test per firmware for its exit status
+# (the device's failure count).
 set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -24,6 +25,7 @@ for elf in "$@"; do
 	case $target in
 	avr) "$BUILD/tools/avr-run" --cycles-limit 4000000000 "$elf" >"$out" 2>/dev/null ;;
 	m4) BUILD=$BUILD "$TOP/tools/m4-run" --timeout 120 "$elf" >"$out" 2>/dev/null ;;
+	host) timeout 120 "$elf" >"$out" 2>/dev/null ;;
 	esac
 	rc=$?
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$out")

@@ -84,9 +84,11 @@ void dmd_poly1305_xor(const uint8_t key[32], const uint8_t *m, size_t len,
  * S_k = R_k + (R_k >> 2), k = 1..3, there (embedded/avr/prims/poly1305.py),
  * so that a one-call MAC from a sender's window slot does not compute them
  * online. pk is prep bytes || r || s; dmd_poly1305_prep() fills the prep
- * bytes and clamps r in place (the same key for Poly1305).
+ * bytes and clamps r in place (the same key for Poly1305). The two-file
+ * sender (dist/sender/) has no assembly: DMD_AVR_PORTABLE leaves the AVR
+ * on the portable radix-8 C, without prepared keys.
  */
-#if defined(__AVR__)
+#if defined(__AVR__) && !defined(DMD_AVR_PORTABLE)
 #define DMD_POLY1305_PREP 12
 void dmd_avr_poly1305_prep(uint8_t *pk);
 void dmd_avr_poly1305_xor_pre(const uint8_t *pk, const uint8_t *m,

@@ -29,6 +29,12 @@ ok $? "make install DESTDIR=... (PREFIX=/usr/local)"
 {
 	echo "f 755 usr/local/bin/diamondctl"
 	echo "f 644 usr/local/include/diamond/libdiamond.h"
+	echo "f 644 usr/local/include/diamond-sender/diamond-sender.h"
+	echo "f 644 usr/local/lib/cmake/diamond/diamondConfig.cmake"
+	echo "f 644 usr/local/lib/cmake/diamond/diamondConfigVersion.cmake"
+	echo "f 644 usr/local/lib/cmake/diamond/diamondTargets-release.cmake"
+	echo "f 644 usr/local/lib/cmake/diamond/diamondTargets.cmake"
+	echo "f 644 usr/local/lib/libdiamond-sender.a"
 	echo "f 644 usr/local/lib/libdiamond.a"
 	echo "l usr/local/lib/libdiamond.so"
 	echo "f 755 usr/local/lib/libdiamond.so.1"
@@ -76,6 +82,15 @@ unset LD_LIBRARY_PATH
 probe_all -static $(pkg-config --static --cflags --libs libdiamond) >probe-static.out 2>&1
 ok $? "pkg-config --static: the static library and libkcapi link too"
 unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+
+# The sender's CMake package as a CMake project finds it (dist/sender/).
+cmake -S "$TOP/dist/sender/examples/sensor" -B sensor \
+	-DCMAKE_PREFIX_PATH="$D/usr/local" >cmake.log 2>&1 &&
+	cmake --build sensor >>cmake.log 2>&1 &&
+	grep -q "$D/usr/local/lib/libdiamond-sender.a" sensor/CMakeFiles/sensor.dir/link.txt
+rc=$?
+ok $rc "find_package(diamond) finds the installed diamond::sender; the sensor example links it"
+[ $rc = 0 ] || tail -n 20 cmake.log | diag
 
 mkdir rt && (cd rt && roundtrip "$D/usr/local/bin/diamondctl") >rt.log 2>&1
 ok $? "installed diamondctl: keygen, provision, seal, open --software round trip"
@@ -133,6 +148,10 @@ check "its .pc: libdir=\${prefix}/lib/x86_64-linux-gnu, includedir=\${prefix}/in
 	       grep -qx 'includedir=\${prefix}/include' '$pc2'"
 check "its unit runs /usr/bin/diamondctl" \
 	grep -q '^ExecStart=/usr/bin/diamondctl open ' "$D2/lib/systemd/system/diamond-ingest.service"
+check "the sender's CMake package in lib/x86_64-linux-gnu/cmake/diamond, its header in include" \
+	sh -c "[ -f '$D2/usr/lib/x86_64-linux-gnu/cmake/diamond/diamondConfig.cmake' ] &&
+	       [ -f '$D2/usr/lib/x86_64-linux-gnu/libdiamond-sender.a' ] &&
+	       [ -f '$D2/usr/include/diamond-sender/diamond-sender.h' ]"
 mk uninstall DESTDIR="$D2" "${V2[@]}" >uninstall2.log 2>&1
 listing "$D2" >left2.list
 check "uninstall with the same directories leaves no file" test ! -s left2.list
