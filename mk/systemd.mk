@@ -8,9 +8,11 @@
 # with a dkms rebuild and module reload, the compromised-gateway probe as
 # _diamond; every record delivered exactly once
 # (selftests/systemd/systemd.sh, guest.sh; Documentation/install.rst
-# section 5). Root; not part of make check (its cost: install.rst).
-# The root tarball is cached in $(BUILD)/systemd (tools/systemd/mkroot).
+# section 5). Root (else one loud SKIP). In make check: its cost
+# (install.rst) is paid beside the matrix's cells. The root tarball is
+# cached in $(BUILD)/systemd (tools/systemd/mkroot, mmdebstrap).
 SYSTEMD_CELLS ?= x86_64-6.12 x86_64-newest
+CHECK_SUITES += systemd
 
 .PHONY: check-systemd
 # The programs are built in the recipe: mk/userspace.mk, which names them,

@@ -27,6 +27,8 @@ ok() { # ok DESCRIPTION SHELL-CODE (eval'ed here, so functions work)
 }
 diag() { echo "@@diag $*"; }
 skip() { echo "@@skip $*"; }
+# Seconds since this boot's kernel started (where a boot's time goes).
+uptime_s() { cut -d. -f1 /proc/uptime; }
 
 # As the ingest's user, what the unit's KeyringMode=shared gives it: a
 # session keyring of its own with its user keyring linked in. No sandbox:
@@ -80,6 +82,7 @@ phase() { # phase NAME: send it, then wait for every record
 case $stage in
 1)
 	echo "@@boot 1 $(uname -r)"
+	diag "boot 1: the guest script starts $(uptime_s) s after the kernel did"
 	ok "boot 1: PID 1 is systemd" '[ "$(cat /proc/1/comm)" = systemd ]'
 	ok "boot 1: the system reached multi-user.target" 'systemctl is-active -q multi-user.target'
 	ok "boot 1: modules-load.d loaded diamond and algif_aead" 'grep -q "^diamond " /proc/modules && grep -q "^algif_aead " /proc/modules'
@@ -118,12 +121,14 @@ case $stage in
 	ok "boot 1: systemctl start: the loader puts the keys back, custody" \
 		'systemctl start diamond-ingest && wait_active && loader_ran && custody_ok'
 	ok "boot 1: phase P3 delivered after the keys came back" 'phase P3'
+	diag "boot 1: done at $(uptime_s) s"
 	echo 2 >$T/stage
 	sync
 	systemctl reboot
 	;;
 2|3)
 	echo "@@boot $stage $(uname -r)"
+	diag "boot $stage: the guest script starts $(uptime_s) s after the kernel did"
 	ok "boot $stage: PID 1 is systemd, multi-user.target reached" \
 		'[ "$(cat /proc/1/comm)" = systemd ] && systemctl is-active -q multi-user.target'
 	ok "boot $stage: diamond-ingest started at boot (enabled), listening" wait_active
@@ -131,6 +136,7 @@ case $stage in
 	ok "boot $stage: in custody" custody_ok
 	if [ "$stage" = 2 ]; then
 		ok "boot 2: phase P4 delivered" 'phase P4'
+		diag "boot 2: done at $(uptime_s) s"
 		echo 3 >$T/stage
 		sync
 		systemctl reboot
@@ -193,7 +199,9 @@ case $stage in
 	# algorithm by serial, every state of /var/lib/diamond unwrapped
 	# with what chacha20 took. It must see keys, accept none, unwrap none.
 	if [ -x /usr/local/bin/custody_probe ] && /usr/local/bin/custody_probe 2>&1 | grep -q serial; then
+		t0=$(date +%s)
 		as_diamond /usr/local/bin/custody_probe serial /var/lib/diamond >$T/serial.txt 2>&1
+		diag "the serial probe took $(( $(date +%s) - t0 )) s"
 		sed 's/^/@@diag probe: /' $T/serial.txt
 		ok "probe: as _diamond, custody_probe serial: keys seen, none accepted by any algorithm, no state unwrapped" \
 			'grep -qE "^serial keys [1-9][0-9]* .* tried [1-9][0-9]* accepted 0$" $T/serial.txt && grep -qE "unwrapped 0 of [1-9][0-9]* blobs hits 0" $T/serial.txt'
@@ -202,6 +210,7 @@ case $stage in
 	fi
 	journalctl -u diamond-ingest -o cat --no-pager | grep '"index"' | sed 's/^/@@j /'
 	journalctl -u diamond-ingest -o cat --no-pager | grep -v '"index"' | tail -n 30 | sed 's/^/@@diag ingest: /'
+	diag "boot 3: done at $(uptime_s) s"
 	echo 4 >$T/stage
 	echo "@@end"
 	sync
