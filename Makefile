@@ -57,9 +57,9 @@ endif
 check.after-deps:
 	@rm -rf $(TAPDIR); mkdir -p $(TAPDIR)
 	@$(MAKE) --no-print-directory all
-	@rc=0; $(MATRIX_START) for s in $(CHECK_SUITES); do \
+	@rc=0; $(MATRIX_START) $(SYSTEMD_START) for s in $(CHECK_SUITES); do \
 		$(MAKE) --no-print-directory check-$$s || rc=1; \
-	done; $(MATRIX_COLLECT) \
+	done; $(SYSTEMD_COLLECT) $(MATRIX_COLLECT) \
 	$(TOP)/tools/tap-summary $(TAPDIR)/*.tap || rc=1; exit $$rc
 
 clean:
