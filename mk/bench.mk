@@ -26,7 +26,8 @@ BENCH_BL     := $(BENCH_DIR)/baselines
 BENCH_OUT    := $(BUILD)/bench
 BENCH_PORT   := $(addprefix $(BENCH_BL)/,ascon.c faae.c faae1.c faae2.c graphene.c diamond.c \
 		perrec.c plain.c ocb3.c ccm.c rekey.c umac.c umac_etm.c \
-		skinny128.c forkskinny.c supersonic.c sonic_rec.c)
+		skinny128.c forkskinny.c supersonic.c sonic_rec.c \
+		skinny64.c skinny_tbc.c zmac.c pmac_last.c pmac1.c pmac2x.c)
 # AEZ is measured on the host only so far.
 BENCH_HOSTSRC := $(BENCH_PORT) $(addprefix $(BENCH_BL)/,ossl.c aez.c aez_rec.c blake2b.c)
 BENCH_HDRS   := $(wildcard $(BENCH_BL)/*.h) $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h
@@ -61,7 +62,8 @@ check-bench-kat: $(BENCH_KATS)
 
 # SKINNY, ForkSkinny and SuperSonic under valgrind with secret inputs
 # undefined (ctgrind, as check-core-ctgrind does for the core).
-BENCH_CT_SRC := $(addprefix $(BENCH_BL)/,skinny128.c forkskinny.c supersonic.c)
+BENCH_CT_SRC := $(addprefix $(BENCH_BL)/,skinny128.c forkskinny.c supersonic.c \
+		skinny64.c skinny_tbc.c zmac.c pmac_last.c pmac1.c pmac2x.c)
 
 $(BENCH_OUT)/test_sonikku_ctgrind: $(TOP)/selftests/bench/test_sonikku_ctgrind.c $(BENCH_CT_SRC) $(CORE_LIB_host) $(BENCH_HDRS)
 	@mkdir -p $(@D)
