@@ -153,14 +153,18 @@ endef
 $(foreach s,$(BENCH_FW_SCHEMES) $(BENCH_FW_M4_ONLY),$(foreach r,$(BENCH_FW_RECS),$(eval $(call bench_fw_rules,$(s),$(r)))))
 
 # The plain AEADs' and the re-keying PRF's known answers on each board
-# (bench/fw/kat_fw.c, bench/baselines/kat_vectors.h), in make check.
-$(BENCH_OUT)/avr/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr) $(BENCH_HDRS)
+# (bench/fw/kat_fw.c, bench/baselines/kat_vectors.h), in make check; its
+# TAP lines come from bench/fw/fw_tap.c (mac_kat_fw.c's too).
+BENCH_FW_TAP := $(BENCH_DIR)/fw/fw_tap.c
+$(BENCH_OUT)/avr/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_FW_TAP) $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr) $(BENCH_HDRS) \
+		$(BENCH_DIR)/fw/fw_tap.h
 	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -I$(BENCH_BL) $(EMB_AVR_LD) -o $@ \
-		$< $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
+		$< $(BENCH_FW_TAP) $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
 
-$(BENCH_OUT)/m4/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) $(BENCH_HDRS)
+$(BENCH_OUT)/m4/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_FW_TAP) $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) $(BENCH_HDRS) \
+		$(BENCH_DIR)/fw/fw_tap.h
 	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(BENCH_BL) $(EMB_M4_LD) -o $@ \
-		$< $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
+		$< $(BENCH_FW_TAP) $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
 
 CHECK_SUITES += bench-fw-kat-avr bench-fw-kat-m4
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Constant-time check of SKINNY-128, ForkSkinny-128 and SuperSonic
+ * Constant-time check of SKINNY-128, ForkSkinny-128, SuperSonic, and
+ * SKINNY-64-192 with ZMAC, PMAC1 and PMAC2x on it and SKINNY-128-256
  * (bench/baselines), after Langley's ctgrind, as selftests/core/
  * test_ctgrind.c does for the core: under valgrind memcheck, with the
  * tweakeys, keys, blocks and messages marked undefined, any branch or
@@ -13,9 +14,11 @@
 #include <valgrind/memcheck.h>
 
 #include "forkskinny.h"
+#include "pmac.h"
 #include "skinny128.h"
 #include "supersonic.h"
 #include "tap.h"
+#include "zmac.h"
 
 #define SECRET(p, n)	VALGRIND_MAKE_MEM_UNDEFINED(p, n)
 #define PUBLIC(p, n)	VALGRIND_MAKE_MEM_DEFINED(p, n)
@@ -57,7 +60,7 @@ static int cipher_runs(unsigned int ntk)
 
 static int sonic_runs(unsigned int ntk)
 {
-	static const size_t lens[] = { 1, 16, 46, 62, 95, 128, 200 };
+	static const size_t lens[] = { 0, 1, 16, 46, 62, 95, 128, 200 };
 	uint8_t t[32], u[32];
 	struct supersonic_key k;
 	size_t i;
@@ -76,6 +79,38 @@ static int sonic_runs(unsigned int ntk)
 	return ok;
 }
 
+/* Two runs of one MAC (@which: 0 ZMAC, 1 PMAC2x, 2 PMAC1) alike. */
+static int twice(const struct skinny_tbc *e, unsigned int which, size_t len)
+{
+	uint8_t t[2][32];
+	unsigned int r;
+
+	for (r = 0; r < 2; r++) {
+		if (which == 0)
+			zmac(e, ZMAC_AS_REFERENCE, tk, msg, len, t[r]);
+		else if (which == 1)
+			pmac2x(e, tk, msg, len, t[r]);
+		else
+			pmac1(tk, msg, len, t[r]);
+		PUBLIC(t[r], 32);
+	}
+	return !memcmp(t[0], t[1], which == 2 ? 16 : 2 * e->n);
+}
+
+/* ZMAC, PMAC2x (and PMAC1 on SKINNY-128-256) on a secret key and message. */
+static int pzmac_runs(const struct skinny_tbc *e)
+{
+	static const size_t lens[] = { 0, 1, 15, 16, 31, 62, 95, 200 };
+	unsigned int which, last = e->n == 16 ? 2 : 1;
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+		for (which = 0; which <= last; which++)
+			ok &= twice(e, which, lens[i]);
+	return ok;
+}
+
 int main(void)
 {
 	tap_header();
@@ -84,8 +119,11 @@ int main(void)
 		   "tweakey and block: each branch alone equals both");
 	tap_result(cipher_runs(2), "SKINNY-128-256, ForkSkinny-128-256 likewise");
 	tap_result(sonic_runs(3), "SuperSonic-384 on a secret key and message, "
-		   "1 to 200 bytes: each half alone equals both");
+		   "0 to 200 bytes: each half alone equals both");
 	tap_result(sonic_runs(2), "SuperSonic-256 likewise");
+	tap_result(pzmac_runs(&skinny_tbc_128_256), "ZMAC, PMAC1, PMAC2x on SKINNY-128-256, "
+		   "secret key and message, 0 to 200 bytes: each twice alike");
+	tap_result(pzmac_runs(&skinny_tbc_64_192), "ZMAC, PMAC2x on SKINNY-64-192 likewise");
 	tap_trailing_plan();
 	return tap_failed ? TAP_EXIT_FAIL : TAP_EXIT_PASS;
 }

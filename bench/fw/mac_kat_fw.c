@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * mac-kat on a board: ZMAC, PMAC1 and PMAC2x on SKINNY-128-256 and
+ * SKINNY-64-192 (bench/baselines/zmac.h, pmac.h) against the answers of
+ * vectors/skinny-macs.txt that mac-kat-header.sh put in flash (all 1,009
+ * on the M4, the messages of at most MAC_KAT_MAXLEN bytes on the AVR),
+ * and SKINNY-64-192 against the SKINNY paper's vector. One TAP line per
+ * MAC with the number of answers checked (fw_tap.h).
+ */
+#include "board.h"
+#include "fw_tap.h"
+#include "mac_kat.h"	/* generated: mac_kat_blob, MAC_KAT_COUNT */
+#include "pmac.h"
+#include "skinny64.h"
+#include "zmac.h"
+
+#include <diamond/util.h>
+
+#define NMACS	5
+
+static const char *const names[NMACS] = {
+	"ZMAC on SKINNY-128-256", "ZMAC on SKINNY-64-192", "PMAC1 on SKINNY-128-256",
+	"PMAC2x on SKINNY-128-256", "PMAC2x on SKINNY-64-192",
+};
+static const uint8_t tag_len[NMACS] = { 32, 16, 16, 32, 16 };
+
+static uint8_t key[16], m[MAC_KAT_MAXLEN], want[32], got[32];
+static unsigned int good[NMACS];
+
+static void mac(unsigned int i, size_t len, uint8_t *tag)
+{
+	switch (i) {
+	case 0: zmac(&skinny_tbc_128_256, ZMAC_AS_REFERENCE, key, m, len, tag); break;
+	case 1: zmac(&skinny_tbc_64_192, ZMAC_AS_REFERENCE, key, m, len, tag); break;
+	case 2: pmac1(key, m, len, tag); break;
+	case 3: pmac2x(&skinny_tbc_128_256, key, m, len, tag); break;
+	default: pmac2x(&skinny_tbc_64_192, key, m, len, tag); break;
+	}
+}
+
+/* One record of the blob at @off; returns the next record's offset. */
+static size_t check_record(size_t off)
+{
+	uint8_t hdr[2];
+	size_t len;
+	unsigned int i;
+
+	board_flash_read(hdr, mac_kat_blob + off, 2);
+	len = (size_t)hdr[0] | (size_t)hdr[1] << 8;
+	board_flash_read(key, mac_kat_blob + off + 2, 16);
+	board_flash_read(m, mac_kat_blob + off + 18, len);
+	off += 18 + len;
+	for (i = 0; i < NMACS; i++) {
+		board_flash_read(want, mac_kat_blob + off, tag_len[i]);
+		off += tag_len[i];
+		mac(i, len, got);
+		good[i] += dmd_ct_equal(got, want, tag_len[i]);
+	}
+	return off;
+}
+
+static void skinny64_paper(void)
+{
+	static const uint8_t tk[24] = {
+		0xed, 0x00, 0xc8, 0x5b, 0x12, 0x0d, 0x68, 0x61, 0x87, 0x53, 0xe2, 0x4b,
+		0xfd, 0x90, 0x8f, 0x60, 0xb2, 0xdb, 0xb4, 0x1b, 0x42, 0x2d, 0xfc, 0xd0,
+	};
+	static const uint8_t pt[8] = { 0x53, 0x0c, 0x61, 0xd3, 0x5e, 0x86, 0x63, 0xc3 };
+	static const uint8_t ct[8] = { 0xdd, 0x2c, 0xf1, 0xa8, 0xf3, 0x30, 0x30, 0x3c };
+	uint8_t c[8];
+
+	skinny64_192_encrypt(tk, pt, c);
+	fw_tap_report(dmd_ct_equal(c, ct, 8), "SKINNY-64-192", "the SKINNY paper's vector");
+}
+
+int main(void)
+{
+	size_t off = 0;
+	unsigned int i, n;
+
+	board_init();
+	board_puts("TAP version 13\n# ZMAC, PMAC1, PMAC2x on SKINNY on " BOARD_NAME "\n");
+	skinny64_paper();
+	for (n = 0; n < MAC_KAT_COUNT; n++)
+		off = check_record(off);
+	for (i = 0; i < NMACS; i++) {
+		board_puts("# ");
+		board_puts(names[i]);
+		board_puts(": ");
+		fw_tap_uint(good[i]);
+		board_puts(" of ");
+		fw_tap_uint(MAC_KAT_COUNT);
+		board_puts(" answers\n");
+		fw_tap_report(good[i] == MAC_KAT_COUNT && off + 1 == sizeof(mac_kat_blob),
+			      names[i], "every answer in flash");
+	}
+	fw_tap_done();
+}
