@@ -73,3 +73,29 @@ check-mac-kat-m4: $(BENCH_OUT)/m4/mac-kat.elf
 			>$(TAPDIR)/mac-kat-m4.tap; cat $(TAPDIR)/mac-kat-m4.tap; exit 0; fi; \
 	BUILD=$(BUILD) $(EMB)/tests/kat.sh m4 $< >$(TAPDIR)/mac-kat-m4.tap; \
 		rc=$$?; cat $(TAPDIR)/mac-kat-m4.tap; exit $$rc
+
+# VMAC-64 and VMAC-128 (bench/baselines/vmac.h) against draft-krovetz-
+# vmac-01's and the kernel's vmac64(aes) answers:
+#
+#   make check-vmac-kat      host, and again under ASan/UBSan (make check)
+VMAC_SRC  := $(BENCH_BL)/vmac.c
+VMAC_HDRS := $(BENCH_BL)/vmac.h $(BENCH_BL)/vmac_vectors.h $(TOP)/selftests/tap.h
+VMAC_TEST := $(TOP)/selftests/bench/test_vmac.c
+
+$(BENCH_OUT)/test_vmac: $(VMAC_TEST) $(VMAC_SRC) $(VMAC_HDRS) $(CORE_LIB_host)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) -o $@ $< $(VMAC_SRC) $(CORE_LIB_host)
+
+$(BENCH_OUT)/asan/test_vmac: $(VMAC_TEST) $(VMAC_SRC) $(VMAC_HDRS) $(CORE_LIB_asan)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(TEST_INC) -I$(BENCH_BL) $(CORE_SANITIZE) -o $@ $< $(VMAC_SRC) $(CORE_LIB_asan)
+
+all: $(BENCH_OUT)/test_vmac $(BENCH_OUT)/asan/test_vmac
+
+CHECK_SUITES += vmac-kat
+
+.PHONY: check-vmac-kat
+check-vmac-kat: $(BENCH_OUT)/test_vmac $(BENCH_OUT)/asan/test_vmac
+	@mkdir -p $(TAPDIR)
+	@$(BENCH_OUT)/test_vmac | tee $(TAPDIR)/vmac-kat.tap
+	@$(BENCH_OUT)/asan/test_vmac | tee $(TAPDIR)/vmac-kat-asan.tap
