@@ -27,7 +27,7 @@ BENCH_OUT    := $(BUILD)/bench
 BENCH_PORT   := $(addprefix $(BENCH_BL)/,ascon.c faae.c faae1.c faae2.c graphene.c diamond.c \
 		perrec.c plain.c ocb3.c ccm.c rekey.c umac.c umac_etm.c \
 		skinny128.c forkskinny.c supersonic.c sonic_rec.c \
-		skinny64.c skinny_tbc.c zmac.c pmac_last.c pmac1.c pmac2x.c)
+		skinny64.c skinny_tbc.c zmac.c pmac_last.c pmac1.c pmac2x.c vmac.c)
 # AEZ is measured on the host only so far.
 BENCH_HOSTSRC := $(BENCH_PORT) $(addprefix $(BENCH_BL)/,ossl.c aez.c aez_rec.c blake2b.c)
 BENCH_HDRS   := $(wildcard $(BENCH_BL)/*.h) $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h

@@ -5,13 +5,18 @@
  * vectors/skinny-macs.txt that mac-kat-header.sh put in flash (all 1,009
  * on the M4, the messages of at most MAC_KAT_MAXLEN bytes on the AVR),
  * and SKINNY-64-192 against the SKINNY paper's vector. One TAP line per
- * MAC with the number of answers checked (fw_tap.h).
+ * MAC with the number of answers checked (fw_tap.h). Then VMAC-64 and
+ * VMAC-128 (bench/baselines/vmac.h) against every row of vmac_vectors.h,
+ * one line each; the AVR skips the two 3,000,000-byte messages (more
+ * than its RAM).
  */
 #include "board.h"
 #include "fw_tap.h"
 #include "mac_kat.h"	/* generated: mac_kat_blob, MAC_KAT_COUNT */
 #include "pmac.h"
 #include "skinny64.h"
+#include "vmac.h"
+#include "vmac_vectors.h"
 #include "zmac.h"
 
 #include <diamond/util.h>
@@ -59,6 +64,46 @@ static size_t check_record(size_t off)
 	return off;
 }
 
+#ifdef __AVR__
+#define VMAC_FW_MAXLEN	VMAC_KAT_MAXLEN
+#else
+#define VMAC_FW_MAXLEN	3000000
+#endif
+
+static uint8_t vm[VMAC_FW_MAXLEN];
+
+/* "vmac_vectors.h row N" */
+static const char *row_name(unsigned int n)
+{
+	static char b[32] = "vmac_vectors.h row ";
+	char *p = b + 19;
+
+	if (n >= 10)
+		*p++ = (char)('0' + n / 10);
+	*p++ = (char)('0' + n % 10);
+	*p = 0;
+	return b;
+}
+
+static void vmac_row(const struct vmac_vec *v, unsigned int n)
+{
+	static struct vmac_key k;
+	uint8_t tag[16];
+	size_t len;
+
+	if (3 * (size_t)v->reps > sizeof(vm)) {
+		fw_tap_skip(v->taglen == 8 ? "VMAC-64" : "VMAC-128", row_name(n),
+			    "a 3,000,000-byte message, more than this board's RAM");
+		return;
+	}
+	len = vmac_vec_message(v, vm);
+	vmac_init(&k, (const uint8_t *)v->key, v->taglen);
+	vmac_tag(&k, (const uint8_t *)v->nonce, v->nlen, vm, len, tag);
+	vmac_wipe(&k);
+	fw_tap_report(dmd_ct_equal(tag, (const uint8_t *)v->tag, v->taglen),
+		      v->taglen == 8 ? "VMAC-64" : "VMAC-128", row_name(n));
+}
+
 static void skinny64_paper(void)
 {
 	static const uint8_t tk[24] = {
@@ -93,6 +138,12 @@ int main(void)
 		board_puts(" answers\n");
 		fw_tap_report(good[i] == MAC_KAT_COUNT && off + 1 == sizeof(mac_kat_blob),
 			      names[i], "every answer in flash");
+	}
+	for (n = 0; n < sizeof(vmac_vecs) / sizeof(vmac_vecs[0]); n++) {
+		struct vmac_vec v;
+
+		board_flash_read(&v, &vmac_vecs[n], sizeof(v));
+		vmac_row(&v, n + 1);
 	}
 	fw_tap_done();
 }
