@@ -101,3 +101,16 @@ check-vmac-kat: $(BENCH_OUT)/test_vmac $(BENCH_OUT)/asan/test_vmac
 	@mkdir -p $(TAPDIR)
 	@$(BENCH_OUT)/test_vmac | tee $(TAPDIR)/vmac-kat.tap
 	@$(BENCH_OUT)/asan/test_vmac | tee $(TAPDIR)/vmac-kat-asan.tap
+
+# SuperSonic against ZMAC (and PMAC1, PMAC2x, VMAC) on the Cortex-M4, 16 B
+# to 64 KB, one call per MAC and length (bench/fw/longmac_fw.c; not a
+# test): Documentation/performance/longmac-m4.csv and its table on stdout.
+#
+#   make bench-longmac
+$(BENCH_OUT)/m4/longmac.elf: $(BENCH_DIR)/fw/longmac_fw.c $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) $(MAC_HDRS) $(BENCH_BL)/vmac.h
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(BENCH_BL) $(EMB_M4_LD) -o $@ \
+		$< $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
+
+.PHONY: bench-longmac
+bench-longmac: $(BENCH_OUT)/m4/longmac.elf qemu-plugin
+	@BUILD=$(BUILD) $(BENCH_DIR)/longmac.sh $< $(BENCH_DOC)/longmac-m4.csv
