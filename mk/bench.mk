@@ -26,8 +26,8 @@ BENCH_BL     := $(BENCH_DIR)/baselines
 BENCH_OUT    := $(BUILD)/bench
 BENCH_PORT   := $(addprefix $(BENCH_BL)/,ascon.c faae.c faae1.c faae2.c graphene.c diamond.c \
 		perrec.c plain.c ocb3.c ccm.c rekey.c umac.c umac_etm.c \
-		skinny128.c forkskinny.c supersonic.c sonic_rec.c \
-		skinny64.c skinny_tbc.c zmac.c pmac_last.c pmac1.c pmac2x.c vmac.c)
+		skinny128.c forkskinny.c supersonic.c mac_rec.c \
+		skinny64.c skinny_tbc.c zmac.c pmac_last.c pmac1.c pmac2x.c vmac.c skinny_macs.c)
 # AEZ is measured on the host only so far.
 BENCH_HOSTSRC := $(BENCH_PORT) $(addprefix $(BENCH_BL)/,ossl.c aez.c aez_rec.c blake2b.c)
 BENCH_HDRS   := $(wildcard $(BENCH_BL)/*.h) $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h
@@ -111,7 +111,8 @@ $(BENCH_COMPARE): $(BENCH_DIR)/host/bench-compare.c $(BENCH_HOSTSRC) $(CORE_LIB_
 # Built on the embedded boards' support code and compiler settings
 # (mk/embedded.mk, read after this file: hence the second expansion).
 BENCH_FW_SCHEMES := diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 \
-		    gcm ccm ocb3 supersonic umac64 umac128
+		    gcm ccm ocb3 supersonic umac64 umac128 \
+		    zmac256 zmac192 pmac1 pmac2x256 vmac64 vmac128
 # Schemes measured on the M4 only (none now: UMAC's context, 1,210 bytes
 # on the AVR with NH's key for 128-byte records, fits the 2 KB below).
 BENCH_FW_M4_ONLY :=

@@ -38,8 +38,8 @@
 /* @tag: 16 bytes. */
 void pmac1(const uint8_t key[TBC_KEY_BYTES], const uint8_t *m, size_t len,
 	   uint8_t tag[16]);
-/* @tag: 2 * e->n bytes. */
+/* @tag: @taglen bytes, 2 * e->n (the whole tag) or e->n (its first half). */
 void pmac2x(const struct skinny_tbc *e, const uint8_t key[TBC_KEY_BYTES],
-	    const uint8_t *m, size_t len, uint8_t *tag);
+	    const uint8_t *m, size_t len, uint8_t *tag, size_t taglen);
 
 #endif

@@ -44,7 +44,7 @@ static void fin(struct pmac2x_state *p, uint8_t dom, const uint8_t *a,
 }
 
 void pmac2x(const struct skinny_tbc *e, const uint8_t key[TBC_KEY_BYTES],
-	    const uint8_t *m, size_t len, uint8_t *tag)
+	    const uint8_t *m, size_t len, uint8_t *tag, size_t taglen)
 {
 	struct pmac2x_state p;
 	uint8_t x[TBC_MAX_N];
@@ -59,7 +59,8 @@ void pmac2x(const struct skinny_tbc *e, const uint8_t key[TBC_KEY_BYTES],
 		absorb(&p, i + 1, m + e->n * i);
 	absorb(&p, before + 1, x);
 	fin(&p, DOM_FIN_U, p.v, p.u, tag);
-	fin(&p, DOM_FIN_V, p.u, p.v, tag + e->n);
+	if (taglen > e->n)
+		fin(&p, DOM_FIN_V, p.u, p.v, tag + e->n);
 	dmd_wipe(&p, sizeof(p));
 	dmd_wipe(x, sizeof(x));
 }

@@ -192,7 +192,7 @@ static uint64_t vhash(const struct vmac_key *k, unsigned int h,
 	const uint64_t *key = k->nh + 2 * h;
 	size_t full = len / VMAC_NHBYTES, part = len % VMAC_NHBYTES, i;
 	struct u128 y = { 0, 1 }, a;
-	uint8_t last[VMAC_NHBYTES] = { 0 };
+	uint8_t last[16] = { 0 };
 	uint64_t bits;
 
 	for (i = 0; i < full; i++) {
@@ -200,9 +200,16 @@ static uint64_t vhash(const struct vmac_key *k, unsigned int h,
 		y = poly_step(y, k->poly[h], a);
 	}
 	if (part || full == 0) {	/* the empty message is one empty block */
-		for (i = 0; i < part; i++)
-			last[i] = m[VMAC_NHBYTES * full + i];
-		a = nh(key, last, (part + 15) / 16 * 16);
+		const uint8_t *p = m + VMAC_NHBYTES * full;
+		size_t whole = part / 16 * 16;
+
+		/* whole 16-byte pieces in place, the rest zero-padded to 16 */
+		a = nh(key, p, whole);
+		for (i = 0; i < part - whole; i++)
+			last[i] = p[whole + i];
+		if (part > whole)
+			add128(&a, nh(key + whole / 8, last, 16));
+		a.hi &= M62;
 		y = poly_step(y, k->poly[h], a);
 		dmd_wipe(last, sizeof(last));
 	}

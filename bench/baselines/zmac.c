@@ -67,7 +67,7 @@ static void fin_half(struct zmac_state *z, uint8_t d, uint8_t *out)
 
 void zmac(const struct skinny_tbc *e, enum zmac_mode mode,
 	  const uint8_t key[TBC_KEY_BYTES], const uint8_t *m, size_t len,
-	  uint8_t *tag)
+	  uint8_t *tag, size_t taglen)
 {
 	size_t chunk = e->n + e->t - 1, calls, last, i;
 	uint8_t x[2 * TBC_MAX_N], d;
@@ -94,7 +94,8 @@ void zmac(const struct skinny_tbc *e, enum zmac_mode mode,
 		x[i] = m[chunk * calls + i];
 	absorb(&z, x);
 	fin_half(&z, d, tag);
-	fin_half(&z, (uint8_t)(d + 2), tag + e->n);
+	if (taglen > e->n)
+		fin_half(&z, (uint8_t)(d + 2), tag + e->n);
 	dmd_wipe(&z, sizeof(z));
 	dmd_wipe(x, sizeof(x));
 }

@@ -35,9 +35,12 @@
 
 enum zmac_mode { ZMAC_AS_REFERENCE, ZMAC_AS_PAPER };
 
-/* @tag: 2 * e->n bytes. */
+/*
+ * @tag: @taglen bytes, 2 * e->n (the whole tag) or e->n (its first half,
+ * Y1: the finalisation then makes two calls, not four).
+ */
 void zmac(const struct skinny_tbc *e, enum zmac_mode mode,
 	  const uint8_t key[TBC_KEY_BYTES], const uint8_t *m, size_t len,
-	  uint8_t *tag);
+	  uint8_t *tag, size_t taglen);
 
 #endif

@@ -13,35 +13,17 @@
 #include "board.h"
 #include "fw_tap.h"
 #include "mac_kat.h"	/* generated: mac_kat_blob, MAC_KAT_COUNT */
-#include "pmac.h"
 #include "skinny64.h"
+#include "skinny_macs.h"
 #include "vmac.h"
 #include "vmac_vectors.h"
-#include "zmac.h"
 
 #include <diamond/util.h>
 
-#define NMACS	5
-
-static const char *const names[NMACS] = {
-	"ZMAC on SKINNY-128-256", "ZMAC on SKINNY-64-192", "PMAC1 on SKINNY-128-256",
-	"PMAC2x on SKINNY-128-256", "PMAC2x on SKINNY-64-192",
-};
-static const uint8_t tag_len[NMACS] = { 32, 16, 16, 32, 16 };
+#define NMACS	SKINNY_MACS
 
 static uint8_t key[16], m[MAC_KAT_MAXLEN], want[32], got[32];
 static unsigned int good[NMACS];
-
-static void mac(unsigned int i, size_t len, uint8_t *tag)
-{
-	switch (i) {
-	case 0: zmac(&skinny_tbc_128_256, ZMAC_AS_REFERENCE, key, m, len, tag); break;
-	case 1: zmac(&skinny_tbc_64_192, ZMAC_AS_REFERENCE, key, m, len, tag); break;
-	case 2: pmac1(key, m, len, tag); break;
-	case 3: pmac2x(&skinny_tbc_128_256, key, m, len, tag); break;
-	default: pmac2x(&skinny_tbc_64_192, key, m, len, tag); break;
-	}
-}
 
 /* One record of the blob at @off; returns the next record's offset. */
 static size_t check_record(size_t off)
@@ -56,10 +38,10 @@ static size_t check_record(size_t off)
 	board_flash_read(m, mac_kat_blob + off + 18, len);
 	off += 18 + len;
 	for (i = 0; i < NMACS; i++) {
-		board_flash_read(want, mac_kat_blob + off, tag_len[i]);
-		off += tag_len[i];
-		mac(i, len, got);
-		good[i] += dmd_ct_equal(got, want, tag_len[i]);
+		board_flash_read(want, mac_kat_blob + off, skinny_mac_taglen[i]);
+		off += skinny_mac_taglen[i];
+		skinny_mac(i, key, m, len, got);
+		good[i] += dmd_ct_equal(got, want, skinny_mac_taglen[i]);
 	}
 	return off;
 }
@@ -130,14 +112,14 @@ int main(void)
 		off = check_record(off);
 	for (i = 0; i < NMACS; i++) {
 		board_puts("# ");
-		board_puts(names[i]);
+		board_puts(skinny_mac_names[i]);
 		board_puts(": ");
 		fw_tap_uint(good[i]);
 		board_puts(" of ");
 		fw_tap_uint(MAC_KAT_COUNT);
 		board_puts(" answers\n");
 		fw_tap_report(good[i] == MAC_KAT_COUNT && off + 1 == sizeof(mac_kat_blob),
-			      names[i], "every answer in flash");
+			      skinny_mac_names[i], "every answer in flash");
 	}
 	for (n = 0; n < sizeof(vmac_vecs) / sizeof(vmac_vecs[0]); n++) {
 		struct vmac_vec v;

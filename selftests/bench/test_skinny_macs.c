@@ -9,7 +9,7 @@
  * message and catches the bytes the reference drops; an empty message is
  * read nowhere (the ASan build catches a read) and tags as one padded
  * block, in these MACs and in SuperSonic; a flipped message bit changes
- * every tag. Usage: test_skinny_macs VECTORS. TAP on stdout.
+ * every tag; a half tag is the whole one's first half. Usage: test_skinny_macs VECTORS. TAP on stdout.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,23 +17,18 @@
 
 #include "pmac.h"
 #include "skinny64.h"
+#include "skinny_macs.h"
 #include "supersonic.h"
 #include "tap.h"
 #include "zmac.h"
 
-#define NMACS	5
+#define NMACS	SKINNY_MACS
 #define MAXLEN	1024
 
 struct vec {
 	size_t len;
 	uint8_t key[16], m[MAXLEN], tag[NMACS][32];
 };
-
-static const char *const mac_names[NMACS] = {
-	"ZMAC on SKINNY-128-256", "ZMAC on SKINNY-64-192", "PMAC1 on SKINNY-128-256",
-	"PMAC2x on SKINNY-128-256", "PMAC2x on SKINNY-64-192",
-};
-static const size_t tag_len[NMACS] = { 32, 16, 16, 32, 16 };
 
 static struct vec *vecs;
 static size_t nvecs;
@@ -70,7 +65,7 @@ static int parse(char *line, struct vec *v)
 		return 0;
 	ok = unhex(f[1], v->key, 16) && unhex(f[2], v->m, v->len);
 	for (i = 0; i < NMACS; i++)
-		ok = ok && unhex(f[3 + i], v->tag[i], tag_len[i]);
+		ok = ok && unhex(f[3 + i], v->tag[i], skinny_mac_taglen[i]);
 	return ok;
 }
 
@@ -94,33 +89,21 @@ static int load(const char *path)
 	return ok && vecs && nvecs > 0;
 }
 
-static void run_mac(unsigned int i, const uint8_t *key, const uint8_t *m,
-		    size_t len, uint8_t *tag)
-{
-	switch (i) {
-	case 0: zmac(&skinny_tbc_128_256, ZMAC_AS_REFERENCE, key, m, len, tag); break;
-	case 1: zmac(&skinny_tbc_64_192, ZMAC_AS_REFERENCE, key, m, len, tag); break;
-	case 2: pmac1(key, m, len, tag); break;
-	case 3: pmac2x(&skinny_tbc_128_256, key, m, len, tag); break;
-	default: pmac2x(&skinny_tbc_64_192, key, m, len, tag); break;
-	}
-}
-
 static void test_answers(unsigned int i)
 {
 	size_t j, good = 0;
 	uint8_t t[32];
 
 	for (j = 0; j < nvecs; j++) {
-		run_mac(i, vecs[j].key, vecs[j].m, vecs[j].len, t);
-		if (!memcmp(t, vecs[j].tag[i], tag_len[i]))
+		skinny_mac(i, vecs[j].key, vecs[j].m, vecs[j].len, t);
+		if (!memcmp(t, vecs[j].tag[i], skinny_mac_taglen[i]))
 			good++;
 		else if (good + 5 > j)
-			tap_diag("%s: wrong tag for the %zu-byte message", mac_names[i],
+			tap_diag("%s: wrong tag for the %zu-byte message", skinny_mac_names[i],
 				 vecs[j].len);
 	}
 	tap_result(good == nvecs && nvecs == 1009, "%s: %zu of %zu answers (of 1009)",
-		   mac_names[i], good, nvecs);
+		   skinny_mac_names[i], good, nvecs);
 }
 
 static void test_skinny64(void)
@@ -154,7 +137,7 @@ static void test_zmac_paper(const struct skinny_tbc *e, unsigned int i)
 	for (j = 0; j < nvecs; j++) {
 		const struct vec *v = &vecs[j];
 
-		zmac(e, ZMAC_AS_PAPER, v->key, v->m, v->len, t);
+		zmac(e, ZMAC_AS_PAPER, v->key, v->m, v->len, t, 2 * e->n);
 		if (v->len % chunk) {
 			same += !memcmp(t, v->tag[i], 2 * e->n);
 			continue;
@@ -164,19 +147,19 @@ static void test_zmac_paper(const struct skinny_tbc *e, unsigned int i)
 	}
 	tap_result(same + full == nvecs && caught == full && full > 0,
 		   "%s as the paper: the reference's tag for all %zu short last chunks, "
-		   "another for all %zu full ones", mac_names[i], same, full);
+		   "another for all %zu full ones", skinny_mac_names[i], same, full);
 	memcpy(m, vecs[chunk].m, chunk);
-	zmac(e, ZMAC_AS_REFERENCE, vecs[chunk].key, m, chunk, t);
+	zmac(e, ZMAC_AS_REFERENCE, vecs[chunk].key, m, chunk, t, 2 * e->n);
 	m[chunk - 1] ^= 0x80;
-	zmac(e, ZMAC_AS_REFERENCE, vecs[chunk].key, m, chunk, u);
+	zmac(e, ZMAC_AS_REFERENCE, vecs[chunk].key, m, chunk, u, 2 * e->n);
 	tap_result(!memcmp(t, u, 2 * e->n),
 		   "%s as the reference: a %zu-byte message's last byte never reaches the tag",
-		   mac_names[i], chunk);
-	zmac(e, ZMAC_AS_PAPER, vecs[chunk].key, m, chunk, t);
+		   skinny_mac_names[i], chunk);
+	zmac(e, ZMAC_AS_PAPER, vecs[chunk].key, m, chunk, t, 2 * e->n);
 	m[chunk - 1] ^= 0x80;
-	zmac(e, ZMAC_AS_PAPER, vecs[chunk].key, m, chunk, u);
+	zmac(e, ZMAC_AS_PAPER, vecs[chunk].key, m, chunk, u, 2 * e->n);
 	tap_result(memcmp(t, u, 2 * e->n) != 0,
-		   "%s as the paper: it does", mac_names[i]);
+		   "%s as the paper: it does", skinny_mac_names[i]);
 }
 
 /* An empty message at the very end of an allocation: ASan sees any read. */
@@ -189,10 +172,10 @@ static void test_empty(void)
 	unsigned int i, ok = 1;
 
 	for (i = 0; i < NMACS; i++) {
-		run_mac(i, key, end + 1, 0, t);
-		run_mac(i, key, end + 1, 0, u);
-		run_mac(i, key, &one, 1, w);
-		ok &= !memcmp(t, u, tag_len[i]) && memcmp(t, w, tag_len[i]) != 0;
+		skinny_mac(i, key, end + 1, 0, t);
+		skinny_mac(i, key, end + 1, 0, u);
+		skinny_mac(i, key, &one, 1, w);
+		ok &= !memcmp(t, u, skinny_mac_taglen[i]) && memcmp(t, w, skinny_mac_taglen[i]) != 0;
 	}
 	tap_result(ok, "ZMAC, PMAC1, PMAC2x: an empty message reads nothing, tags alike twice, "
 		   "unlike the message 80");
@@ -210,6 +193,29 @@ static void test_empty(void)
 	free(end);
 }
 
+/* ZMAC's and PMAC2x's half tags (e->n bytes) are their whole tags' first half. */
+static void test_half_tags(void)
+{
+	static const struct skinny_tbc *const es[2] = { &skinny_tbc_128_256, &skinny_tbc_64_192 };
+	uint8_t t[32], h[32];
+	unsigned int i, ok = 1;
+	size_t j;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < nvecs; j += 37) {
+			const struct vec *v = &vecs[j];
+			size_t n = es[i]->n;
+
+			zmac(es[i], ZMAC_AS_REFERENCE, v->key, v->m, v->len, t, 2 * n);
+			zmac(es[i], ZMAC_AS_REFERENCE, v->key, v->m, v->len, h, n);
+			ok &= !memcmp(t, h, n);
+			pmac2x(es[i], v->key, v->m, v->len, t, 2 * n);
+			pmac2x(es[i], v->key, v->m, v->len, h, n);
+			ok &= !memcmp(t, h, n);
+		}
+	tap_result(ok, "ZMAC, PMAC2x: a half tag is the whole tag's first half (every 37th pair)");
+}
+
 /* A flipped bit anywhere in a 100-byte message changes every tag. */
 static void test_flips(void)
 {
@@ -221,12 +227,12 @@ static void test_flips(void)
 	for (b = 16; b < sizeof(m); b++)
 		m[b] = (uint8_t)(b * 7);
 	for (i = 0; i < NMACS; i++) {
-		run_mac(i, vecs[0].key, m, sizeof(m), t);
+		skinny_mac(i, vecs[0].key, m, sizeof(m), t);
 		for (b = 0; b < 8 * sizeof(m); b += 13) {
 			m[b / 8] ^= (uint8_t)(1u << (b % 8));
-			run_mac(i, vecs[0].key, m, sizeof(m), u);
+			skinny_mac(i, vecs[0].key, m, sizeof(m), u);
 			m[b / 8] ^= (uint8_t)(1u << (b % 8));
-			ok &= memcmp(t, u, tag_len[i]) != 0;
+			ok &= memcmp(t, u, skinny_mac_taglen[i]) != 0;
 		}
 	}
 	tap_result(ok, "a flipped message bit (every 13th of 800) changes every tag");
@@ -249,6 +255,7 @@ int main(int argc, char **argv)
 	test_zmac_paper(&skinny_tbc_64_192, 1);
 	test_empty();
 	test_flips();
+	test_half_tags();
 	free(vecs);
 	tap_trailing_plan();
 	return tap_finish();

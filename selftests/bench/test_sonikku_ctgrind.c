@@ -87,9 +87,9 @@ static int twice(const struct skinny_tbc *e, unsigned int which, size_t len)
 
 	for (r = 0; r < 2; r++) {
 		if (which == 0)
-			zmac(e, ZMAC_AS_REFERENCE, tk, msg, len, t[r]);
+			zmac(e, ZMAC_AS_REFERENCE, tk, msg, len, t[r], 2 * e->n);
 		else if (which == 1)
-			pmac2x(e, tk, msg, len, t[r]);
+			pmac2x(e, tk, msg, len, t[r], 2 * e->n);
 		else
 			pmac1(tk, msg, len, t[r]);
 		PUBLIC(t[r], 32);
