@@ -8,6 +8,7 @@
 #   embedded.csv        AVR cycles / M4 instructions per message, sender
 #   rekey.csv           the re-keying PRF and Diamond1's key-chain AES calls
 #   sonikku.csv         SKINNY, ForkSkinny and SuperSonic per call
+#   longmac-m4.csv      MACs of 16 B to 64 KB on the M4 (make bench-longmac)
 #   kernel.txt          make bench-kernel output, when the kernel bench exists
 #   comparison.md       the tables (bench/report.sh), *.png the plots
 # and issue 22's one table into Documentation/performance.md (make
@@ -75,6 +76,10 @@ step "5b/6 SKINNY, ForkSkinny and SuperSonic per call, both boards"
 	per_call sonikku 14 8
 } > "$DOC/sonikku.csv.tmp"
 mv "$DOC/sonikku.csv.tmp" "$DOC/sonikku.csv"
+
+# bench/fw/longmac_fw.c: SuperSonic against ZMAC, 16 B to 64 KB (issue 32).
+step "5c/6 SuperSonic against ZMAC, PMAC, VMAC, 16 B to 64 KB, Cortex-M4"
+$MAKE -s -C "$TOP" bench-longmac > "$OUT/longmac.md"
 
 step "6/6 kernel: the kernel engineer's make bench-kernel (VM, -icount)"
 if [ "${BENCH_KERNEL:-1}" = 0 ]; then

@@ -9,7 +9,7 @@
 MAC_VECTORS := $(TOP)/vectors/skinny-macs.txt
 MAC_SRC     := $(addprefix $(BENCH_BL)/,skinny128.c skinny64.c skinny_tbc.c zmac.c \
 		pmac_last.c pmac1.c pmac2x.c skinny_macs.c forkskinny.c supersonic.c)
-MAC_HDRS    := $(addprefix $(BENCH_BL)/,skinny128.h skinny64.h skinny_tbc.h zmac.h \
+MAC_HDRS    := $(addprefix $(BENCH_BL)/,skinny128.h skinny64.h skinny64_vectors.h skinny_mix.h skinny_tbc.h zmac.h \
 		pmac.h pmac_last.h skinny_macs.h forkskinny.h supersonic.h) $(TOP)/selftests/tap.h
 MAC_TEST    := $(TOP)/selftests/bench/test_skinny_macs.c
 

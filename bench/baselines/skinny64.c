@@ -4,6 +4,7 @@
  * nibble of row r, S-box as a circuit.
  */
 #include "skinny64.h"
+#include "skinny_mix.h"
 
 #include <diamond/util.h>
 
@@ -43,6 +44,12 @@ static uint16_t lfsr3(uint16_t x)
 	return (uint16_t)(((y >> 1) & 0x7777u) ^ (((y << 3) ^ y) & 0x8888u));
 }
 
+/* TK@z's LFSR (TK1 has none); @z is public. */
+static uint16_t lfsr(uint16_t x, unsigned int z)
+{
+	return z == 1 ? lfsr2(x) : z == 2 ? lfsr3(x) : x;
+}
+
 static uint16_t nib(uint16_t row, unsigned int cell)
 {
 	return (uint16_t)((row >> (12 - 4 * cell)) & 0xfu);
@@ -63,15 +70,8 @@ static void tk_next(uint16_t t[4], unsigned int z)
 			nib(r2, 3));
 	t[2] = t[0];
 	t[3] = t[1];
-	if (z == 1) {
-		n0 = lfsr2(n0);
-		n1 = lfsr2(n1);
-	} else if (z == 2) {
-		n0 = lfsr3(n0);
-		n1 = lfsr3(n1);
-	}
-	t[0] = n0;
-	t[1] = n1;
+	t[0] = lfsr(n0, z);
+	t[1] = lfsr(n1, z);
 }
 
 static uint16_t rotr16(uint16_t x, unsigned int n)
@@ -104,14 +104,7 @@ static void round64(uint16_t s[4], uint16_t tk[3][4], unsigned int rc)
 	s[1] = rotr16(s[1], 4);		/* ShiftRows: row r right by r cells */
 	s[2] = rotr16(s[2], 8);
 	s[3] = rotr16(s[3], 12);
-	s[1] ^= s[2];			/* MixColumns */
-	s[2] ^= s[0];
-	s[3] ^= s[2];
-	t = s[3];
-	s[3] = s[2];
-	s[2] = s[1];
-	s[1] = s[0];
-	s[0] = t;
+	SKINNY_MIX_COLUMNS(s, t);
 }
 
 static void encrypt(const uint8_t tweakey[24], const uint8_t in[8],

@@ -17,6 +17,7 @@
 
 #include "pmac.h"
 #include "skinny64.h"
+#include "skinny64_vectors.h"
 #include "skinny_macs.h"
 #include "supersonic.h"
 #include "tap.h"
@@ -108,20 +109,13 @@ static void test_answers(unsigned int i)
 
 static void test_skinny64(void)
 {
-	static const uint8_t tk[24] = {
-		0xed, 0x00, 0xc8, 0x5b, 0x12, 0x0d, 0x68, 0x61, 0x87, 0x53, 0xe2, 0x4b,
-		0xfd, 0x90, 0x8f, 0x60, 0xb2, 0xdb, 0xb4, 0x1b, 0x42, 0x2d, 0xfc, 0xd0,
-	};
-	static const uint8_t pt[8] = { 0x53, 0x0c, 0x61, 0xd3, 0x5e, 0x86, 0x63, 0xc3 };
-	static const uint8_t ct[8] = { 0xdd, 0x2c, 0xf1, 0xa8, 0xf3, 0x30, 0x30, 0x3c };
-	/* the reference's skinny_64_192_encrypt() on the same bytes */
-	static const uint8_t ref[8] = { 0x0a, 0x69, 0x16, 0x22, 0xc2, 0xd0, 0x52, 0x0c };
 	uint8_t c[8];
 
-	skinny64_192_encrypt(tk, pt, c);
-	tap_result(!memcmp(c, ct, 8), "SKINNY-64-192: the SKINNY paper's vector");
-	skinny64_192_encrypt_swapped(tk, pt, c);
-	tap_result(!memcmp(c, ref, 8), "SKINNY-64-192, rows little-endian: the reference's output");
+	skinny64_192_encrypt(skinny64_tk, skinny64_pt, c);
+	tap_result(!memcmp(c, skinny64_ct, 8), "SKINNY-64-192: the SKINNY paper's vector");
+	skinny64_192_encrypt_swapped(skinny64_tk, skinny64_pt, c);
+	tap_result(!memcmp(c, skinny64_ct_swapped, 8),
+		   "SKINNY-64-192, rows little-endian: the reference's output");
 }
 
 /*
