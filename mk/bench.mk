@@ -63,7 +63,7 @@ check-bench-kat: $(BENCH_KATS)
 # SKINNY, ForkSkinny and SuperSonic under valgrind with secret inputs
 # undefined (ctgrind, as check-core-ctgrind does for the core).
 BENCH_CT_SRC := $(addprefix $(BENCH_BL)/,skinny128.c forkskinny.c supersonic.c \
-		skinny64.c skinny_tbc.c zmac.c pmac_last.c pmac1.c pmac2x.c)
+		skinny64.c skinny_tbc.c zmac.c pmac_last.c pmac1.c pmac2x.c vmac.c)
 
 $(BENCH_OUT)/test_sonikku_ctgrind: $(TOP)/selftests/bench/test_sonikku_ctgrind.c $(BENCH_CT_SRC) $(CORE_LIB_host) $(BENCH_HDRS)
 	@mkdir -p $(@D)
