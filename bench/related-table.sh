@@ -9,7 +9,8 @@
 # and lacks and what it puts on the air per 16-byte reading (PROPS,
 # default bench/related-props.txt). Then, when
 # DOCDIR/nh.txt exists (make bench-nh-cells), the kernel's nhpoly1305
-# against Poly1305 per long record.
+# against Poly1305 per long record, and its vmac64(aes) against Poly1305
+# where nh.txt has vmac lines.
 #
 # Reads DOCDIR/host-callgrind.csv (the b = 1024 rows; online = tx_on, total
 # = tx_off + tx_on) and DOCDIR/embedded.csv (online = the seal, total =
@@ -120,6 +121,23 @@ if [ -s "$NH" ]; then
 		next
 	}
 	/^nh / { printf "related-table: %s: line %d is not floor_nh.c'"'"'s nh line\n", FILENAME, FNR > "/dev/stderr"; exit 1 }' "$NH"
+fi
+
+# The kernel's vmac64(aes) against Poly1305 per record (issue 32; the
+# same make bench-nh-cells run: dmd_floor.ko's vmac lines, floor_vmac.c).
+if [ -s "$NH" ] && grep -qE '^(vmac|skip vmac64)' "$NH"; then
+	echo
+	echo "| kernel cell | vmac64(aes) driver | record | poly1305 | vmac64(aes), fixed key | vmac64 / poly1305 |"
+	echo "|---|---|---|---|---|---|"
+	awk '
+	/^== cell / { cell = $3; drv = "-" }
+	/^driver vmac64 / { drv = $3 }
+	/^skip vmac64/ { sub(/^skip vmac64: */, ""); printf "| %s | none: %s | - | - | - | - |\n", cell, $0 }
+	/^vmac [0-9]+ poly1305 [0-9]+ vmac64 [0-9]+$/ {
+		printf "| %s | %s | %d B | %d | %d | %.2f |\n", cell, drv, $2, $4, $6, $6 / $4
+		next
+	}
+	/^vmac / { printf "related-table: %s: line %d is not floor_vmac.c'"'"'s vmac line\n", FILENAME, FNR > "/dev/stderr"; exit 1 }' "$NH"
 fi
 
 [ -n "$plots" ] || exit 0
