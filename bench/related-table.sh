@@ -10,7 +10,7 @@
 # default bench/related-props.txt). Then, when
 # DOCDIR/nh.txt exists (make bench-nh-cells), the kernel's nhpoly1305
 # against Poly1305 per long record, and its vmac64(aes) against Poly1305
-# where nh.txt has vmac lines.
+# and GHASH where nh.txt has vmac lines.
 #
 # Reads DOCDIR/host-callgrind.csv (the b = 1024 rows; online = tx_on, total
 # = tx_off + tx_on) and DOCDIR/embedded.csv (online = the seal, total =
@@ -127,14 +127,14 @@ fi
 # same make bench-nh-cells run: dmd_floor.ko's vmac lines, floor_vmac.c).
 if [ -s "$NH" ] && grep -qE '^(vmac|skip vmac64)' "$NH"; then
 	echo
-	echo "| kernel cell | vmac64(aes) driver | record | poly1305 | vmac64(aes), fixed key | vmac64 / poly1305 |"
-	echo "|---|---|---|---|---|---|"
+	echo "| kernel cell | vmac64(aes), ghash drivers | record | poly1305 | ghash, key per record | vmac64(aes), fixed key | vmac64 / poly1305 | vmac64 / ghash |"
+	echo "|---|---|---|---|---|---|---|---|"
 	awk '
 	/^== cell / { cell = $3; drv = "-" }
-	/^driver vmac64 / { drv = $3 }
-	/^skip vmac64/ { sub(/^skip vmac64: */, ""); printf "| %s | none: %s | - | - | - | - |\n", cell, $0 }
-	/^vmac [0-9]+ poly1305 [0-9]+ vmac64 [0-9]+$/ {
-		printf "| %s | %s | %d B | %d | %d | %.2f |\n", cell, drv, $2, $4, $6, $6 / $4
+	/^driver vmac64 / { drv = $3 ", " $5 }
+	/^skip vmac64/ { sub(/^skip vmac64: */, ""); printf "| %s | none: %s | - | - | - | - | - | - |\n", cell, $0 }
+	/^vmac [0-9]+ poly1305 [0-9]+ ghash [0-9]+ vmac64 [0-9]+$/ {
+		printf "| %s | %s | %d B | %d | %d | %d | %.2f | %.2f |\n", cell, drv, $2, $4, $6, $8, $8 / $4, $8 / $6
 		next
 	}
 	/^vmac / { printf "related-table: %s: line %d is not floor_vmac.c'"'"'s vmac line\n", FILENAME, FNR > "/dev/stderr"; exit 1 }' "$NH"
