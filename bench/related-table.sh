@@ -6,9 +6,11 @@
 # instructions, Cortex-M4 qemu instructions, ATmega2560 simavr cycles) and
 # record size (16, 64, 95, 128 B), each related system's sender cost per
 # record, online / total, Diamond2's over it, and what each scheme gives
-# and lacks (PROPS, default bench/related-props.txt). Then, when
+# and lacks and what it puts on the air per 16-byte reading (PROPS,
+# default bench/related-props.txt). Then, when
 # DOCDIR/nh.txt exists (make bench-nh-cells), the kernel's nhpoly1305
-# against Poly1305 per long record.
+# against Poly1305 per long record, and its vmac64(aes) against Poly1305
+# and GHASH where nh.txt has vmac lines.
 #
 # Reads DOCDIR/host-callgrind.csv (the b = 1024 rows; online = tx_on, total
 # = tx_off + tx_on) and DOCDIR/embedded.csv (online = the seal, total =
@@ -32,7 +34,7 @@ fi
 D=${1:?usage: related-table.sh [--plots OUTDIR | --rows] DOCDIR [PROPS]}
 PROPS=${2:-$TOP/bench/related-props.txt}
 HC=$D/host-callgrind.csv EM=$D/embedded.csv NH=$D/nh.txt
-RELATED="Diamond1 Diamond2 GCM CCM OCB3 UMAC-64 UMAC-128 AEZ SuperSonic AES-128-GCM AES-128-OCB ChaCha20-Poly1305"
+RELATED="Diamond1 Diamond2 GCM CCM OCB3 UMAC-64 UMAC-128 AEZ SuperSonic ZMAC-256 ZMAC-192 PMAC1 PMAC2x-256 VMAC-64 VMAC-128 AES-128-GCM AES-128-OCB ChaCha20-Poly1305"
 
 die() { echo "related-table: $*" >&2; exit 1; }
 
@@ -63,8 +65,8 @@ R=$(mktemp)
 trap 'rm -f "$R"' EXIT
 rows >"$R"
 
-echo "| platform | scheme | 16 B | 64 B | 95 B | 128 B | D2/X online 16, 95 B | D2/X total 16, 95 B | forward security | aggregation | tag per record | precomputation | nonce |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| platform | scheme | 16 B | 64 B | 95 B | 128 B | D2/X online 16, 95 B | D2/X total 16, 95 B | forward security | aggregation | tag per record | precomputation | nonce | on the air per 16-B reading (bytes) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 awk -F'|' -v list="$RELATED" -v rows="$R" '
 BEGIN {
 	n = split(list, S, " "); split("host m4 avr", P, " ")
@@ -77,8 +79,8 @@ BEGIN {
 	}
 }
 /^#/ || NF == 0 { next }
-NF != 6 { printf "related-table: %s: line %d has %d fields, not 6\n", FILENAME, FNR, NF > "/dev/stderr"; bad = 1; exit 1 }
-{ prop[$1] = $2 " | " $3 " | " $4 " | " $5 " | " $6 }
+NF != 7 { printf "related-table: %s: line %d has %d fields, not 7\n", FILENAME, FNR, NF > "/dev/stderr"; bad = 1; exit 1 }
+{ prop[$1] = $2 " | " $3 " | " $4 " | " $5 " | " $6 " | " $7 }
 function cell(p, s, r) {
 	if (!((p, s, r) in on)) return "-"
 	return sprintf("%.0f / %.0f", on[p, s, r], tot[p, s, r])
@@ -119,6 +121,23 @@ if [ -s "$NH" ]; then
 		next
 	}
 	/^nh / { printf "related-table: %s: line %d is not floor_nh.c'"'"'s nh line\n", FILENAME, FNR > "/dev/stderr"; exit 1 }' "$NH"
+fi
+
+# The kernel's vmac64(aes) against Poly1305 per record (issue 32; the
+# same make bench-nh-cells run: dmd_floor.ko's vmac lines, floor_vmac.c).
+if [ -s "$NH" ] && grep -qE '^(vmac|skip vmac64)' "$NH"; then
+	echo
+	echo "| kernel cell | vmac64(aes), ghash drivers | record | poly1305 | ghash, key per record | vmac64(aes), fixed key | vmac64 / poly1305 | vmac64 / ghash |"
+	echo "|---|---|---|---|---|---|---|---|"
+	awk '
+	/^== cell / { cell = $3; drv = "-" }
+	/^driver vmac64 / { drv = $3 ", " $5 }
+	/^skip vmac64/ { sub(/^skip vmac64: */, ""); printf "| %s | none: %s | - | - | - | - | - | - |\n", cell, $0 }
+	/^vmac [0-9]+ poly1305 [0-9]+ ghash [0-9]+ vmac64 [0-9]+$/ {
+		printf "| %s | %s | %d B | %d | %d | %d | %.2f | %.2f |\n", cell, drv, $2, $4, $6, $8, $8 / $4, $8 / $6
+		next
+	}
+	/^vmac / { printf "related-table: %s: line %d is not floor_vmac.c'"'"'s vmac line\n", FILENAME, FNR > "/dev/stderr"; exit 1 }' "$NH"
 fi
 
 [ -n "$plots" ] || exit 0

@@ -8,6 +8,7 @@
 #   embedded.csv        AVR cycles / M4 instructions per message, sender
 #   rekey.csv           the re-keying PRF and Diamond1's key-chain AES calls
 #   sonikku.csv         SKINNY, ForkSkinny and SuperSonic per call
+#   longmac-m4.csv      MACs of 16 B to 64 KB on the M4 (make bench-longmac)
 #   kernel.txt          make bench-kernel output, when the kernel bench exists
 #   comparison.md       the tables (bench/report.sh), *.png the plots
 # and issue 22's one table into Documentation/performance.md (make
@@ -18,7 +19,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 OUT=${BENCH_OUT:-$BUILD/bench}
 DOC=${BENCH_DOC:-$TOP/Documentation/performance}
-SCHEMES=${BENCH_FW_SCHEMES:-diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 gcm ccm ocb3 supersonic umac64 umac128}
+SCHEMES=${BENCH_FW_SCHEMES:-diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 gcm ccm ocb3 supersonic umac64 umac128 zmac256 zmac192 pmac1 pmac2x256 vmac64 vmac128}
 M4ONLY=${BENCH_FW_M4_ONLY-}
 RECS=${BENCH_FW_RECS:-16 64 95 128}
 MSGS=${BENCH_FW_MSGS:-1024}
@@ -32,64 +33,16 @@ step "1/6 host: callgrind instruction counts (about 40 s)"
 step "2/6 host: TSC ratios, 9 interleaved repetitions"
 "$OUT/bench-compare" tsc > "$DOC/host-tsc.csv"
 
-name() {
-	case $1 in
-	diamond1) echo Diamond1 ;; diamond2) echo Diamond2 ;;
-	faae1) echo FAAE1 ;; faae2) echo FAAE2 ;; faae2_128a) echo FAAE2-128a ;;
-	graphene1) echo Graphene1 ;; graphene2) echo Graphene2 ;;
-	gcm) echo GCM ;; ccm) echo CCM ;; ocb3) echo OCB3 ;;
-	umac64) echo UMAC-64 ;; umac128) echo UMAC-128 ;;
-	supersonic) echo SuperSonic ;;
-	esac
-}
+# Per-message figures of every scheme on both boards (bench/embedded-rows.sh).
+step "3-4/6 AVR (avr-run, exact cycles) and Cortex-M4 (qemu + insn-count): $(( $(wc -w <<<"$SCHEMES $M4ONLY") * $(wc -w <<<"$RECS") )) images"
+{
+	echo "platform,scheme,rec,offline,online,close,total"
+	BUILD=$BUILD BENCH_OUT=$OUT BENCH_FW_SCHEMES="$SCHEMES" BENCH_FW_M4_ONLY="$M4ONLY" \
+		BENCH_FW_RECS="$RECS" BENCH_FW_MSGS=$MSGS "$TOP/bench/embedded-rows.sh"
+} > "$DOC/embedded.csv.tmp"
+mv "$DOC/embedded.csv.tmp" "$DOC/embedded.csv"
 
-# Per-message figures from region totals: ids 1 begin, 2 refills, 3 seal,
-# 4 close. offline = 1 + 2, online = 3, total = 1 + 2 + 3 + 4.
-emb="$DOC/embedded.csv.tmp"
-echo "platform,scheme,rec,offline,online,close,total" > "$emb"
-n=0 total=$(( $(wc -w <<<"$SCHEMES") * $(wc -w <<<"$RECS") ))
-step "3/6 AVR: $total images under avr-run (exact cycles)"
-for s in $SCHEMES; do
-	for r in $RECS; do
-		n=$((n + 1))
-		f=$(mktemp)
-		"$BUILD/tools/avr-run" "$OUT/avr/$s-$r.elf" >/dev/null 2>"$f" ||
-			{ echo "avr-run failed: $s-$r" >&2; cat "$f" >&2; exit 1; }
-		awk -v m="$MSGS" -v s="$(name $s)" -v r="$r" '
-			/^avr-run: region/ { split($4, a, "="); c[$3] += a[2] }
-			END { printf "avr,%s,%d,%.1f,%.1f,%.1f,%.1f\n", s, r,
-				(c[1] + c[2]) / m, c[3] / m, c[4] / m,
-				(c[1] + c[2] + c[3] + c[4]) / m }' "$f" >> "$emb"
-		rm -f "$f"
-		printf '  avr %2d/%d %s-%s\n' "$n" "$total" "$s" "$r"
-	done
-done
-
-total=$(( $(wc -w <<<"$SCHEMES $M4ONLY") * $(wc -w <<<"$RECS") ))
-step "4/6 Cortex-M4: $total images x 4 regions under qemu + insn-count"
-m4_sum() {	# ELF ID: instructions in all regions of that id
-	local f
-	f=$(mktemp)
-	BUILD=$BUILD "$TOP/tools/m4-run" --count --plugin-out "$f" "$1" -- \
-		-semihosting-config "arg=fw,arg=mark=$2" >/dev/null 2>&1 ||
-		{ echo "m4-run failed: $1" >&2; exit 1; }
-	awk '/region/ { for (i = 1; i <= NF; i++) if ($i ~ /^insns=/) { split($i, a, "="); s += a[2] } }
-		END { printf "%d\n", s }' "$f"
-	rm -f "$f"
-}
-n=0
-for s in $SCHEMES $M4ONLY; do
-	for r in $RECS; do
-		n=$((n + 1))
-		elf=$OUT/m4/$s-$r.elf
-		c1=$(m4_sum "$elf" 1) c2=$(m4_sum "$elf" 2) c3=$(m4_sum "$elf" 3) c4=$(m4_sum "$elf" 4)
-		awk -v m="$MSGS" -v s="$(name $s)" -v r="$r" -v c1="$c1" -v c2="$c2" \
-			-v c3="$c3" -v c4="$c4" 'BEGIN { printf "m4,%s,%d,%.1f,%.1f,%.1f,%.1f\n",
-			s, r, (c1 + c2) / m, c3 / m, c4 / m, (c1 + c2 + c3 + c4) / m }' >> "$emb"
-		printf '  m4 %2d/%d %s-%s\n' "$n" "$total" "$s" "$r"
-	done
-done
-mv "$emb" "$DOC/embedded.csv"
+m4_sum() { BUILD=$BUILD "$TOP/bench/m4-sum.sh" "$@"; }
 
 # Per-call firmware (not tests): one CSV line per board, the totals of
 # region ids 1..N over REPS calls. per_call ELF-NAME N REPS
@@ -123,6 +76,10 @@ step "5b/6 SKINNY, ForkSkinny and SuperSonic per call, both boards"
 	per_call sonikku 14 8
 } > "$DOC/sonikku.csv.tmp"
 mv "$DOC/sonikku.csv.tmp" "$DOC/sonikku.csv"
+
+# bench/fw/longmac_fw.c: SuperSonic against ZMAC, 16 B to 64 KB (issue 32).
+step "5c/6 SuperSonic against ZMAC, PMAC, VMAC, 16 B to 64 KB, Cortex-M4"
+$MAKE -s -C "$TOP" bench-longmac > "$OUT/longmac.md"
 
 step "6/6 kernel: the kernel engineer's make bench-kernel (VM, -icount)"
 if [ "${BENCH_KERNEL:-1}" = 0 ]; then

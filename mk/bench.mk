@@ -26,7 +26,8 @@ BENCH_BL     := $(BENCH_DIR)/baselines
 BENCH_OUT    := $(BUILD)/bench
 BENCH_PORT   := $(addprefix $(BENCH_BL)/,ascon.c faae.c faae1.c faae2.c graphene.c diamond.c \
 		perrec.c plain.c ocb3.c ccm.c rekey.c umac.c umac_etm.c \
-		skinny128.c forkskinny.c supersonic.c sonic_rec.c)
+		skinny128.c forkskinny.c supersonic.c mac_rec.c \
+		skinny64.c skinny_tbc.c zmac.c pmac_last.c pmac1.c pmac2x.c vmac.c skinny_macs.c)
 # AEZ is measured on the host only so far.
 BENCH_HOSTSRC := $(BENCH_PORT) $(addprefix $(BENCH_BL)/,ossl.c aez.c aez_rec.c blake2b.c)
 BENCH_HDRS   := $(wildcard $(BENCH_BL)/*.h) $(CORE_LIB_HDRS) $(TOP)/selftests/tap.h
@@ -61,7 +62,8 @@ check-bench-kat: $(BENCH_KATS)
 
 # SKINNY, ForkSkinny and SuperSonic under valgrind with secret inputs
 # undefined (ctgrind, as check-core-ctgrind does for the core).
-BENCH_CT_SRC := $(addprefix $(BENCH_BL)/,skinny128.c forkskinny.c supersonic.c)
+BENCH_CT_SRC := $(addprefix $(BENCH_BL)/,skinny128.c forkskinny.c supersonic.c \
+		skinny64.c skinny_tbc.c zmac.c pmac_last.c pmac1.c pmac2x.c vmac.c)
 
 $(BENCH_OUT)/test_sonikku_ctgrind: $(TOP)/selftests/bench/test_sonikku_ctgrind.c $(BENCH_CT_SRC) $(CORE_LIB_host) $(BENCH_HDRS)
 	@mkdir -p $(@D)
@@ -109,7 +111,8 @@ $(BENCH_COMPARE): $(BENCH_DIR)/host/bench-compare.c $(BENCH_HOSTSRC) $(CORE_LIB_
 # Built on the embedded boards' support code and compiler settings
 # (mk/embedded.mk, read after this file: hence the second expansion).
 BENCH_FW_SCHEMES := diamond1 diamond2 faae1 faae2 faae2_128a graphene1 graphene2 \
-		    gcm ccm ocb3 supersonic umac64 umac128
+		    gcm ccm ocb3 supersonic umac64 umac128 \
+		    zmac256 zmac192 pmac1 pmac2x256 vmac64 vmac128
 # Schemes measured on the M4 only (none now: UMAC's context, 1,210 bytes
 # on the AVR with NH's key for 128-byte records, fits the 2 KB below).
 BENCH_FW_M4_ONLY :=
@@ -151,14 +154,18 @@ endef
 $(foreach s,$(BENCH_FW_SCHEMES) $(BENCH_FW_M4_ONLY),$(foreach r,$(BENCH_FW_RECS),$(eval $(call bench_fw_rules,$(s),$(r)))))
 
 # The plain AEADs' and the re-keying PRF's known answers on each board
-# (bench/fw/kat_fw.c, bench/baselines/kat_vectors.h), in make check.
-$(BENCH_OUT)/avr/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr) $(BENCH_HDRS)
+# (bench/fw/kat_fw.c, bench/baselines/kat_vectors.h), in make check; its
+# TAP lines come from bench/fw/fw_tap.c (mac_kat_fw.c's too).
+BENCH_FW_TAP := $(BENCH_DIR)/fw/fw_tap.c
+$(BENCH_OUT)/avr/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_FW_TAP) $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr) $(BENCH_HDRS) \
+		$(BENCH_DIR)/fw/fw_tap.h
 	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -I$(BENCH_BL) $(EMB_AVR_LD) -o $@ \
-		$< $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
+		$< $(BENCH_FW_TAP) $(BENCH_OUT)/avr/libbench.a $(CORE_LIB_avr)
 
-$(BENCH_OUT)/m4/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) $(BENCH_HDRS)
+$(BENCH_OUT)/m4/kat-fw.elf: $(BENCH_DIR)/fw/kat_fw.c $(BENCH_FW_TAP) $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) $(BENCH_HDRS) \
+		$(BENCH_DIR)/fw/fw_tap.h
 	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(BENCH_BL) $(EMB_M4_LD) -o $@ \
-		$< $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
+		$< $(BENCH_FW_TAP) $(BENCH_OUT)/m4/libbench.a $(CORE_LIB_m4) -lgcc
 
 CHECK_SUITES += bench-fw-kat-avr bench-fw-kat-m4
 

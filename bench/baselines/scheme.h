@@ -74,8 +74,13 @@ extern const struct scheme scheme_gcm, scheme_ccm, scheme_ocb3;
 extern const struct scheme scheme_umac64, scheme_umac128;
 /* AEZ v5 per record, tau 16 (aez_rec.c); host only for now. */
 extern const struct scheme scheme_aez;
-/* SuperSonic-384 MAC per record, record in the clear (sonic_rec.c). */
+/*
+ * MACs per record, record in the clear (mac_rec.c): SuperSonic-384, ZMAC,
+ * PMAC1, PMAC2x on SKINNY, VMAC.
+ */
 extern const struct scheme scheme_supersonic;
+extern const struct scheme scheme_zmac256, scheme_zmac192, scheme_pmac1;
+extern const struct scheme scheme_pmac2x256, scheme_vmac64, scheme_vmac128;
 
 #ifdef SCHEME_OPENSSL
 /* Host: the same constructions on OpenSSL primitives, and plain AEADs. */

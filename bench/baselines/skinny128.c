@@ -4,6 +4,7 @@
  * 32-bit words, S-box as a circuit, no secret-dependent branch or index.
  */
 #include "skinny128.h"
+#include "skinny_mix.h"
 
 #include <diamond/util.h>
 
@@ -133,14 +134,7 @@ void skinny128_round(struct skinny128 *c, uint32_t k0, uint32_t k1)
 	s[1] = rotl32(s[1], 8);		/* ShiftRows: row r right by r cells */
 	s[2] = rotl32(s[2], 16);
 	s[3] = rotl32(s[3], 24);
-	s[1] ^= s[2];			/* MixColumns */
-	s[2] ^= s[0];
-	s[3] ^= s[2];
-	t = s[3];
-	s[3] = s[2];
-	s[2] = s[1];
-	s[1] = s[0];
-	s[0] = t;
+	SKINNY_MIX_COLUMNS(s, t);
 }
 
 void skinny128_encrypt(const uint8_t *tweakey, unsigned int ntk,

@@ -3,6 +3,7 @@
  * SuperSonic on ForkSkinny-128 (supersonic.h).
  */
 #include "forkskinny.h"
+#include "skinny_tbc.h"
 #include "supersonic.h"
 
 #include <diamond/util.h>
@@ -12,24 +13,6 @@ struct sonic_chains {
 	uint8_t m[16];		/* block chain */
 	uint8_t buf[48];	/* C1 || the tweak parts' running XOR (ntk = 3) */
 };
-
-/*
- * The reference's doubling of the block chain: the 16 bytes shift left by
- * one bit as a big-endian number whose top bit is dropped, and the top bit
- * of the last byte (also dropped by the shift) comes back as 0x87 in the
- * first byte. Not the GF(2^128) doubling of the paper, but what its known
- * answers are made of.
- */
-static void ref_double(uint8_t x[16])
-{
-	uint8_t top = (uint8_t)(x[15] >> 7);
-	unsigned int i;
-
-	for (i = 0; i < 15; i++)
-		x[i] = (uint8_t)(x[i] << 1 | x[i + 1] >> 7);
-	x[15] = (uint8_t)(x[15] << 1);
-	x[0] ^= (uint8_t)(0x87 & -top);
-}
 
 void supersonic_init(struct supersonic_key *k, const uint8_t key[16],
 		     unsigned int ntk)
@@ -65,7 +48,7 @@ static void sonic_call(const struct supersonic_key *k, struct sonic_chains *c,
 	forkskinny128_encrypt(p + 16, k->ntk, p, NULL, c->buf);
 	for (i = 0; i < 16; i++)
 		c->m[i] ^= c->buf[i];
-	ref_double(c->m);
+	tbc_double(c->m, 16, 0x87);	/* the reference's doubling */
 	for (i = 0; i < tlen; i++) {
 		c->buf[i] ^= p[32 + i];
 		c->kt[16 + i] ^= c->buf[i];
@@ -75,12 +58,20 @@ static void sonic_call(const struct supersonic_key *k, struct sonic_chains *c,
 void supersonic_mac(const struct supersonic_key *k, const uint8_t *m,
 		    size_t len, uint8_t *left, uint8_t *right)
 {
-	size_t chunk = 16 * k->ntk + 14, res = len % chunk, calls, i, j;
+	size_t chunk = 16 * k->ntk + 14, calls, last, i, j;
 	struct sonic_chains c;
 	uint8_t p[64];
 
 	dmd_wipe(&c, sizeof(c));
-	calls = len / chunk - (res == 0);	/* before the last chunk */
+	/*
+	 * Calls before the last chunk, and the last chunk's length, 0 ..
+	 * chunk. The reference's len / chunk - 1 for a multiple of the chunk
+	 * underflows at len = 0 and reads far past the message; here an empty
+	 * message is one padded chunk (p[0] = 0x80, domain 3), and nothing is
+	 * read.
+	 */
+	calls = len ? (len - 1) / chunk : 0;
+	last = len - chunk * calls;
 	for (i = 0; i < calls; i++) {
 		dmd_wipe(p, sizeof(p));
 		for (j = 0; j < chunk; j++)
@@ -88,12 +79,12 @@ void supersonic_mac(const struct supersonic_key *k, const uint8_t *m,
 		sonic_call(k, &c, p, (unsigned int)i + 1);
 	}
 	dmd_wipe(p, sizeof(p));
-	for (j = 0; j < (res ? res : chunk); j++)
+	for (j = 0; j < last; j++)
 		p[j] = m[chunk * calls + j];
-	if (res)
-		p[res] = 0x80;
+	if (last < chunk)
+		p[last] = 0x80;
 	sonic_call(k, &c, p, (unsigned int)calls + 1);
-	c.kt[16 * k->ntk - 1] = res ? 3 : 1;
+	c.kt[16 * k->ntk - 1] = last < chunk ? 3 : 1;
 	for (i = 0; i < 16; i++) {
 		c.kt[i] ^= k->kprime[i];
 		c.m[i] ^= k->mask[i];

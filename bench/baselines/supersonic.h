@@ -22,7 +22,9 @@
  * doubling (see supersonic.c) and, with ntk = 3, the tweak chain's last 15
  * bytes, which take the running XOR of the tweak parts' last 15 bytes.
  * Nothing branches on or indexes by the key or message (constant time),
- * only on the public length. Messages of 1 .. SUPERSONIC_MAX_LEN bytes.
+ * only on the public length. Messages of 0 .. SUPERSONIC_MAX_LEN bytes: the
+ * reference reads out of bounds on an empty one (its call count
+ * underflows); here it is one padded chunk.
  */
 #ifndef DIAMOND_BENCH_SUPERSONIC_H
 #define DIAMOND_BENCH_SUPERSONIC_H

@@ -14,6 +14,7 @@
  * kat.sh folds it into make check).
  */
 #include "board.h"
+#include "fw_tap.h"
 
 #include "aead.h"
 #include "forkskinny.h"
@@ -29,32 +30,6 @@
 #include <diamond/util.h>
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-static unsigned int tests, failed;
-
-static void put_uint(unsigned int v)
-{
-	char b[8], *p = b + sizeof(b) - 1;
-
-	*p = 0;
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	board_puts(p);
-}
-
-static void report(int ok, const char *what, const char *name)
-{
-	tests++;
-	failed += !ok;
-	board_puts(ok ? "ok " : "not ok ");
-	put_uint(tests);
-	board_puts(" - ");
-	board_puts(what);
-	board_puts(": ");
-	board_puts(name);
-	board_puts("\n");
-}
 
 static size_t unhex(uint8_t *out, const char *h)
 {
@@ -120,7 +95,7 @@ static void aead_row(const struct aead_vec *v)
 		gcm_encrypt(key, n, p, pl, c, c + pl);
 		ok = same(c, e, el);
 	}
-	report(ok, v->mode == 'o' ? "OCB3" : v->mode == 'c' ? "CCM" : "GCM",
+	fw_tap_report(ok, v->mode == 'o' ? "OCB3" : v->mode == 'c' ? "CCM" : "GCM",
 	       v->name);
 }
 
@@ -135,7 +110,7 @@ static void rekey_row(const struct rekey_vec *v)
 	dmd_aes128_init(&aes, k);
 	rekey_prf(&aes, x, f);
 	dmd_aes128_wipe(&aes);
-	report(same(f, e, 16), "re-keying PRF", v->k);
+	fw_tap_report(same(f, e, 16), "re-keying PRF", v->k);
 }
 
 static void skinny_row(const struct skinny_vec *v)
@@ -148,7 +123,7 @@ static void skinny_row(const struct skinny_vec *v)
 	unhex(e1, v->c1);
 	if (!v->fork) {
 		skinny128_encrypt(tk, v->ntk, in, c1);
-		report(same(c1, e1, 16), v->ntk == 3 ? "SKINNY-128-384" :
+		fw_tap_report(same(c1, e1, 16), v->ntk == 3 ? "SKINNY-128-384" :
 		       "SKINNY-128-256", "paper vector");
 		return;
 	}
@@ -158,7 +133,7 @@ static void skinny_row(const struct skinny_vec *v)
 	forkskinny128_encrypt(tk, v->ntk, in, (uint8_t *)0, r);
 	ok = same(c0, e0, 16) && same(c1, e1, 16) && same(l, e0, 16) &&
 	     same(r, e1, 16);
-	report(ok, v->ntk == 3 ? "ForkSkinny-128-384" : "ForkSkinny-128-256",
+	fw_tap_report(ok, v->ntk == 3 ? "ForkSkinny-128-384" : "ForkSkinny-128-256",
 	       v->in);
 }
 
@@ -177,7 +152,7 @@ static void supersonic_row(const struct supersonic_vec *v)
 	supersonic_init(&k, key, v->ntk);
 	supersonic_mac(&k, m, v->len, l, r);
 	supersonic_wipe(&k);
-	report(same(l, e, 16) && same(r, e + 16, 16),
+	fw_tap_report(same(l, e, 16) && same(r, e + 16, 16),
 	       v->ntk == 3 ? "SuperSonic-384" : "SuperSonic-256", "reference");
 }
 
@@ -192,12 +167,7 @@ static void umac_row(const struct umac_vec *v)
 
 	for (t = 8; t <= 16; t += 8) {
 		if (v->len > UMAC_MAX_LEN) {
-			tests++;
-			board_puts("ok ");
-			put_uint(tests);
-			board_puts(" - UMAC: ");
-			board_puts(v->name);
-			board_puts(" # SKIP longer than this board's records\n");
+			fw_tap_skip("UMAC", v->name, "longer than this board's records");
 			continue;
 		}
 		while (v->pat[pl])
@@ -208,7 +178,7 @@ static void umac_row(const struct umac_vec *v)
 		umac_tag(&k, nonce, sizeof(nonce), m, v->len, tag);
 		umac_wipe(&k);
 		unhex(e, t == 8 ? v->tag64 : v->tag128);
-		report(same(tag, e, t), t == 8 ? "UMAC-64" : "UMAC-128", v->name);
+		fw_tap_report(same(tag, e, t), t == 8 ? "UMAC-64" : "UMAC-128", v->name);
 	}
 }
 
@@ -244,10 +214,5 @@ int main(void)
 		board_flash_read(&u, &umac_vecs[i], sizeof(u));
 		umac_row(&u);
 	}
-	board_puts("1..");
-	put_uint(tests);
-	board_puts("\n# ");
-	put_uint(failed);
-	board_puts(" failed\n");
-	board_exit(failed > 100 ? 100 : (int)failed);
+	fw_tap_done();
 }

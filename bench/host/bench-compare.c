@@ -37,7 +37,8 @@ static const struct scheme *const schemes[] = {
 	&scheme_faae1, &scheme_graphene1, &scheme_graphene2,
 	&scheme_gcm_ossl, &scheme_chapoly_ossl, &scheme_ocb_ossl,
 	&scheme_gcm, &scheme_ccm, &scheme_ocb3, &scheme_umac64, &scheme_umac128,
-	&scheme_aez, &scheme_supersonic,
+	&scheme_aez, &scheme_supersonic, &scheme_zmac256, &scheme_zmac192, &scheme_pmac1,
+	&scheme_pmac2x256, &scheme_vmac64, &scheme_vmac128,
 };
 #define NSCHEMES (sizeof(schemes) / sizeof(schemes[0]))
 

@@ -791,7 +791,9 @@ int main(void)
 		&scheme_faae2_128a, &scheme_faae1_ossl, &scheme_graphene1_ossl,
 		&scheme_graphene2_ossl, &scheme_gcm_ossl, &scheme_chapoly_ossl,
 		&scheme_ocb_ossl, &scheme_gcm, &scheme_ccm, &scheme_umac64,
-		&scheme_umac128, &scheme_aez, &scheme_supersonic,
+		&scheme_umac128, &scheme_aez, &scheme_supersonic, &scheme_zmac256,
+		&scheme_zmac192, &scheme_pmac1, &scheme_pmac2x256, &scheme_vmac64,
+		&scheme_vmac128,
 	};
 	static const size_t recs[] = { 16, 64, 128, 5 };
 	static const uint32_t bs[] = { 1, 7 };

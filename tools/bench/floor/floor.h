@@ -64,5 +64,11 @@ extern struct floor_suite floor_suite1, floor_suite2;
  * -errno.
  */
 int floor_nh_get(char *buf, unsigned int reps);
+/*
+ * Its VMAC lines (floor_vmac.c): the kernel's vmac64(aes) per record
+ * beside Poly1305 at 16 B to 4 KiB, appended to @buf at @len; the new
+ * length.
+ */
+int floor_vmac_lines(char *buf, int len, unsigned int reps);
 
 #endif /* DMD_FLOOR_H */

@@ -266,7 +266,8 @@ int floor_nh_get(char *buf, unsigned int reps)
 	int len, err;
 
 	if (!NH_KEY_SIZE)
-		return sysfs_emit(buf, "skip nhpoly1305: not in this kernel\n");
+		return floor_vmac_lines(buf, sysfs_emit(buf, "skip nhpoly1305: not in this kernel\n"),
+					reps);
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
@@ -288,7 +289,7 @@ int floor_nh_get(char *buf, unsigned int reps)
 		nh_run_lengths(r, reps);
 		nh_close(r);
 	}
-	len = r->len;
+	len = floor_vmac_lines(buf, r->len, reps);
 	kfree_sensitive(r->msg);
 	kfree_sensitive(r);
 	return len;
