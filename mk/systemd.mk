@@ -32,13 +32,13 @@ SYSTEMD_COLLECT = wait $$spid; src=$$(cat $(SYSTEMD_LOG).rc 2>/dev/null || echo 
 endif
 
 .PHONY: systemd-prereqs
+# The programs are built in the recipe: mk/userspace.mk, which names them,
+# is read after this file, so they would be empty as prerequisites here.
 systemd-prereqs:
 	@$(MAKE) --no-print-directory $(DIAMONDCTL) $(US_FRAMETOOL) $(US_CUSTODY_PROBE)
 	@$(TOP)/tools/deb/install-build-deps
 
 .PHONY: check-systemd
-# The programs are built in the recipe: mk/userspace.mk, which names them,
-# is read after this file, so they would be empty as prerequisites here.
 check-systemd: systemd-prereqs
 	@mkdir -p $(TAPDIR)
 	@TOP=$(TOP) BUILD=$(BUILD) KCACHE=$(KCACHE) D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) \
