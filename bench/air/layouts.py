@@ -52,14 +52,15 @@ class Layout:
 
     def events(self, r):
         """Packet sets, each of which delivers record r when all arrive."""
-        out = []
-        for covered, carriers in self.tags:
-            if r not in covered:
-                continue
-            need = {self.record_packet[x] for x in covered}
-            for c in carriers:
-                out.append(frozenset(need | {c}))
-        return out
+        if not hasattr(self, "_events"):
+            per_record = [[] for _ in range(self.records)]
+            for covered, carriers in self.tags:
+                need = frozenset(self.record_packet[x] for x in covered)
+                sets = [need | {c} for c in carriers]
+                for x in covered:
+                    per_record[x] += sets
+            self._events = [tuple(e) for e in per_record]
+        return self._events[r]
 
     def tags_per_record(self):
         return max(sum(1 for covered, _ in self.tags if r in covered)

@@ -17,10 +17,15 @@ class Result:
 
 def expected_delivered(layout, chain):
     """Expected readings delivered per unit."""
-    cache = {}
+    cache, seen = {}, {}
     n = len(layout.packets)
-    return sum(loss.any_event(chain, n, layout.events(r), cache)
-               for r in range(layout.records))
+    total = 0.0
+    for r in range(layout.records):
+        ev = layout.events(r)
+        if ev not in seen:      # records of one tag set share their events
+            seen[ev] = loss.any_event(chain, n, ev, cache)
+        total += seen[ev]
+    return total
 
 
 def epoch_sent(layout, cost):
