@@ -95,7 +95,13 @@ def exact_fraction(layout, chain):
 # 1. Airtime ----------------------------------------------------------------
 
 def airtime_checks():
-    # rfwireless-world.com, "LoRaWAN Airtime calculator", examples 1 and 2.
+    # Published figures for the same formula and settings (CR 4/5, explicit
+    # header, CRC on, 8-symbol preamble, 125 kHz):
+    # https://www.rfwireless-world.com/calculators/LoRaWAN-Airtime-calculator.html
+    # (its examples 1 and 2), and the "LoRa airtime calculator" sheets after
+    # AN1200.13 (docs.google.com/spreadsheets/d/1voGAtQAjC1qBmaVuP1ApNKs1ekgUjavHuVQIXyYSvNc:
+    # 13 B at SF9; .../1eL1nHxMidIcIdDE_l-DoY3kmE2e8b0YpOBW64WnYxj8: 24 + 13 B
+    # at SF7..SF12, low-data-rate optimisation "auto").
     check(close(airtime.airtime_ms(10, 7), 41.216),
           "airtime: 10 B at SF7 is 41.216 ms (published calculator example)")
     check(close(airtime.airtime_ms(10, 11), 577.536),
