@@ -51,7 +51,7 @@ def num(x, spec):
 def table(chain, rows):
     base = {r.layout.key: r for r in rows if r.layout.framing == "baseline"}
     gcm, lw = base["gcm"], base["lorawan"]
-    out = ["### %s" % chain.name, "",
+    out = ["#### %s" % chain.name, "",
            "| scheme | A | max PL | delivered | bytes/delivered | SF7 ms | SF12 ms "
            "| SF7 /GCM | SF7 /LoRaWAN | SF12 /GCM | SF12 /LoRaWAN | bound bits |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -83,7 +83,7 @@ def schemes(addrs):
 
 def issue_check():
     """Issue 30's own table, recomputed (g = 16, single tag frames)."""
-    out = ["### Issue 30's table, recomputed", "",
+    out = ["#### Issue 30's table, recomputed", "",
            "| loss | Diamond today g = 16, SF7 | LoRaWAN, SF7 | AES-GCM, SF7 "
            "| Diamond / LoRaWAN, SF7 / SF12 | delivered (1-p)^17 |",
            "|---|---|---|---|---|---|"]
@@ -126,7 +126,7 @@ def choose(addr):
     bits and at least 90% delivered at 5% independent loss; chosen, the
     least worst airtime ratio to LoRaWAN over every condition of the
     tables (SF7 and SF12, both models, 0 to 10% loss)."""
-    out = ["### Choice at A = %d" % addr, "",
+    out = ["#### Choice at A = %d" % addr, "",
            "| layout | bound bits | delivered, 5% Bernoulli | worst /LoRaWAN, 0-5% "
            "| worst /LoRaWAN, 0-10% | worst /GCM, 0-5% | worst /GCM, 10% | eligible |",
            "|---|---|---|---|---|---|---|---|"]
@@ -153,8 +153,9 @@ def main(argv):
     for a in addrs:
         if not 1 <= a <= 4:
             ap.error("--addr: 1 to 4 bytes")
-    lines = ["## Air model (%s, %d-byte readings, b = %d)" % (
-        "python3 bench/air/air-model.py" + "".join(" --addr %d" % a for a in addrs),
+    lines = ["### Air model (%s, %d-byte readings, b = %d)" % (
+        "make bench-air-model: python3 -B bench/air/air-model.py"
+        + "".join(" --addr %d" % a for a in (args.addr or [])),
         layouts.READING, layouts.EPOCH_RECORDS), "",
         "LoRa: %d kHz, CR 4/%d, explicit header, CRC on, %d-symbol preamble, "
         "low-data-rate optimisation at SF11 and SF12. Exact expectations; "
