@@ -13,7 +13,7 @@
 #                          forms, enumeration and seeded Monte Carlo, the
 #                          chosen layout, the candidate rule, and that
 #                          performance.md holds the current tables (part of
-#                          make check: 24 checks, about 3.5 s of CPU)
+#                          make check: 24 checks, about 2 s of CPU)
 
 AIR_DIR := $(TOP)/bench/air
 AIR_OUT := $(BUILD)/air

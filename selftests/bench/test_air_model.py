@@ -28,7 +28,7 @@ import model        # noqa: E402
 import reconstruct  # noqa: E402
 
 SEED = 30
-N_UNITS = 20000
+N_UNITS = 10000
 MAX_RECORD = 222
 
 results = []
@@ -47,26 +47,28 @@ def close(a, b, tol=1e-9):
 def enumerate_delivered(layout, chain):
     """Expected delivered records per unit, summed over all 2^n patterns."""
     n = len(layout.packets)
-    tags = [({layout.record_packet[x] for x in cov}, car) for cov, car in layout.tags]
+    tags = []       # (packets needed, carrier packets, records covered), as bit masks
+    for cov, car in layout.tags:
+        need = sum(1 << layout.record_packet[x] for x in cov)
+        tags.append((need, sum(1 << c for c in car), sum(1 << x for x in cov)))
     total = 0.0
 
     def walk(i, v, got):
         nonlocal total
         if i == n:
-            pr = sum(v)
-            verified = [all(got[k] for k in need) and any(got[c] for c in car)
-                        for need, car in tags]
-            for r in range(layout.records):
-                if any(ok and r in cov for ok, (cov, _) in zip(verified, layout.tags)):
-                    total += pr
+            released = 0
+            for need, car, cov in tags:
+                if got & need == need and got & car:
+                    released |= cov
+            total += sum(v) * bin(released).count("1")
             return
-        for arrived in (True, False):
+        for arrived in (1, 0):
             w = [v[s] * ((1 - chain.loss[s]) if arrived else chain.loss[s])
                  for s in range(len(v))]
             if sum(w) > 0:
-                walk(i + 1, chain.step(w) if i + 1 < n else w, got + [arrived])
+                walk(i + 1, chain.step(w) if i + 1 < n else w, got | arrived << i)
 
-    walk(0, list(chain.start), [])
+    walk(0, list(chain.start), 0)
     return total
 
 
