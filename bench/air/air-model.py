@@ -8,7 +8,7 @@ Every figure is an exact expectation (bench/air/loss.py); nothing is
 sampled, so there is no seed. Issue 30; Documentation/packet-radio.rst
 says what was chosen from these tables and why.
 
-    python3 bench/air/air-model.py [--addr A] [--markdown]   (make bench-air-model)
+    python3 bench/air/air-model.py [--addr A ...] [--len BYTES]   (make bench-air-model)
 """
 
 import argparse
@@ -148,14 +148,20 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--addr", type=int, action="append",
                     help="device address width(s) of the packet framing (default 1, 2, 3, 4)")
+    ap.add_argument("--len", type=int, default=layouts.READING,
+                    help="bytes per reading (default %d)" % layouts.READING)
     args = ap.parse_args(argv)
+    if not 1 <= args.len <= MAX_RECORD:
+        ap.error("--len: 1 to %d bytes" % MAX_RECORD)
+    layouts.READING = args.len
     addrs = args.addr or [1, 2, 3, 4]
     for a in addrs:
         if not 1 <= a <= 4:
             ap.error("--addr: 1 to 4 bytes")
     lines = ["### Air model (%s, %d-byte readings, b = %d)" % (
         "make bench-air-model: python3 -B bench/air/air-model.py"
-        + "".join(" --addr %d" % a for a in (args.addr or [])),
+        + "".join(" --addr %d" % a for a in (args.addr or []))
+        + ("" if args.len == 16 else " --len %d" % args.len),
         layouts.READING, layouts.EPOCH_RECORDS), "",
         "LoRa: %d kHz, CR 4/%d, explicit header, CRC on, %d-symbol preamble, "
         "low-data-rate optimisation at SF11 and SF12. Exact expectations; "
