@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR MIT
-"""air-model.py: bytes and LoRa airtime per delivered 16-byte reading for
-Diamond's framings and aggregation layouts against LoRaWAN 1.0.4,
+"""air-model.py: bytes and LoRa airtime per delivered reading (16 bytes, or
+--len) for Diamond's framings and aggregation layouts against LoRaWAN 1.0.4,
 per-message AES-GCM and 802.15.4 AES-CCM*, at 0, 1, 5 and 10% loss,
 independent (Bernoulli) and bursty (Gilbert-Elliott, mean burst 3).
 Every figure is an exact expectation (bench/air/loss.py); nothing is
