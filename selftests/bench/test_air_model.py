@@ -241,7 +241,8 @@ def target_checks():
 def doc_check():
     out = subprocess.run([sys.executable, "-B", os.path.join(TOP, "bench", "air", "air-model.py")],
                          capture_output=True, text=True, check=False)
-    doc = open(os.path.join(TOP, "Documentation", "performance.md")).read()
+    with open(os.path.join(TOP, "Documentation", "performance.md")) as f:
+        doc = f.read()
     begin, end = "<!-- air-model begin -->\n", "<!-- air-model end -->"
     held = doc[doc.find(begin) + len(begin):doc.find(end)] if begin in doc else None
     check(out.returncode == 0 and held == out.stdout,
