@@ -129,6 +129,12 @@ static void run_step(struct selftest *t, const struct diamond_kat *kat,
 
 	err = run(seal, true, s->epoch, s->ad, s->adlen, s->pt, s->ptlen, buf,
 		  s->ctlen);
+	/* An open-only key seals nothing (spec section 2). */
+	if (kat->key[DMD_BLOB_OFF_FLAGS] & DMD_BLOB_FLAG_OPEN_ONLY) {
+		check(t, err == -EPERM, "seal refused (open-only)", kat->name,
+		      i, err, -EPERM);
+		return;
+	}
 	if (!check(t, !err, "seal", kat->name, i, err, 0))
 		return;
 	check(t, !memcmp(buf + s->adlen, s->ct, s->ctlen), "ciphertext",
