@@ -15,6 +15,8 @@
  *   gen-vectors --provision ... the same for the provisioning vectors
  *                               (vectors/provision.txt): E_0 with a fresh
  *                               value N, fixed here
+ *   gen-vectors --wrap ...      the same for the wrapped-state vectors
+ *                               (vectors/wrap.txt, wrap-vectors.c)
  */
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -24,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+
+#include "wrap-vectors.h"
 
 #define MAXREC 4096
 #define TRAILER 0x80000000u
@@ -1993,6 +1997,11 @@ static void generate_provision(void)
 	prov_fresh_cases(root, n1, n2);
 }
 
+static void gen_wrap(void)
+{
+	generate_wrap(out);
+}
+
 static void (*generator)(void) = generate;
 
 static int check(const char *path)
@@ -2040,12 +2049,17 @@ int main(int argc, char **argv)
 		generator = generate_provision;
 		argc--;
 		argv++;
+	} else if (argc > 1 && !strcmp(argv[1], "--wrap")) {
+		generator = gen_wrap;
+		argc--;
+		argv++;
 	}
 	if (argc == 3 && !strcmp(argv[1], "--check"))
 		return check(argv[2]);
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-		fprintf(stderr, "usage: gen-vectors [--blobs|--frames|--provision] "
-			"[FILE] | [--blobs|--frames|--provision] --check FILE\n");
+		fprintf(stderr, "usage: gen-vectors "
+			"[--blobs|--frames|--provision|--wrap] [FILE] | "
+			"[--blobs|--frames|--provision|--wrap] --check FILE\n");
 		return 2;
 	}
 	out = argc == 2 ? fopen(argv[1], "w") : stdout;
