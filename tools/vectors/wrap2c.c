@@ -127,7 +127,10 @@ static int emit(FILE *out, unsigned int i, const struct rec *r, int *key_of)
 			first_idx = (int)i;
 		}
 	}
+	if (*key_of == (int)i)
+		fputc('\n', out);
 	bytes(out, "inner", i, r->inner, r->innerlen);
+	fputc('\n', out);
 	bytes(out, "dmdw", i, r->dmdw, r->dmdwlen);
 	return 0;
 }
