@@ -1503,6 +1503,57 @@ static const u8 diamond_kat_23_key[] = {
 	0x7c, 0x22, 0x75, 0xe3, 0x7e, 0xb2, 0x2b, 0xd8,
 };
 
+/* d1-xor-open-only */
+static const struct diamond_kat_step diamond_kat_24[] = {
+	{
+		.epoch = 0ULL,
+		.ad = NULL,
+		.adlen = 0,
+		.pt = (const u8 *)
+			"\x03\x00\x78\x4c\x31\x14\x00\x09\x87\x55\xd5\xbf\x89\x2c\xdd\x75"
+			"\x65\x7e\x4b\xff\x2b\xa1\x05\xbc\x0d\x95\x1e",
+		.ptlen = 27,
+		.ct = (const u8 *)
+			"\x03\x00\xcb\x4e\x2e\x14\x00\x25\x7d\xc3\xd8\xd0\xac\x5a\x3b\xf1"
+			"\xaa\x85\xf0\x50\xa3\xb9\x7d\x9f\xf5\x90\xd3\xa5\xf1\x5e\x73\x37"
+			"\x70\x37\x8f\xa2\x12\x2d\xfe\x10\xb4\x14\xe0",
+		.ctlen = 43,
+		.next = (const u8 *)
+			"\x44\x4d\x4e\x44\x01\x01\x00\x01\x04\x00\x00\x00\x01\x0a\x00\x00"
+			"\x01\x00\x00\x00\x00\x00\x00\x00\xf0\x41\x89\x51\xf9\xd5\x2b\xa9"
+			"\xcc\xb2\xb7\xa4\x3d\x7c\xea\x33",
+		.nextlen = 40,
+		.expect = 0,
+	},
+	{
+		.epoch = 2ULL,
+		.ad = NULL,
+		.adlen = 0,
+		.pt = (const u8 *)
+			"\x03\x00\x78\x4c\x31\x14\x00\x09\x87\x55\xd5\xbf\x89\x2c\xdd\x75"
+			"\x65\x7e\x4b\xff\x2b\xa1\x05\xbc\x0d\x95\x1e",
+		.ptlen = 27,
+		.ct = (const u8 *)
+			"\x03\x00\x20\x42\x12\x14\x00\x78\x06\x2f\xc7\x1f\x80\xed\xcc\x6e"
+			"\x69\xc3\x2f\xba\x6c\xca\xf1\xd9\x55\x8b\x2e\xe2\x95\x9f\x82\xd2"
+			"\x12\xa0\x0b\x3e\x00\x0b\xb9\x6c\x19\xc0\xc1",
+		.ctlen = 43,
+		.next = (const u8 *)
+			"\x44\x4d\x4e\x44\x01\x01\x00\x01\x04\x00\x00\x00\x01\x0a\x00\x00"
+			"\x03\x00\x00\x00\x00\x00\x00\x00\x72\x55\x39\x22\x80\xde\x71\xbc"
+			"\x70\x1f\x73\x82\x85\x4c\x5d\xb8",
+		.nextlen = 40,
+		.expect = 0,
+	},
+};
+
+static const u8 diamond_kat_24_key[] = {
+	0x44, 0x4d, 0x4e, 0x44, 0x01, 0x01, 0x00, 0x01, 0x04, 0x00, 0x00, 0x00,
+	0x01, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xd0, 0x29, 0x87, 0x00, 0x2a, 0x1f, 0x6b, 0xab, 0x06, 0x23, 0xf2, 0x34,
+	0xca, 0xbf, 0x06, 0x36,
+};
+
 static const struct diamond_kat diamond_kats[] = {
 	{ "d1-xor-b1-len1-ad", diamond_kat_0_key,
 	  sizeof(diamond_kat_0_key), 2, diamond_kat_0 },
@@ -1552,6 +1603,8 @@ static const struct diamond_kat diamond_kats[] = {
 	  sizeof(diamond_kat_22_key), 6, diamond_kat_22 },
 	{ "d2-xor-tag-not-parsed", diamond_kat_23_key,
 	  sizeof(diamond_kat_23_key), 2, diamond_kat_23 },
+	{ "d1-xor-open-only", diamond_kat_24_key,
+	  sizeof(diamond_kat_24_key), 2, diamond_kat_24 },
 };
 
 #endif /* DIAMOND_KAT_H */

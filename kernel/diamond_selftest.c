@@ -13,7 +13,8 @@
  * rules (authsize, blob/suite mismatch, a refused key ends the old state)
  * are checked as well, and the wrapped state (export, setkey of it, every
  * byte of it altered, header and inner blob at odds) under a wrap key of
- * its own. Suite 1 runs twice: on the best inner drivers, and on
+ * its own, and every record of vectors/wrap.txt (kernel/diamond_wrap_kat.h),
+ * accepted or refused with its errno. Suite 1 runs twice: on the best inner drivers, and on
  * synchronous ones (CRYPTO_ALG_ASYNC in the mask), which on x86 and on arm64
  * means ghash-generic and so the lib/crypto GHASH. Every failing case prints
  * a numbered pr_err; a pass prints one pr_info.
@@ -129,6 +130,12 @@ static void run_step(struct selftest *t, const struct diamond_kat *kat,
 
 	err = run(seal, true, s->epoch, s->ad, s->adlen, s->pt, s->ptlen, buf,
 		  s->ctlen);
+	/* An open-only key seals nothing (spec section 2). */
+	if (kat->key[DMD_BLOB_OFF_FLAGS] & DMD_BLOB_FLAG_OPEN_ONLY) {
+		check(t, err == -EPERM, "seal refused (open-only)", kat->name,
+		      i, err, -EPERM);
+		return;
+	}
 	if (!check(t, !err, "seal", kat->name, i, err, 0))
 		return;
 	check(t, !memcmp(buf + s->adlen, s->ct, s->ctlen), "ciphertext",
@@ -349,31 +356,58 @@ static void wrap_round_trip(struct selftest *t, const struct diamond_kat *kat,
 }
 
 /*
- * A wrapped state of vectors/wrap.txt: it opens under its key to its inner
- * bytes, keys @tfm, and @tfm's export has the same header and opens to
- * the same inner bytes (cursor included).
+ * An accepted wrapped state of vectors/wrap.txt: it opens under its key to
+ * its inner bytes, keys @tfm, and @tfm's export has the same header and
+ * opens to the same inner bytes (cursor and group-size field included).
  */
-static void wrap_kat(struct selftest *t, struct crypto_aead *tfm,
-		     const char *name, const u8 *dmdw, unsigned int len,
-		     const u8 *inner, unsigned int ilen)
+static void wrap_kat_ok(struct selftest *t, struct crypto_aead *tfm,
+			const struct diamond_wrap_kat *v)
 {
+	unsigned int len = v->dmdwlen, ilen = v->innerlen;
 	u8 got[DMD_WRAP_INNER_MAX], w[DMD_WRAP_MAX];
 	unsigned int n = sizeof(w);
 	int err;
 
-	err = diamond_wrap_open(wrap_kat_key, dmdw, len, got);
-	check(t, err == ilen && !memcmp(got, inner, ilen), "wrap vector opens",
-	      name, 0, err, ilen);
-	err = diamond_key_set(tfm, dmdw, len, wrap_kat_key, false) ?:
+	err = diamond_wrap_open(v->key, v->dmdw, len, got);
+	check(t, err == ilen && !memcmp(got, v->inner, ilen),
+	      "wrap vector opens", v->name, 0, err, ilen);
+	err = diamond_key_set(tfm, v->dmdw, len, v->key, false) ?:
 	      diamond_export_wrapped(tfm, w, &n);
-	if (check(t, !err && n == len, "wrap vector keys and exports", name,
+	if (check(t, !err && n == len, "wrap vector keys and exports", v->name,
 		  0, err, 0)) {
-		err = diamond_wrap_open(wrap_kat_key, w, n, got);
-		check(t, err == ilen && !memcmp(got, inner, ilen) &&
-		      !memcmp(w, dmdw, DMD_WRAP_OFF_NONCE),
-		      "wrap vector's export", name, 0, err, ilen);
+		err = diamond_wrap_open(v->key, w, n, got);
+		check(t, err == ilen && !memcmp(got, v->inner, ilen) &&
+		      !memcmp(w, v->dmdw, DMD_WRAP_OFF_NONCE),
+		      "wrap vector's export", v->name, 0, err, ilen);
 	}
 	memzero_explicit(got, sizeof(got));
+}
+
+/*
+ * A record of vectors/wrap.txt on the tfm of its header's suite: accepted
+ * as wrap_kat_ok() checks, or refused with its errno (spec section 2.1,
+ * the first step that refuses it), leaving the tfm keyless.
+ */
+static void wrap_kat(struct selftest *t, const struct diamond_wrap_kat *v)
+{
+	unsigned int suite = v->dmdw[DMD_WRAP_OFF_SUITE];
+	u8 have[DMD_BLOB_MAX];
+	int err;
+
+	if (!check(t, suite == DMD_SUITE_AES_GHASH ||
+		   suite == DMD_SUITE_CHACHA_POLY, "wrap vector suite",
+		   v->name, 0, suite, 0))
+		return;
+	if (!v->expect) {
+		wrap_kat_ok(t, t->seal[suite], v);
+		return;
+	}
+	err = diamond_key_set(t->seal[suite], v->dmdw, v->dmdwlen, v->key,
+			      false);
+	check(t, err == v->expect, "wrap vector refused", v->name, 0, err,
+	      v->expect);
+	err = diamond_export_state(t->seal[suite], have, sizeof(have));
+	check(t, err == -ENOKEY, "keyless after it", v->name, 0, err, -ENOKEY);
 }
 
 /* The first vector of @suite whose first step opens. */
@@ -438,11 +472,8 @@ int diamond_selftest(void)
 	run_api(&t, DMD_SUITE_CHACHA_POLY);
 	run_wrap(&t, DMD_SUITE_AES_GHASH);
 	run_wrap(&t, DMD_SUITE_CHACHA_POLY);
-	wrap_kat(&t, t.seal[DMD_SUITE_CHACHA_POLY], "wrap-d2", wrap_d2_dmdw,
-		 sizeof(wrap_d2_dmdw), wrap_d2_inner, sizeof(wrap_d2_inner));
-	wrap_kat(&t, t.seal[DMD_SUITE_AES_GHASH], "wrap-d1-cursor",
-		 wrap_d1_cursor_dmdw, sizeof(wrap_d1_cursor_dmdw),
-		 wrap_d1_cursor_inner, sizeof(wrap_d1_cursor_inner));
+	for (i = 0; i < ARRAY_SIZE(diamond_wrap_kats); i++)
+		wrap_kat(&t, &diamond_wrap_kats[i]);
 
 	if (t.failed) {
 		pr_err("diamond: selftest FAILED: %u of %u cases\n", t.failed,

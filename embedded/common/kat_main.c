@@ -122,8 +122,11 @@ static int seal_step(struct dmd_state st, uint64_t epoch, const uint8_t *ad,
 		st.epoch++;
 	}
 	*rc = dmd_sender_init(&s, &st, window, sizeof(window), KAT_PRE_LEN);
-	if (!*rc)
-		*rc = dmd_sender_begin(&s, &reserve);
+	if (*rc) {		/* refused: nothing was set up to wipe */
+		dmd_wipe(r, sizeof(r));
+		return 0;
+	}
+	*rc = dmd_sender_begin(&s, &reserve);
 	if (!*rc)
 		dmd_sender_precompute(&s, KAT_WIN_SLOTS);
 	while (!*rc && pos + 2 <= pt_len) {
@@ -196,7 +199,14 @@ int main(void)
 			get(next, next_len);
 
 			before = st;
-			if (expect == DMD_OK) {
+			if (expect == DMD_OK &&
+			    (st.flags & DMD_BLOB_FLAG_OPEN_ONLY)) {
+				/* An open-only key seals nothing (spec 2). */
+				seal_step(before, epoch, ad, ad_len, pt_len,
+					  ct_len, next, next_len, &rc);
+				report(rc == DMD_EKEY, name, i,
+				       "seal refused (open-only)", rc);
+			} else if (expect == DMD_OK) {
 				ok = seal_step(before, epoch, ad, ad_len,
 					       pt_len, ct_len, next, next_len,
 					       &rc);

@@ -54,8 +54,11 @@ static int seal_windowed(struct dmd_state st, uint64_t epoch,
 		st.epoch++;
 	}
 	rc = dmd_sender_init(&snd, &st, win, win_size, pre);
-	if (!rc)
-		rc = dmd_sender_begin(&snd, &reserve);
+	if (rc) {		/* a refused init leaves nothing to wipe */
+		free(win);
+		return rc;
+	}
+	rc = dmd_sender_begin(&snd, &reserve);
 	while (!rc && pos < s->pt.len) {
 		dmd_sender_precompute(&snd, 2);	/* refill as a device would */
 		len = s->pt.p[pos] | s->pt.p[pos + 1] << 8;
@@ -71,6 +74,17 @@ static int seal_windowed(struct dmd_state st, uint64_t epoch,
 	return rc;
 }
 
+/* An open-only key (spec section 2) seals nothing: DMD_EKEY, no byte out. */
+static int refused_untouched(int rc, const uint8_t *ct, size_t len)
+{
+	size_t i;
+
+	for (i = 0; rc == DMD_EKEY && i < len; i++)
+		if (ct[i] != 0xa5)
+			return 0;
+	return rc == DMD_EKEY;
+}
+
 static void check_seal(const struct vec *v, const struct dmd_state *before,
 		       const struct vec_step *s)
 {
@@ -82,9 +96,17 @@ static void check_seal(const struct vec *v, const struct dmd_state *before,
 		memset(ct, 0xa5, s->ct.len);
 		rc = seal_windowed(*before, s->epoch, s, pre_lens[i],
 				   pre_lens[i] ? 3 : 0, ct);
-		tap_result(rc == DMD_OK && !memcmp(ct, s->ct.p, s->ct.len),
-			   "%s epoch %llu seal pre_len %zu", v->name,
-			   (unsigned long long)s->epoch, pre_lens[i]);
+		if (before->flags & DMD_BLOB_FLAG_OPEN_ONLY)
+			tap_result(refused_untouched(rc, ct, s->ct.len),
+				   "%s epoch %llu seal of an open-only key "
+				   "refused pre_len %zu (got %d)", v->name,
+				   (unsigned long long)s->epoch, pre_lens[i],
+				   rc);
+		else
+			tap_result(rc == DMD_OK &&
+				   !memcmp(ct, s->ct.p, s->ct.len),
+				   "%s epoch %llu seal pre_len %zu", v->name,
+				   (unsigned long long)s->epoch, pre_lens[i]);
 	}
 	free(ct);
 }

@@ -88,6 +88,13 @@ static inline int dmd_suite_available(unsigned int suite)
 	return 1;
 }
 
+/* Whether a key blob only opens (spec section 2): every encrypt is EPERM. */
+static inline int dmd_key_open_only(const uint8_t *blob, size_t len)
+{
+	return len > DMD_BLOB_OFF_FLAGS &&
+	       (blob[DMD_BLOB_OFF_FLAGS] & DMD_BLOB_FLAG_OPEN_ONLY);
+}
+
 /* Write @s to @path (a sysfs parameter, say): 0 or -errno. */
 int dmd_write_str(const char *path, const char *s);
 /* The first line of @path into @buf (@len bytes): 0 or -errno. */

@@ -15,6 +15,8 @@
  *   gen-vectors --provision ... the same for the provisioning vectors
  *                               (vectors/provision.txt): E_0 with a fresh
  *                               value N, fixed here
+ *   gen-vectors --wrap ...      the same for the wrapped-state vectors
+ *                               (vectors/wrap.txt, wrap-vectors.c)
  */
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -24,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+
+#include "wrap-vectors.h"
 
 #define MAXREC 4096
 #define TRAILER 0x80000000u
@@ -352,19 +356,25 @@ static size_t blob2(uint8_t *b, const struct state *st, int gen, int group);
  * its key's version): 1, or 2 with this generation and group size field.
  */
 static struct {
-	int v2, gen, group;
+	int v2, gen, group, flags;
 } keyfmt;
 
 static void blob(const char *name, const struct state *st)
 {
 	uint8_t b[64] = { 'D', 'M', 'N', 'D', 1 };
+	size_t n;
 
 	if (keyfmt.v2) {
-		hex(name, b, blob2(b, st, keyfmt.gen, keyfmt.group));
+		n = blob2(b, st, keyfmt.gen, keyfmt.group);
+		/* The flags byte, then the CRC over it again. */
+		b[7] = (uint8_t)keyfmt.flags;
+		put_le(b + n - 4, crc32(0, b, (uInt)(n - 4)), 4);
+		hex(name, b, n);
 		return;
 	}
 	b[5] = (uint8_t)st->suite;
 	b[6] = (uint8_t)st->agg;
+	b[7] = (uint8_t)keyfmt.flags;
 	put_le(b + 8, st->b, 4);
 	put_le(b + 12, st->dev, 4);
 	put_le(b + 16, st->epoch, 8);
@@ -1066,6 +1076,8 @@ static void group_negatives(int suite)
 
 static void edges(int suite);
 
+static void open_only(int suite);
+
 static void generate(void)
 {
 	int suite, agg;
@@ -1088,6 +1100,8 @@ static void generate(void)
 		corners(suite);
 	for (suite = 1; suite <= 2; suite++)
 		edges(suite);
+	for (suite = 1; suite <= 2; suite++)
+		open_only(suite);
 }
 
 /* ---- key blobs, version 2 (spec section 2) ---- */
@@ -1377,6 +1391,30 @@ static void v2_keys(int suite)
 	small_body();
 	step_ok(&st, st.epoch);
 	step_ok(&st, st.epoch + 2);
+	memset(&keyfmt, 0, sizeof(keyfmt));
+}
+
+/*
+ * An open-only key (spec section 2, flag bit 0): it opens as any key and
+ * "next" keeps the flag; a sender refuses it before it seals anything, so
+ * its positive steps have no seal-back. Version 1 for suite 1 (the
+ * kernel's setkey format), version 2 for suite 2. Last in the file, so
+ * that no earlier vector's bytes change.
+ */
+static void open_only(int suite)
+{
+	struct state st = make(suite, 0, 4, 0xa00 + (uint32_t)suite);
+
+	keyfmt.v2 = suite == 2;
+	keyfmt.flags = 1;
+	head("open-only", &st, suite == 2 ?
+	     "an open-only version 2 key: it opens, next keeps the flag; "
+	     "a seal of any step is refused (DMD_EKEY, -EPERM)" :
+	     "an open-only version 1 key: it opens, next keeps the flag; "
+	     "a seal of any step is refused (DMD_EKEY, -EPERM)");
+	small_body();
+	step_ok(&st, 0);
+	step_ok(&st, 2);
 	memset(&keyfmt, 0, sizeof(keyfmt));
 }
 
@@ -1918,6 +1956,8 @@ static void prov_fresh_cases(const uint8_t root[32], const uint8_t n1[16],
 		  "group size 1 at b = 65535, generation 2" },
 		{ 2, 1, 65535, 0, 0, 1, 1, "fresh-d2-gen65535",
 		  "the last generation" },
+		{ 1, 0, 0, 16, 0, 16, 11, "fresh-d1-g-is-b",
+		  "group size field b = 16 (no groups), hashed as stored" },
 	};
 	struct state st;
 	uint8_t b[64];
@@ -1955,6 +1995,11 @@ static void generate_provision(void)
 	fill(n1, sizeof(n1));
 	fill(n2, sizeof(n2));
 	prov_fresh_cases(root, n1, n2);
+}
+
+static void gen_wrap(void)
+{
+	generate_wrap(out);
 }
 
 static void (*generator)(void) = generate;
@@ -2004,12 +2049,17 @@ int main(int argc, char **argv)
 		generator = generate_provision;
 		argc--;
 		argv++;
+	} else if (argc > 1 && !strcmp(argv[1], "--wrap")) {
+		generator = gen_wrap;
+		argc--;
+		argv++;
 	}
 	if (argc == 3 && !strcmp(argv[1], "--check"))
 		return check(argv[2]);
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-		fprintf(stderr, "usage: gen-vectors [--blobs|--frames|--provision] "
-			"[FILE] | [--blobs|--frames|--provision] --check FILE\n");
+		fprintf(stderr, "usage: gen-vectors "
+			"[--blobs|--frames|--provision|--wrap] [FILE] | "
+			"[--blobs|--frames|--provision|--wrap] --check FILE\n");
 		return 2;
 	}
 	out = argc == 2 ? fopen(argv[1], "w") : stdout;

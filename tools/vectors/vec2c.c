@@ -32,6 +32,8 @@ static const char *const default_names[] = {
 	"d1-xor-tag-not-parsed",
 	"d2-xor-last-epoch",	"d2-xor-order-epoch-before-body",
 	"d2-xor-tag-not-parsed",
+	/* an open-only key opens and never seals (spec 2) */
+	"d1-xor-open-only",
 };
 
 #define BYTES_PER_LINE 16

@@ -117,8 +117,13 @@ int dlib_wst_get(struct dlib_wstate *w, const uint8_t *p, size_t left,
 	w->st.agg = p[0];
 	w->st.b = dmd_load16_le(p + 2);
 	w->st.group = dmd_load16_le(p + 4);
-	if (w->st.group >= w->st.b && w->st.group)
-		return -EUCLEAN;	/* g = b is stored as 0, as in blobs */
+	/*
+	 * 0 and b both mean g = b, as in blobs (spec section 2): the field
+	 * is kept as the device's blob has it, so a state provisioned with
+	 * b there is read back, not refused.
+	 */
+	if (w->st.group > w->st.b)
+		return -EUCLEAN;
 	rc = read_header(w, h);
 	if (rc)
 		return rc;
