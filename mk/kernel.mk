@@ -124,18 +124,21 @@ check-kernel-lint:
 	+@rc=0; $(KLINT) >$(TAPDIR)/kernel-lint.tap || rc=$$?; \
 		cat $(TAPDIR)/kernel-lint.tap; exit $$rc
 
+SAME_FILE   := $(TOP)/tools/vectors/same-file.c $(TOP)/tools/vectors/same-file.h
+
 $(VEC2C): $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c \
-	  $(TOP)/selftests/lib/vecfile.h
+	  $(TOP)/selftests/lib/vecfile.h $(SAME_FILE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(TEST_INC) -o $@ $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $(TOP)/tools/vectors/vec2c.c \
+		$(TOP)/tools/vectors/same-file.c $(TOP)/selftests/lib/vecfile.c
 
 kernel-kat-header: $(VEC2C) $(WRAP2C)
 	$(VEC2C) $(TOP)/vectors/diamond.txt >$(TOP)/kernel/diamond_kat.h
 	$(WRAP2C) $(TOP)/vectors/wrap.txt >$(TOP)/kernel/diamond_wrap_kat.h
 
-$(WRAP2C): $(TOP)/tools/vectors/wrap2c.c
+$(WRAP2C): $(TOP)/tools/vectors/wrap2c.c $(SAME_FILE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -o $@ $<
+	$(CC) $(CSTD) -o $@ $< $(TOP)/tools/vectors/same-file.c
 
 CHECK_SUITES += vectors-kat kernel-kat kbuild-kver
 

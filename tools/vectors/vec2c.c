@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "same-file.h"
+
 #include "lib/vecfile.h"
 
 static const char *const default_names[] = {
@@ -219,40 +221,26 @@ static int generate(FILE *out, const char *path, char **names, int nnames)
 	return rc;
 }
 
+/* What check() hands same_file() for generate(). */
+struct gen_args {
+	const char *path;
+	char **names;
+	int nnames;
+};
+
+static int generate_args(FILE *out, const void *ctx)
+{
+	const struct gen_args *a = ctx;
+
+	return generate(out, a->path, a->names, a->nnames);
+}
+
 static int check(const char *header, const char *path, char **names,
 		 int nnames)
 {
-	char *want = NULL, *have = NULL;
-	size_t want_len = 0, have_len = 0, cap = 0;
-	FILE *mem = open_memstream(&want, &want_len);
-	FILE *f;
-	ssize_t r;
-	int rc;
+	const struct gen_args a = { path, names, nnames };
 
-	if (!mem)
-		return 2;
-	rc = generate(mem, path, names, nnames);
-	fclose(mem);
-	if (rc) {
-		free(want);
-		return 2;
-	}
-	f = fopen(header, "r");
-	if (!f) {
-		fprintf(stderr, "vec2c: %s: %s\n", header, strerror(errno));
-		free(want);
-		return 1;
-	}
-	r = getdelim(&have, &cap, '\0', f);
-	have_len = r > 0 ? (size_t)r : 0;
-	fclose(f);
-	rc = have_len != want_len || memcmp(have, want, want_len);
-	if (rc)
-		fprintf(stderr, "vec2c: %s differs from what %s generates\n",
-			header, path);
-	free(have);
-	free(want);
-	return rc;
+	return same_file("vec2c", header, path, generate_args, &a);
 }
 
 int main(int argc, char **argv)

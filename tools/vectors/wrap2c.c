@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "same-file.h"
+
 #define MAX_BYTES 256
 #define BYTES_PER_LINE 8
 
@@ -239,38 +241,14 @@ static int generate(FILE *out, const char *path)
 	return rc;
 }
 
+static int generate_from(FILE *out, const void *path)
+{
+	return generate(out, path);
+}
+
 static int check(const char *header, const char *path)
 {
-	char *want = NULL, *have = NULL;
-	size_t want_len = 0, cap = 0, have_len;
-	FILE *mem = open_memstream(&want, &want_len), *f;
-	ssize_t r;
-	int rc;
-
-	if (!mem)
-		return 2;
-	rc = generate(mem, path);
-	fclose(mem);
-	if (rc) {
-		free(want);
-		return 2;
-	}
-	f = fopen(header, "r");
-	if (!f) {
-		fprintf(stderr, "wrap2c: %s: %s\n", header, strerror(errno));
-		free(want);
-		return 1;
-	}
-	r = getdelim(&have, &cap, '\0', f);
-	have_len = r > 0 ? (size_t)r : 0;
-	fclose(f);
-	rc = have_len != want_len || memcmp(have, want, want_len);
-	if (rc)
-		fprintf(stderr, "wrap2c: %s differs from what %s generates\n",
-			header, path);
-	free(have);
-	free(want);
-	return rc;
+	return same_file("wrap2c", header, path, generate_from, path);
 }
 
 int main(int argc, char **argv)
