@@ -16,6 +16,12 @@ into the forwarders, and what the readings topic received.
                                       DELAY seconds apart
   fleet.py count FILE                 the number of frames in FILE
   fleet.py frame FILE K               frame K of FILE, on stdout
+  fleet.py semtech PORT FILE          FILE's frames to a packet forwarder
+                                      port as a LoRa gateway sends them
+                                      (Semtech GWMP v2 PUSH_DATA, 4 rxpk
+                                      each), then PULL_DATA, a PUSH_DATA
+                                      with broken JSON and a version 1
+                                      datagram; prints what came back
   fleet.py readings SUB B [DEV]       from mosquitto_sub -v output:
                                       "delivered N distinct N dups N
                                       wrong N" (data must be "dD rK",
@@ -101,6 +107,43 @@ def send(port, path, delay):
         time.sleep(delay)
 
 
+def semtech(port, path):
+    import base64
+    import json
+    import random
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(5)
+    rng = random.Random(12)
+    eui = bytes.fromhex('aa555a0000000012')
+
+    def ask(version, ident, body):
+        token = rng.getrandbits(16).to_bytes(2, 'little')
+        s.sendto(bytes([version]) + token + bytes([ident]) + eui + body,
+                 ('127.0.0.1', port))
+        try:
+            ack = s.recv(64)
+        except socket.timeout:
+            return 'none'
+        ok = len(ack) == 4 and ack[0] == 2 and ack[1:3] == token
+        return ack[3] if ok else 'bad'
+
+    fl = frames(path)
+    acks = 0
+    for i in range(0, len(fl), 4):
+        rxpk = [{'tmst': 1000 + k, 'freq': 868.1, 'chan': 0, 'rfch': 0,
+                 'stat': 1, 'modu': 'LORA', 'datr': 'SF7BW125',
+                 'codr': '4/5', 'rssi': -57, 'lsnr': 9.5, 'size': len(f),
+                 'data': base64.b64encode(f).decode()}
+                for k, f in enumerate(fl[i:i + 4])]
+        body = json.dumps({'rxpk': rxpk, 'stat': {'rxnb': 4}}).encode()
+        acks += ask(2, 0, body) == 1
+    pull = ask(2, 2, b'') == 4
+    broken = ask(2, 0, b'{"rxpk":[{"data":"RE') == 1
+    v1 = ask(1, 0, b'{}') == 'none'
+    print('push_acks', acks, 'of', (len(fl) + 3) // 4, 'pull_ack', int(pull),
+          'broken_json_acked', int(broken), 'version1_silent', int(v1))
+
+
 def readings(sub, b, dev=None):
     import json
     seen, dups, wrong = {}, 0, 0
@@ -142,6 +185,8 @@ def main(argv):
         sys.stdout.buffer.write(frames(args[0])[int(args[1])])
     elif cmd == 'count':
         print(len(frames(args[0])))
+    elif cmd == 'semtech':
+        semtech(int(args[0]), args[1])
     elif cmd == 'readings':
         readings(args[0], int(args[1]), int(args[2]) if len(args) > 2 else None)
     else:

@@ -74,7 +74,7 @@ ok $up "mosquitto $(dpkg-query -W -f '${Version}' mosquitto 2>/dev/null) on 127.
 
 # ---- ten devices, three lossy links ------------------------------------------
 "$D" keygen -o root >/dev/null 2>&1
-for dev in $(seq 1 $NDEV) 11; do
+for dev in $(seq 1 $NDEV) 11 12; do
 	"$D" provision --root root --device $dev --suite 2 --agg xor --b $B \
 		--group-size $G --blob d$dev.blob --state-dir st >/dev/null 2>&1
 	seq -f "d$dev r%g" 0 127 | "$D" seal --blob d$dev.blob >f$dev.bin 2>/dev/null
@@ -148,6 +148,37 @@ nlost=$(echo $lost_groups | wc -w)
 nrej=$(grep -c '"reason":"incomplete"' sub.txt)
 check "every lost group named on the events topic as incomplete ($nlost lost, $nrej named)" \
 	test "$nrej" -ge "$nlost"
+
+# ---- a LoRa gateway's Semtech packet forwarder -------------------------------
+# Device 12 (shard 0) heard by a stock gateway: its frames in PUSH_DATA
+# datagrams, 4 rxpk each, to forward --semtech.
+SPORT=$(free_port SOCK_DGRAM)
+"$D" forward --broker 127.0.0.1:$PORT --gateway-id lora1 --shards 2 \
+	--semtech "$SPORT" 2>fwd-lora.err &
+LP=$!
+PIDS="$PIDS $LP"
+mosquitto_sub -h 127.0.0.1 -p "$PORT" -C 1 -W 30 -F '%t %p' \
+	-t diamond/frames/0/lora1 >lora-msg.txt 2>/dev/null &
+LS=$!
+sleep 0.5
+sem=$($FP semtech "$SPORT" f12.bin)
+echo "# semtech: $sem"
+check "semtech: every PUSH_DATA answered by PUSH_ACK with its token, PULL_DATA by PULL_ACK" \
+	sh -c "echo '$sem' | grep -q 'push_acks 34 of 34 pull_ack 1'"
+check "semtech: broken JSON acknowledged all the same (never resent), a version 1 datagram not answered" \
+	sh -c "echo '$sem' | grep -q 'broken_json_acked 1 version1_silent 1'"
+for _ in $(seq 100); do
+	[ "$(grep -c '^diamond/readings/0/12 ' sub.txt)" -ge 128 ] && break
+	sleep 0.2
+done
+read -r _ _ _ s_distinct _ _ _ s_wrong <<<"$($FP readings sub.txt $B 12)"
+check "semtech: all 128 readings of device 12 delivered, with their content ($s_distinct, $s_wrong wrong)" \
+	test "$s_distinct" = 128 -a "$s_wrong" = 0
+wait $LS
+check "semtech: the envelope carries the gateway EUI and the rxpk's rssi, lsnr and tmst" \
+	grep -aq '"src":"semtech","eui":"aa555a0000000012","tmst":1000,.*"rssi":-57,"lsnr":9.5' lora-msg.txt
+kill $LP
+wait $LP
 
 # ---- hostile input on the frames topics --------------------------------------
 hwm() { awk '/VmHWM/ { print $2 }' /proc/$VP/status 2>/dev/null; }
