@@ -26,6 +26,10 @@
 # counted and dropped, memory stays bounded, and every reading of that
 # device is delivered with its content (at least once; dedupe by ID).
 #
+# Also: the broker with passwords and an ACL (forwarders publish frames
+# only), and a LoRa gateway's Semtech packet forwarder into forward
+# --semtech.
+#
 # Environment: D (diamondctl), LOSSY (lossy-link).
 set -u
 D=${D:?}
@@ -53,9 +57,29 @@ s = socket.socket(socket.AF_INET, getattr(socket, sys.argv[1]))
 s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' "$1"; }
 PORT=$(free_port SOCK_STREAM)
 mkdir -p mosq
+# Passwords and ACLs as Documentation/userspace.rst section 12 gives them:
+# forwarders publish frames only, the verifier reads frames and publishes
+# readings and events, applications read those.
+: >passwd
+for u in fwd verifier reader; do mosquitto_passwd -b passwd $u "pw-$u"; done
+cat >acl <<ACL
+user fwd
+topic write diamond/frames/#
+
+user verifier
+topic read diamond/frames/#
+topic write diamond/readings/#
+topic write diamond/events/#
+
+user reader
+topic read diamond/readings/#
+topic read diamond/events/#
+ACL
 cat >mosquitto.conf <<CONF
 listener $PORT 127.0.0.1
-allow_anonymous true
+allow_anonymous false
+password_file $W/passwd
+acl_file $W/acl
 user $(id -un)
 persistence true
 persistence_location $W/mosq/
@@ -67,10 +91,17 @@ MP=$!
 PIDS="$PIDS $MP"
 up=1
 for _ in $(seq 50); do
-	mosquitto_pub -h 127.0.0.1 -p "$PORT" -t probe -m x 2>/dev/null && { up=0; break; }
+	mosquitto_pub -h 127.0.0.1 -p "$PORT" -u fwd -P pw-fwd -t probe -m x 2>/dev/null && { up=0; break; }
 	sleep 0.1
 done
-ok $up "mosquitto $(dpkg-query -W -f '${Version}' mosquitto 2>/dev/null) on 127.0.0.1:$PORT, its own config and persistence directory"
+ok $up "mosquitto $(dpkg-query -W -f '${Version}' mosquitto 2>/dev/null) on 127.0.0.1:$PORT, its own config, passwords, ACL and persistence directory"
+check "the broker refuses a client without a password, and one with a wrong password" \
+	sh -c "! mosquitto_pub -h 127.0.0.1 -p $PORT -t diamond/frames/0/x -m x &&
+	       ! mosquitto_pub -h 127.0.0.1 -p $PORT -u fwd -P wrong -t diamond/frames/0/x -m x"
+# Every program of the fleet with its own user; the password from the
+# environment, never on a command line.
+FWD_PW=pw-fwd VER_PW=pw-verifier
+PUBF="-h 127.0.0.1 -p $PORT -u fwd -P $FWD_PW"
 
 # ---- ten devices, three lossy links ------------------------------------------
 "$D" keygen -o root >/dev/null 2>&1
@@ -102,13 +133,14 @@ check "one gateway: exactly the readings of its whole groups ($one_ideal), under
 rm -rf st && cp -r st.orig st
 
 # ---- the fleet ---------------------------------------------------------------
-mosquitto_sub -h 127.0.0.1 -p "$PORT" -q 1 -v -i fleet-test-sub \
+mosquitto_sub -h 127.0.0.1 -p "$PORT" -u reader -P pw-reader -q 1 -v -i fleet-test-sub \
 	-t 'diamond/readings/#' -t 'diamond/events/#' >sub.txt 2>sub.err &
 SP=$!
 PIDS="$PIDS $SP"
 start_verifier() {
-	"$D" open --software --state-dir st --mqtt 127.0.0.1:$PORT --shards 2 \
-		--client-id verifier-1 2>>verifier.err &
+	DIAMOND_MQTT_PASSWORD=$VER_PW "$D" open --software --state-dir st \
+		--mqtt 127.0.0.1:$PORT --shards 2 --client-id verifier-1 \
+		--user verifier 2>>verifier.err &
 	VP=$!
 	PIDS="$PIDS $VP"
 }
@@ -117,7 +149,7 @@ FWP=
 for s in 1 2 3; do
 	eval "UPORT$s=$(free_port SOCK_DGRAM)"
 	eval "up=\$UPORT$s"
-	"$D" forward --broker 127.0.0.1:$PORT --gateway-id gw$s --shards 2 \
+	DIAMOND_MQTT_PASSWORD=$FWD_PW "$D" forward --user fwd --broker 127.0.0.1:$PORT --gateway-id gw$s --shards 2 \
 		--udp "$up" 2>fwd$s.err &
 	FWP="$FWP $!"
 done
@@ -153,11 +185,11 @@ check "every lost group named on the events topic as incomplete ($nlost lost, $n
 # Device 12 (shard 0) heard by a stock gateway: its frames in PUSH_DATA
 # datagrams, 4 rxpk each, to forward --semtech.
 SPORT=$(free_port SOCK_DGRAM)
-"$D" forward --broker 127.0.0.1:$PORT --gateway-id lora1 --shards 2 \
+DIAMOND_MQTT_PASSWORD=$FWD_PW "$D" forward --user fwd --broker 127.0.0.1:$PORT --gateway-id lora1 --shards 2 \
 	--semtech "$SPORT" 2>fwd-lora.err &
 LP=$!
 PIDS="$PIDS $LP"
-mosquitto_sub -h 127.0.0.1 -p "$PORT" -C 1 -W 30 -F '%t %p' \
+mosquitto_sub -h 127.0.0.1 -p "$PORT" -u verifier -P $VER_PW -i lora-peek -C 1 -W 30 -F '%t %p' \
 	-t diamond/frames/0/lora1 >lora-msg.txt 2>/dev/null &
 LS=$!
 sleep 0.5
@@ -184,17 +216,20 @@ wait $LP
 hwm() { awk '/VmHWM/ { print $2 }' /proc/$VP/status 2>/dev/null; }
 rss_before=$(hwm)
 head -c 300000 /dev/urandom | base64 -w 100 >junk.txt	# 4,000 junk messages
-mosquitto_pub -h 127.0.0.1 -p "$PORT" -q 1 -t diamond/frames/0/evil -l <junk.txt
+mosquitto_pub $PUBF -q 1 -t diamond/frames/0/evil -l <junk.txt
 # A frame that claims 4,096 payload bytes it does not have, in an envelope.
 { printf 'DQ\001\000\004evil\000\000'; head -c 18 f2.bin; printf '\000\020'; head -c 30 /dev/zero; } >liar.bin
-mosquitto_pub -h 127.0.0.1 -p "$PORT" -q 1 -t diamond/frames/0/evil -f liar.bin
+mosquitto_pub $PUBF -q 1 -t diamond/frames/0/evil -f liar.bin
 # A genuine frame of device 2 (shard 0) on shard 1's topic.
 { printf 'DQ\001\000\004evil\000\000'; $FP frame f2.bin 0; } >misfiled.bin
-mosquitto_pub -h 127.0.0.1 -p "$PORT" -q 1 -t diamond/frames/1/evil -f misfiled.bin
+mosquitto_pub $PUBF -q 1 -t diamond/frames/1/evil -f misfiled.bin
+# A forwarder's credentials cannot forge a reading (the ACL drops it).
+mosquitto_pub $PUBF -q 1 -t diamond/readings/0/2 \
+	-m '{"device":2,"epoch":0,"index":0,"data":"forged"}'
 # Then a stale copy of device 2's first frame: its event comes once the
 # verifier has read everything before it (one session, in order).
 cp misfiled.bin stale.bin
-mosquitto_pub -h 127.0.0.1 -p "$PORT" -q 1 -t diamond/frames/0/evil -f stale.bin
+mosquitto_pub $PUBF -q 1 -t diamond/frames/0/evil -f stale.bin
 for _ in $(seq 150); do
 	grep -q '^diamond/events/0/2 .*"event":"rejected"' sub.txt && break
 	sleep 0.2
@@ -210,6 +245,8 @@ summ=$(grep 'open --mqtt:' verifier.err | tail -1)
 echo "# ${summ#diamondctl: }"
 check "dropped and counted: the 4,000 junk messages (envelope), the lying frame (frame), the misfiled one" \
 	sh -c "echo '$summ' | grep -q '4002 dropped (0 topic, 4000 envelope, 1 frame, 1 misfiled)'"
+check "a reading published with a forwarder's credentials never reaches the readings topic" \
+	sh -c "! grep -q forged sub.txt"
 check "the outbox is empty once the broker has acknowledged everything" \
 	test ! -s st/mqtt/outbox
 

@@ -42,7 +42,8 @@ struct fwd {
 	struct diamond_reader *rd;
 	unsigned long max_queue;
 	atomic_ulong outstanding;	/* published, not yet acknowledged */
-	atomic_int connected;
+	atomic_int connected;		/* set by the network thread */
+	atomic_int refused;		/* its last CONNACK code, or 0 */
 	uint64_t frames, full, errors, junk_bytes, bad_headers, gwmp_bad;
 };
 
@@ -89,14 +90,13 @@ static void on_publish(struct mosquitto *m, void *arg, int mid)
 	atomic_fetch_sub(&fw->outstanding, 1);
 }
 
+/* The network thread only sets flags: messages come from run(). */
 static void on_connect(struct mosquitto *m, void *arg, int rc)
 {
 	struct fwd *fw = arg;
 
 	(void)m;
-	if (rc)
-		olog(OLOG_SOURCE, NULL, "broker refused the connection: %s",
-		     mosquitto_connack_string(rc));
+	atomic_store(&fw->refused, rc);
 	atomic_store(&fw->connected, rc == 0);
 }
 
@@ -105,9 +105,26 @@ static void on_disconnect(struct mosquitto *m, void *arg, int rc)
 	struct fwd *fw = arg;
 
 	(void)m;
-	if (rc && !stop)
-		olog(OLOG_SOURCE, NULL, "broker connection lost; reconnecting");
+	(void)rc;
 	atomic_store(&fw->connected, 0);
+}
+
+/* Say when the broker connection went away, came back or was refused. */
+static void link_news(struct fwd *fw, int *was)
+{
+	int now = atomic_load(&fw->connected), refused;
+
+	if (now == *was)
+		return;
+	refused = atomic_exchange(&fw->refused, 0);
+	if (!now && refused)
+		olog(OLOG_SOURCE, NULL, "broker refused the connection: %s",
+		     mosquitto_connack_string(refused));
+	else if (!now)
+		olog(OLOG_SOURCE, NULL, "broker connection lost; reconnecting");
+	else
+		olog_info(2, NULL, "connected to the broker");
+	*was = now;
 }
 
 static uint64_t now_ms(void)
@@ -243,9 +260,10 @@ static int pump_stream(struct fwd *fw, struct src *s)
 static int run(struct fwd *fw, struct src *s, int semtech)
 {
 	struct pollfd p;
-	int rc = 0, n;
+	int rc = 0, n, was = 0;
 
 	while (!stop && !rc) {
+		link_news(fw, &was);
 		if (s->fd < 0 && !src_reopen(s)) {
 			usleep(200000);	/* the serial port is still away */
 			continue;

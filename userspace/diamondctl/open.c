@@ -353,6 +353,10 @@ static int open_mqtt_args(const struct diamond_gw_opts *go,
 
 	if (mq_parse_broker(a->broker, &mo))
 		return EXIT_USAGE;
+	if (!(go->flags & DIAMOND_GW_SPOOL)) {
+		err_msg("--mqtt needs the spool: a frame is acknowledged once it is in it");
+		return EXIT_USAGE;
+	}
 	if (!*a->prefix || strpbrk(a->prefix, "+#")) {
 		err_msg("--topic-prefix: not empty, no + or #");
 		return EXIT_USAGE;

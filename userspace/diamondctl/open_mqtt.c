@@ -38,7 +38,8 @@
 
 #define BATCH_BYTES	(256u << 10)	/* frames fed to the gateway at once */
 #define READS_PER_ROUND	64		/* packets read before a sync */
-#define OWED_MAX	100000		/* outbox messages the broker owes acks for */
+/* Outbox messages the broker owes a PUBACK for: below 65,535 message IDs. */
+#define OWED_MAX	60000
 #define DRAIN_SECONDS	5		/* at the end: waiting for PUBACKs */
 
 static volatile sig_atomic_t stop;
