@@ -27,8 +27,8 @@
 # device is delivered with its content (at least once; dedupe by ID).
 #
 # Also: the broker with passwords and an ACL (forwarders publish frames
-# only), and a LoRa gateway's Semtech packet forwarder into forward
-# --semtech.
+# only), a LoRa gateway's Semtech packet forwarder into forward
+# --semtech, and a serial line (a FIFO) that goes away and comes back.
 #
 # Environment: D (diamondctl), LOSSY (lossy-link).
 set -u
@@ -105,7 +105,7 @@ PUBF="-h 127.0.0.1 -p $PORT -u fwd -P $FWD_PW"
 
 # ---- ten devices, three lossy links ------------------------------------------
 "$D" keygen -o root >/dev/null 2>&1
-for dev in $(seq 1 $NDEV) 11 12; do
+for dev in $(seq 1 $NDEV) 11 12 13; do
 	"$D" provision --root root --device $dev --suite 2 --agg xor --b $B \
 		--group-size $G --blob d$dev.blob --state-dir st >/dev/null 2>&1
 	seq -f "d$dev r%g" 0 127 | "$D" seal --blob d$dev.blob >f$dev.bin 2>/dev/null
@@ -211,6 +211,30 @@ check "semtech: the envelope carries the gateway EUI and the rxpk's rssi, lsnr a
 	grep -aq '"src":"semtech","eui":"aa555a0000000012","tmst":1000,.*"rssi":-57,"lsnr":9.5' lora-msg.txt
 kill $LP
 wait $LP
+
+# ---- a serial line ----------------------------------------------------------
+# Device 13 (shard 1) on a FIFO standing in for a serial port: the first
+# 60 frames, the writer goes away (forward reconnects), then the rest.
+mkfifo serial.fifo
+DIAMOND_MQTT_PASSWORD=$FWD_PW "$D" forward --user fwd --broker 127.0.0.1:$PORT --gateway-id uart1 --shards 2 \
+	--serial serial.fifo 2>fwd-serial.err &
+UP=$!
+PIDS="$PIDS $UP"
+python3 -c "import sys; sys.path.insert(0, '$HERE'); import fleet
+f = fleet.frames('f13.bin'); open('f13a.bin', 'wb').write(b''.join(f[:60]))
+open('f13b.bin', 'wb').write(b''.join(f[60:]))"
+cat f13a.bin >serial.fifo
+sleep 0.5
+cat f13b.bin >serial.fifo
+for _ in $(seq 100); do
+	[ "$(grep -c '^diamond/readings/1/13 ' sub.txt)" -ge 128 ] && break
+	sleep 0.2
+done
+read -r _ _ _ u_distinct _ _ _ u_wrong <<<"$($FP readings sub.txt $B 13)"
+check "serial: all 128 readings of device 13 delivered across a reconnect ($u_distinct, $u_wrong wrong)" \
+	test "$u_distinct" = 128 -a "$u_wrong" = 0
+kill $UP
+wait $UP
 
 # ---- hostile input on the frames topics --------------------------------------
 hwm() { awk '/VmHWM/ { print $2 }' /proc/$VP/status 2>/dev/null; }
