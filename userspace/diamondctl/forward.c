@@ -243,6 +243,8 @@ static int pump_stream(struct fwd *fw, struct src *s)
 		olog(OLOG_SOURCE, NULL, "%s: gone; reconnecting", s->name);
 		src_close(s);
 		diamond_reader_reset(fw->rd);
+		/* A FIFO without a writer opens at once and hangs up again. */
+		usleep(200000);
 		return 0;
 	}
 	if (n <= 0)
