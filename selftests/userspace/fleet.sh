@@ -35,7 +35,10 @@ set -u
 D=${D:?}
 LOSSY=${LOSSY:?}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-FP="python3 $HERE/fleet.py"
+# Debian's python3 (tools/install-deps.sh), not a version manager's shim,
+# which costs more CPU per start than the helper's work.
+PY=$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
+FP="$PY $HERE/fleet.py"
 W=$(mktemp -d /tmp/diamond-fleet.XXXXXX)
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$W"' EXIT
@@ -52,7 +55,7 @@ if [ ! -x "$MOSQ" ] || ! command -v mosquitto_sub >/dev/null ||
 fi
 
 B=32 G=16 NDEV=10
-free_port() { python3 -c 'import socket,sys
+free_port() { $PY -c 'import socket,sys
 s = socket.socket(socket.AF_INET, getattr(socket, sys.argv[1]))
 s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' "$1"; }
 PORT=$(free_port SOCK_STREAM)
@@ -220,7 +223,7 @@ DIAMOND_MQTT_PASSWORD=$FWD_PW "$D" forward --user fwd --broker 127.0.0.1:$PORT -
 	--serial serial.fifo 2>fwd-serial.err &
 UP=$!
 PIDS="$PIDS $UP"
-python3 -c "import sys; sys.path.insert(0, '$HERE'); import fleet
+$PY -c "import sys; sys.path.insert(0, '$HERE'); import fleet
 f = fleet.frames('f13.bin'); open('f13a.bin', 'wb').write(b''.join(f[:60]))
 open('f13b.bin', 'wb').write(b''.join(f[60:]))"
 cat f13a.bin >serial.fifo
@@ -326,7 +329,7 @@ echo "# $(grep 'open --mqtt:' verifier.err | tail -1 | sed 's/^diamondctl: //')"
 # An outbox left owing a reading and holding a torn record, as a crash
 # after its fsync and before the broker's PUBACK leaves it: the next run
 # publishes the reading first, ignores the torn bytes, then empties it.
-python3 -c "import struct
+$PY -c "import struct
 t, p = b'diamond/readings/1/99', b'{\"device\":99,\"epoch\":0,\"index\":0,\"data\":\"owed\"}'
 open('st/mqtt/outbox', 'wb').write(struct.pack('<II', len(t), len(p)) + t + p + b'\x07\x00')"
 start_verifier
