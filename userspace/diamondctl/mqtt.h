@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <diamond/libdiamond.h>
+
 struct mosquitto;
 
 #define MQ_DEFAULT_PORT		1883
