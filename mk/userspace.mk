@@ -54,12 +54,23 @@ $(US_PC): $(US_LIB_SRC)/libdiamond.pc.in
 
 US_CTL_FLAGS := -DDIAMONDCTL_VERSION='"$(US_VERSION)"'
 
+# The fleet on MQTT (forward, open --mqtt) needs libmosquitto, which Debian
+# ships as a shared library only: the static builds (the VM's diamondctl)
+# leave it out, and so does a machine without libmosquitto-dev (then
+# check-fleet skips).
+US_MQTT_SRCS := $(addprefix $(US_CTL_SRC)/,forward.c mqtt.c open_mqtt.c outbox.c semtech.c)
+US_MQTT      := $(shell pkg-config --exists libmosquitto 2>/dev/null && echo 1)
+US_NO_MQTT   := -DDIAMONDCTL_NO_MQTT
+US_CTL_BASE  := $(filter-out $(US_MQTT_SRCS),$(US_CTL_SRCS))
+
 $(DIAMONDCTL): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
-	$(CC) $(CSTD) $(US_CTL_FLAGS) -o $@ $(US_CTL_SRCS) $(US_LIB_A) $(US_KCAPI)
+	$(CC) $(CSTD) $(US_CTL_FLAGS) $(if $(US_MQTT),,$(US_NO_MQTT)) -o $@ \
+		$(if $(US_MQTT),$(US_CTL_SRCS),$(US_CTL_BASE)) $(US_LIB_A) $(US_KCAPI) \
+		$(if $(US_MQTT),$(shell pkg-config --libs libmosquitto))
 
 # For the VM: no shared libraries there, so libc and libkcapi.a go in.
 $(DIAMONDCTL_STATIC): $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) $(US_LIB_A)
-	$(CC) $(CSTD) -static $(US_CTL_FLAGS) -o $@ $(US_CTL_SRCS) $(US_LIB_A) \
+	$(CC) $(CSTD) -static $(US_CTL_FLAGS) $(US_NO_MQTT) -o $@ $(US_CTL_BASE) $(US_LIB_A) \
 		$(or $(US_KCAPI_A),-lkcapi)
 
 # diamondctl for the guest of a matrix cell (bench-userspace-vm): the
@@ -74,13 +85,13 @@ US_ARCH_CC = $(if $(filter arm64,$(1)),aarch64-linux-gnu-gcc,$(CC))
 $(US_BUILD)/%/diamondctl-static: $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) \
 		$(US_LIB_SRCS) $(US_HDRS) $(CORE_LIB_SRCS)
 	@mkdir -p $(@D)
-	$(call US_ARCH_CC,$*) $(CSTD) -static -DDLIB_NO_KCAPI $(US_CTL_FLAGS) -o $@ \
-		$(US_CTL_SRCS) $(US_LIB_SRCS) $(CORE_LIB_SRCS)
+	$(call US_ARCH_CC,$*) $(CSTD) -static -DDLIB_NO_KCAPI $(US_CTL_FLAGS) $(US_NO_MQTT) -o $@ \
+		$(US_CTL_BASE) $(US_LIB_SRCS) $(CORE_LIB_SRCS)
 
 # ---- tests ---------------------------------------------------------------
 
 US_TESTS := $(US_BUILD)/test_units $(US_BUILD)/test_vectors_sw $(US_BUILD)/test_crash \
-	    $(US_BUILD)/test_hardening $(US_BUILD)/test_wstate
+	    $(US_BUILD)/test_hardening $(US_BUILD)/test_wstate $(US_BUILD)/test_stage
 
 $(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
 		    $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/lib/vecfile.h
@@ -165,6 +176,18 @@ check-userspace-groups: $(DIAMONDCTL) $(US_FRAMETOOL)
 	@D=$(DIAMONDCTL) FT=$(US_FRAMETOOL) $(US_TEST_SRC)/groups.sh \
 		>$(TAPDIR)/userspace-groups.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-groups.tap; exit $$rc
+
+# Issue 31 items 1 and 2: the fleet on a real mosquitto (Debian's, started
+# by the test): three forwarders behind lossy links at 5% loss, one
+# verifier, then hostile input on the frames topics and a SIGKILL. Not in
+# CHECK_SUITES yet (the lead decides); it skips loudly without mosquitto
+# or a diamondctl built with libmosquitto.
+.PHONY: check-fleet
+check-fleet: $(DIAMONDCTL) $(LOSSY)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) LOSSY=$(LOSSY) $(US_TEST_SRC)/fleet.sh \
+		>$(TAPDIR)/fleet.tap; rc=$$?; \
+		cat $(TAPDIR)/fleet.tap; exit $$rc
 
 # Issue 23: what 300 forged units cost the gateway (instructions under
 # callgrind, chain steps, output bytes).

@@ -905,6 +905,30 @@ int diamond_gw_feed_datagram(struct diamond_gw *gw, const uint8_t *data,
 void diamond_gw_break(struct diamond_gw *gw);
 
 /**
+ * diamond_gw_set_stage() - hand records out before the state moves on
+ * @gw: the gateway
+ * @commit: NULL (the default order), or called once the records of a
+ *	verified epoch or unit have gone to the record callbacks and before
+ *	the device's new state is saved; it returns 0 once what the callbacks
+ *	were given is durable, else a negative errno
+ * @arg: passed to @commit
+ *
+ * The default order is verify -> state durable -> records out, so a
+ * record is never delivered twice, and a crash between the last two
+ * loses it. A caller whose output is a durable queue (diamondctl open
+ * --mqtt: an outbox file) sets a stage to get verify -> records out ->
+ * @commit -> state durable instead: a crash before the state is saved
+ * gives the same records again (same ID, same content) when the frames
+ * come again, so delivery is at least once. When @commit fails the
+ * state is not saved and the epoch or unit counts as not opened (a tfm
+ * that moved on is closed, as when the state file cannot be written).
+ *
+ * Return: 0, or -EINVAL without @gw.
+ */
+int diamond_gw_set_stage(struct diamond_gw *gw, int (*commit)(void *arg),
+			 void *arg);
+
+/**
  * diamond_gw_resume() - take up the spool of an earlier run
  * @gw: a gateway opened with DIAMOND_GW_SPOOL
  *

@@ -21,6 +21,7 @@ int cmd_open(int argc, char **argv);
 int cmd_state(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
+int cmd_forward(int argc, char **argv);	/* forward.c, with MQTT */
 
 /* 0 quiet (-q), 1 normal, 2 verbose (-v); see note(). */
 extern int verbosity;

@@ -19,6 +19,9 @@ static const struct {
 	{ "provision", cmd_provision, "derive a device blob and its gateway state" },
 	{ "seal", cmd_seal, "host sender: telemetry lines in, frames out" },
 	{ "open", cmd_open, "gateway: frames in, verified records out as JSON" },
+#ifndef DIAMONDCTL_NO_MQTT
+	{ "forward", cmd_forward, "radio side of a fleet: frames to an MQTT broker" },
+#endif
 	{ "state", cmd_state, "show, export or import a device's gateway state" },
 	{ "bench", cmd_bench, "throughput of open (kernel and software)" },
 	{ "keys", cmd_keys, "custody: load device keys into the kernel (root)" },

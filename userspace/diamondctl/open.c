@@ -19,6 +19,9 @@
 #include <unistd.h>
 
 #include "open.h"
+#ifndef DIAMONDCTL_NO_MQTT
+#include "mqtt.h"
+#endif
 
 static volatile sig_atomic_t stop;
 
@@ -30,7 +33,10 @@ static void help(FILE *f)
 		"                       [--max-tfms N] [--max-skip N] [--max-buffer MIB]\n"
 		"                       [--no-spool] [--quarantine-max MIB]\n"
 		"                       [--metrics FILE] [--metrics-socket PATH]\n"
-		"                       [--metrics-interval S] [--log-rate N] [--json-errors]\n\n"
+		"                       [--metrics-interval S] [--log-rate N] [--json-errors]\n"
+		"       diamondctl open --state-dir DIR --mqtt HOST[:PORT] [--shards N]\n"
+		"                       [--shard LIST] [--topic-prefix P] [--client-id ID]\n"
+		"                       [--user NAME] [the options above but the input]\n\n"
 		"Verify every epoch of the frames read (stdin by default) and write\n"
 		"its records to stdout as JSON lines:\n"
 		"  {\"device\":ID,\"epoch\":E,\"index\":J,\"data\":\"...\"[,\"ad\":\"HEX\"]}\n"
@@ -75,6 +81,18 @@ static void help(FILE *f)
 		"  --log-rate N     stderr lines per second per kind of message (default\n"
 		"                   10; 0 unlimited); the rest are counted as suppressed\n"
 		"  --json-errors    write every message on stderr as a JSON line\n"
+		"  --mqtt HOST[:PORT]  the fleet's verifier: frames from the broker's\n"
+		"                   P/frames/<shard>/+ (persistent session, QoS 1),\n"
+		"                   readings to P/readings/<shard>/<device>, rejected and\n"
+		"                   lost units to P/events/<shard>/<device> (QoS 1, through\n"
+		"                   DIR/mqtt/outbox); a frame is acknowledged once what\n"
+		"                   it produced is durable. Runs until SIGINT/SIGTERM\n"
+		"  --shards N       the fleet's shard count: device ID mod N (default 1)\n"
+		"  --shard LIST     the shards this verifier takes, as 0,2,5-7 (default all)\n"
+		"  --topic-prefix P the topics' first level (default diamond)\n"
+		"  --client-id ID   the MQTT session, the same across restarts (default\n"
+		"                   diamond-verifier-LIST-of-N)\n"
+		"  --user NAME      broker username; the password from $DIAMOND_MQTT_PASSWORD\n"
 		"  -h, --help       this text\n\n"
 		"Exit status: 0; 1 an epoch or frame was rejected (file or stdin input);\n"
 		"2 usage; 3 setup (state directory, missing kernel module, I/O).\n");
@@ -156,55 +174,9 @@ static void on_group_rejected(const struct diamond_event *ev)
 	     undecided ? "; kept for the next run" : "");
 }
 
-/*
- * The rejected groups of @ev as runs of one reason:
- * {"group":I,"reason":"..."} for one group, {"group":I,"last":J,...} for
- * groups I..J, so a line grows with the runs, not with the groups.
- */
-static void rejected_runs(const struct diamond_event *ev)
-{
-	uint32_t i, j;
-	int first = 1;
-
-	for (i = 0; i < ev->ngroups; i = j) {
-		for (j = i + 1; j < ev->ngroups &&
-		     ev->group_err[j] == ev->group_err[i]; j++)
-			;
-		if (!ev->group_err[i])
-			continue;
-		printf("%s{\"group\":%u", first ? "" : ",", (unsigned int)i);
-		if (j - i > 1)
-			printf(",\"last\":%u", (unsigned int)(j - 1));
-		printf(",\"reason\":\"%s\"}",
-		       diamond_reason_name(diamond_reason(ev->group_err[i])));
-		first = 0;
-	}
-}
-
-/*
- * One JSON line on stdout per epoch of a grouped device of which a group
- * verified, once the gateway is done with it: {"device":D,"epoch":E,
- * "closed":true,"count":N,"released":[...],"rejected":[runs]}.
- */
 static void on_epoch_groups(const struct diamond_event *ev)
 {
-	uint32_t i;
-	int first = 1;
-
-	printf("{\"device\":%u,\"epoch\":%llu,\"closed\":%s",
-	       (unsigned int)ev->device_id, (unsigned long long)ev->epoch,
-	       ev->closed ? "true" : "false");
-	if (ev->closed)
-		printf(",\"count\":%u", (unsigned int)ev->count);
-	fputs(",\"released\":[", stdout);
-	for (i = 0; i < ev->ngroups; i++)
-		if (!ev->group_err[i]) {
-			printf("%s%u", first ? "" : ",", (unsigned int)i);
-			first = 0;
-		}
-	fputs("],\"rejected\":[", stdout);
-	rejected_runs(ev);
-	fputs("]}\n", stdout);
+	epoch_groups_json(stdout, ev);
 	fflush(stdout);
 }
 
@@ -361,6 +333,38 @@ static int start(struct diamond_gw **gw, const struct diamond_gw_opts *go)
 	return 0;
 }
 
+/* open --mqtt's own options, checked by open_mqtt_args(). */
+struct mqtt_args {
+	const char *broker, *shard, *prefix, *client_id, *user;
+	uint32_t shards;
+};
+
+static int open_mqtt_args(const struct diamond_gw_opts *go,
+			  const struct mqtt_args *a)
+{
+#ifdef DIAMONDCTL_NO_MQTT
+	(void)go;
+	(void)a;
+	err_msg("--mqtt: this diamondctl is built without MQTT (libmosquitto)");
+	return EXIT_USAGE;
+#else
+	struct mq_opts mo = { .prefix = a->prefix, .client_id = a->client_id,
+			      .user = a->user, .shards = a->shards };
+
+	if (mq_parse_broker(a->broker, &mo))
+		return EXIT_USAGE;
+	if (!(go->flags & DIAMOND_GW_SPOOL)) {
+		err_msg("--mqtt needs the spool: a frame is acknowledged once it is in it");
+		return EXIT_USAGE;
+	}
+	if (!*a->prefix || strpbrk(a->prefix, "+#")) {
+		err_msg("--topic-prefix: not empty, no + or #");
+		return EXIT_USAGE;
+	}
+	return open_mqtt(go, &mo, a->shard);
+#endif
+}
+
 int cmd_open(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -381,9 +385,16 @@ int cmd_open(int argc, char **argv)
 		{ "metrics-interval", required_argument, NULL, 'I' },
 		{ "log-rate", required_argument, NULL, 'L' },
 		{ "json-errors", no_argument, NULL, 'j' },
+		{ "mqtt", required_argument, NULL, 'q' },
+		{ "shards", required_argument, NULL, 'N' },
+		{ "shard", required_argument, NULL, 'H' },
+		{ "topic-prefix", required_argument, NULL, 'P' },
+		{ "client-id", required_argument, NULL, 'c' },
+		{ "user", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	struct mqtt_args mq = { .prefix = "diamond", .shards = 1 };
 	struct diamond_gw_opts go = {
 		.backend = DIAMOND_BACKEND_KERNEL,
 		.flags = DIAMOND_GW_SPOOL | DIAMOND_GW_QUARANTINE,
@@ -442,6 +453,16 @@ int cmd_open(int argc, char **argv)
 				goto bad;
 			rate = (unsigned int)v;
 			break;
+		case 'q': mq.broker = optarg; nsrc++; break;
+		case 'H': mq.shard = optarg; break;
+		case 'P': mq.prefix = optarg; break;
+		case 'c': mq.client_id = optarg; break;
+		case 'U': mq.user = optarg; break;
+		case 'N':
+			if (parse_u64(optarg, 65536, &v) || !v)
+				goto bad;
+			mq.shards = (uint32_t)v;
+			break;
 		case 'h': help(stdout); return 0;
 		default: help(stderr); return EXIT_USAGE;
 		}
@@ -451,10 +472,12 @@ int cmd_open(int argc, char **argv)
 	olog_setup(rate);
 	if (!go.state_dir || nsrc > 1 || optind != argc) {
 		if (nsrc > 1)
-			err_msg("choose one of --input, --serial, --udp");
+			err_msg("choose one of --input, --serial, --udp, --mqtt");
 		help(stderr);
 		return EXIT_USAGE;
 	}
+	if (mq.broker)
+		return open_mqtt_args(&go, &mq);
 	if (start(&gw, &go))
 		return EXIT_SETUP;
 	stream = r.src.kind == SRC_SERIAL || r.src.kind == SRC_UDP;

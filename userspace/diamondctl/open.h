@@ -4,6 +4,7 @@
 #define DIAMONDCTL_OPEN_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "diamondctl.h"
 
@@ -65,6 +66,26 @@ int src_check(struct src *s, struct diamond_gw *gw);
 /* Try to open a serial port again; 1 if it is back. */
 int src_reopen(struct src *s);
 void src_close(struct src *s);
+
+/* ---- open_json.c: decisions as JSON lines ----------------------------- */
+
+/*
+ * {"device":D,"epoch":E,"closed":true,"count":N,"released":[...],
+ * "rejected":[runs]}: an epoch of a grouped device, summed up.
+ */
+void epoch_groups_json(FILE *f, const struct diamond_event *ev);
+/*
+ * {"device":D,"epoch":E,"event":"rejected"|"group_rejected"|"undecided",
+ * ["group":G,["last":L,]"first":F,"count":C,]"reason":"..."}.
+ */
+void unit_event_json(FILE *f, const struct diamond_event *ev);
+
+/* ---- open_mqtt.c: the verifier on a broker ----------------------------- */
+
+struct mq_opts;
+/* open --mqtt: the gateway @go fed from the broker; an exit status. */
+int open_mqtt(const struct diamond_gw_opts *go, struct mq_opts *mo,
+	      const char *shards);
 
 /* ---- metrics.c: Prometheus text ---------------------------------------- */
 

@@ -447,6 +447,11 @@ int dlib_dec_unit(struct diamond_gw *gw, struct dlib_dev *d,
 	int rc;
 
 	rc = dlib_verify_unit(gw, d, ep, u, &body, &next);
+	if (!rc) {	/* a stage makes the records durable first */
+		body.device_id = d->id;
+		body.epoch = ep->epoch;
+		rc = dlib_stage(gw, &body, gw->pt, u->first, u->group);
+	}
 	if (!rc)
 		rc = store_cursor(gw, d, ep, u, from, &next);
 	if (rc) {

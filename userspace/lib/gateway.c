@@ -173,6 +173,16 @@ void diamond_gw_stats(const struct diamond_gw *gw,
 	*stats = gw->stats;
 }
 
+int diamond_gw_set_stage(struct diamond_gw *gw, int (*commit)(void *arg),
+			 void *arg)
+{
+	if (!gw)
+		return -EINVAL;
+	gw->stage = commit;
+	gw->stage_arg = arg;
+	return 0;
+}
+
 uint64_t diamond_gw_chain_steps(const struct diamond_gw *gw)
 {
 	return gw->chain_steps;

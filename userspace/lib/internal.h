@@ -185,6 +185,8 @@ struct diamond_gw {
 	struct diamond_gw_stats stats;
 	uint64_t chain_steps;		/* diamond_gw_chain_steps() */
 	int custody;			/* keys in diamond.ko (section 1) */
+	int (*stage)(void *arg);	/* diamond_gw_set_stage() or NULL */
+	void *stage_arg;
 	char detail[4200];
 };
 
@@ -251,6 +253,13 @@ int dlib_verify_unit(struct diamond_gw *gw, struct dlib_dev *d,
 void dlib_deliver(struct diamond_gw *gw, struct dlib_dev *d,
 		  const struct diamond_epoch_body *b, const uint8_t *pt,
 		  uint32_t first, uint32_t group);
+/*
+ * With a stage set, the same records to the callbacks before the new
+ * state is saved, then the stage's commit: 0 once they are durable. 0
+ * without a stage.
+ */
+int dlib_stage(struct diamond_gw *gw, const struct diamond_epoch_body *b,
+	       const uint8_t *pt, uint32_t first, uint32_t group);
 
 /* epoch.c: one open (device, epoch). */
 void dlib_ep_free(struct diamond_gw *gw, struct dlib_ep *ep);

@@ -36,8 +36,28 @@ static int backend_open(struct diamond_gw *gw, struct dlib_dev *d,
 	return rc;
 }
 
+/* The state after @body, to its file (or the module's export: custody). */
+static int save_next(struct diamond_gw *gw, struct dlib_dev *d,
+		     const struct diamond_epoch_body *body,
+		     struct dmd_state *next)
+{
+	uint8_t blob[DIAMOND_BLOB_MAX];
+	int rc;
+
+	if (d->w) {
+		next->epoch = body->epoch + 1;
+		return dlib_custody_save(gw, d, body->epoch + 1, 0, 0);
+	}
+	dlib_state_advance(next, body->epoch);
+	dmd_blob2_write(blob, next);
+	rc = diamond_store_save(gw->store, blob, dmd_blob2_size(next->suite));
+	dmd_wipe(blob, sizeof(blob));
+	return rc;
+}
+
 /*
- * Make (epoch + 1, E_{epoch+1}) durable, then the device's mirror of it;
+ * Make (epoch + 1, E_{epoch+1}) durable, then the device's mirror of it
+ * (after the stage's commit, if the caller set one: diamond_gw_set_stage());
  * in custody the module's export of that state (custody.c), with no key
  * in the process. If the file cannot be written, the tfm (which moved on)
  * is closed and re-keyed from disk on next use, and the plaintext erased.
@@ -46,19 +66,12 @@ static int persist(struct diamond_gw *gw, struct dlib_dev *d,
 		   const struct diamond_epoch_body *body, uint8_t *pt)
 {
 	struct dmd_state next = d->st;
-	uint8_t blob[DIAMOND_BLOB_MAX];
 	int rc, had;
 
-	if (d->w) {
-		rc = dlib_custody_save(gw, d, body->epoch + 1, 0, 0);
-		next.epoch = body->epoch + 1;
-	} else {
-		dlib_state_advance(&next, body->epoch);
-		dmd_blob2_write(blob, &next);
-		rc = diamond_store_save(gw->store, blob,
-					dmd_blob2_size(next.suite));
-		dmd_wipe(blob, sizeof(blob));
-	}
+	/* With a stage, the records are made durable first (at least once). */
+	rc = dlib_stage(gw, body, pt, 0, 0);
+	if (!rc)
+		rc = save_next(gw, d, body, &next);
 	if (rc) {
 		had = d->tfm != NULL;
 		gw->be->release(d);

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * diamondctl forward: the radio side of a fleet (Documentation/
+ * userspace.rst, "Fleet on MQTT"). Frames heard on UDP, a serial line, a
+ * file, or from a stock LoRa gateway over the Semtech packet forwarder
+ * protocol (semtech.c) are published to the broker unchanged, each in an
+ * envelope with this gateway's ID and its receive metadata (mqtt.c), QoS
+ * 1, on P/frames/<shard>/<gateway> with shard = device ID mod N. The
+ * device ID is read from the frame's header; bytes that do not parse as a
+ * frame are dropped and counted. It holds no key and does no crypto: a
+ * forwarder is trusted for nothing, and the verifier checks every frame as
+ * radio input.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mosquitto.h>
+
+#include "mqtt.h"
+#include "open.h"
+#include "semtech.h"
+
+#define DEFAULT_MAX_QUEUE	10000	/* frames not yet acknowledged */
+#define DRAIN_SECONDS		30	/* at the end: waiting for PUBACKs */
+
+static volatile sig_atomic_t stop;
+
+struct fwd {
+	struct mq_opts mo;
+	const char *gw_id;
+	struct mosquitto *m;
+	struct diamond_reader *rd;
+	unsigned long max_queue;
+	atomic_ulong outstanding;	/* published, not yet acknowledged */
+	atomic_int connected;		/* set by the network thread */
+	atomic_int refused;		/* its last CONNACK code, or 0 */
+	uint64_t frames, full, errors, junk_bytes, bad_headers, gwmp_bad;
+};
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"usage: diamondctl forward --broker HOST[:PORT] --gateway-id ID\n"
+		"                          (--udp PORT | --semtech PORT | --serial DEV |\n"
+		"                           --input FILE) [--bind ADDR] [--shards N]\n"
+		"                          [--topic-prefix P] [--user NAME] [--max-queue N]\n\n"
+		"Publish every frame heard, unchanged, with this gateway's ID and its\n"
+		"receive metadata, QoS 1, on P/frames/<device mod N>/<ID>. No key, no\n"
+		"crypto: bytes that are not a frame are dropped and counted.\n\n"
+		"  --broker HOST[:PORT]  the MQTT broker (port 1883 by default)\n"
+		"  --gateway-id ID   this gateway, [A-Za-z0-9._-], at most 64\n"
+		"  --udp PORT        frames in UDP datagrams, each parsed on its own\n"
+		"  --semtech PORT    a LoRa gateway's Semtech UDP packet forwarder\n"
+		"                    (protocol 2): PUSH_DATA answered with PUSH_ACK,\n"
+		"                    each rxpk's data one datagram of frames\n"
+		"  --serial DEV      a byte stream of frames; reconnects\n"
+		"  --input FILE      a frame file; waits for every PUBACK, then exits\n"
+		"  --bind ADDR       the address --udp and --semtech bind (127.0.0.1)\n"
+		"  --shards N        the shard count of the fleet (default 1)\n"
+		"  --topic-prefix P  the topics' first level (default diamond)\n"
+		"  --user NAME       broker username; the password is taken from\n"
+		"                    $DIAMOND_MQTT_PASSWORD\n"
+		"  --max-queue N     frames not yet acknowledged by the broker before\n"
+		"                    new ones are dropped and counted (default 10000)\n\n"
+		"Exit status: 0; 2 usage; 3 setup (broker, input).\n");
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void on_publish(struct mosquitto *m, void *arg, int mid)
+{
+	struct fwd *fw = arg;
+
+	(void)m;
+	(void)mid;
+	atomic_fetch_sub(&fw->outstanding, 1);
+}
+
+/* The network thread only sets flags: messages come from run(). */
+static void on_connect(struct mosquitto *m, void *arg, int rc)
+{
+	struct fwd *fw = arg;
+
+	(void)m;
+	atomic_store(&fw->refused, rc);
+	atomic_store(&fw->connected, rc == 0);
+}
+
+static void on_disconnect(struct mosquitto *m, void *arg, int rc)
+{
+	struct fwd *fw = arg;
+
+	(void)m;
+	(void)rc;
+	atomic_store(&fw->connected, 0);
+}
+
+/* Say when the broker connection went away, came back or was refused. */
+static void link_news(struct fwd *fw, int *was)
+{
+	int now = atomic_load(&fw->connected), refused;
+
+	if (now == *was)
+		return;
+	refused = atomic_exchange(&fw->refused, 0);
+	if (!now && refused)
+		olog(OLOG_SOURCE, NULL, "broker refused the connection: %s",
+		     mosquitto_connack_string(refused));
+	else if (!now)
+		olog(OLOG_SOURCE, NULL, "broker connection lost; reconnecting");
+	else
+		olog_info(2, NULL, "connected to the broker");
+	*was = now;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* One parsed frame, re-serialised byte for byte, to its shard's topic. */
+static void publish(struct fwd *fw, const struct diamond_frame *f,
+		    const char *meta)
+{
+	static uint8_t frame[DIAMOND_FRAME_HDR + 65535], env[MQ_ENV_MAX];
+	char topic[512];
+	int n, rc;
+	size_t len;
+
+	if (atomic_load(&fw->outstanding) >= fw->max_queue) {
+		fw->full++;
+		return;
+	}
+	n = diamond_frame_write(frame, sizeof(frame), f);
+	len = n > 0 ? mq_wrap(env, sizeof(env), fw->gw_id, meta, frame,
+			      (size_t)n) : 0;
+	if (!len) {
+		fw->errors++;
+		return;
+	}
+	snprintf(topic, sizeof(topic), "%s/frames/%u/%s", fw->mo.prefix,
+		 (unsigned int)(f->device_id % fw->mo.shards), fw->gw_id);
+	atomic_fetch_add(&fw->outstanding, 1);
+	rc = mosquitto_publish(fw->m, NULL, topic, (int)len, env, 1, false);
+	if (rc != MOSQ_ERR_SUCCESS) {
+		atomic_fetch_sub(&fw->outstanding, 1);
+		fw->errors++;
+		return;
+	}
+	fw->frames++;
+}
+
+/* The frames in @len bytes (@datagram: these bytes alone). */
+static void take(struct fwd *fw, const uint8_t *p, size_t len,
+		 const char *meta, int datagram)
+{
+	struct diamond_frame f;
+	size_t skipped;
+	int rc;
+
+	if (datagram)
+		diamond_reader_reset(fw->rd);
+	if (diamond_reader_feed(fw->rd, p, len)) {
+		fw->errors++;
+		return;
+	}
+	while ((rc = diamond_reader_next(fw->rd, &f, &skipped)) != 0) {
+		if (rc == -EILSEQ)
+			fw->junk_bytes += skipped;
+		else if (rc < 0)
+			fw->bad_headers++;
+		else
+			publish(fw, &f, meta);
+	}
+	if (datagram) {
+		fw->junk_bytes += diamond_reader_pending(fw->rd);
+		diamond_reader_reset(fw->rd);
+	}
+}
+
+static void on_rxpk(void *arg, const uint8_t *phy, size_t len,
+		    const char *meta)
+{
+	take(arg, phy, len, meta, 1);
+}
+
+/* Datagrams: frames (--udp) or a packet forwarder's (--semtech). */
+static int pump_udp(struct fwd *fw, int fd, int semtech)
+{
+	static uint8_t buf[65536];
+	struct sockaddr_storage from;
+	socklen_t flen = sizeof(from);
+	uint8_t ack[4];
+	size_t acklen;
+	char meta[64];
+	ssize_t n;
+
+	n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
+		     (struct sockaddr *)&from, &flen);
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -1;
+	if (!semtech) {
+		snprintf(meta, sizeof(meta), "{\"src\":\"udp\",\"rx_ms\":%llu}",
+			 (unsigned long long)now_ms());
+		take(fw, buf, (size_t)n, meta, 1);
+		return 0;
+	}
+	if (gwmp_datagram(buf, (size_t)n, ack, &acklen, on_rxpk, fw) < 0)
+		fw->gwmp_bad++;
+	if (acklen)
+		sendto(fd, ack, acklen, MSG_DONTWAIT, (struct sockaddr *)&from,
+		       flen);
+	return 0;
+}
+
+/* A stream (--serial, --input): 0 more, 1 ended (file), -1 error. */
+static int pump_stream(struct fwd *fw, struct src *s)
+{
+	static uint8_t buf[65536];
+	char meta[64];
+	ssize_t n = read(s->fd, buf, sizeof(buf));
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (s->kind == SRC_SERIAL && n <= 0) {
+		olog(OLOG_SOURCE, NULL, "%s: gone; reconnecting", s->name);
+		src_close(s);
+		diamond_reader_reset(fw->rd);
+		/* A FIFO without a writer opens at once and hangs up again. */
+		usleep(200000);
+		return 0;
+	}
+	if (n <= 0)
+		return n ? -1 : 1;
+	if (s->kind == SRC_SERIAL)
+		snprintf(meta, sizeof(meta),
+			 "{\"src\":\"serial\",\"rx_ms\":%llu}",
+			 (unsigned long long)now_ms());
+	else
+		snprintf(meta, sizeof(meta), "{\"src\":\"file\"}");
+	take(fw, buf, (size_t)n, meta, 0);
+	return 0;
+}
+
+static int run(struct fwd *fw, struct src *s, int semtech)
+{
+	struct pollfd p;
+	int rc = 0, n, was = 0;
+
+	while (!stop && !rc) {
+		link_news(fw, &was);
+		if (s->fd < 0 && !src_reopen(s)) {
+			usleep(200000);	/* the serial port is still away */
+			continue;
+		}
+		p = (struct pollfd){ .fd = s->fd, .events = POLLIN };
+		n = poll(&p, 1, 200);
+		if (n <= 0)
+			continue;
+		rc = s->kind == SRC_UDP ? pump_udp(fw, s->fd, semtech) :
+		     pump_stream(fw, s);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* At the end: the broker's PUBACK for everything published, or a note. */
+static void drain(struct fwd *fw)
+{
+	int i;
+
+	for (i = 0; i < DRAIN_SECONDS * 20 && atomic_load(&fw->outstanding);
+	     i++)
+		usleep(50000);
+	if (atomic_load(&fw->outstanding))
+		olog(OLOG_SOURCE, NULL, "%lu frames not acknowledged by the broker",
+		     (unsigned long)atomic_load(&fw->outstanding));
+}
+
+static int setup(struct fwd *fw, struct src *s)
+{
+	char id[MQ_MAX_ID + 16];
+
+	snprintf(id, sizeof(id), "diamond-fwd-%s", fw->gw_id);
+	fw->mo.client_id = id;
+	fw->rd = diamond_reader_new();
+	if (!fw->rd || src_open(s))
+		return -1;
+	fw->m = mq_client(&fw->mo, 1, fw);
+	if (!fw->m)
+		return -1;
+	mosquitto_connect_callback_set(fw->m, on_connect);
+	mosquitto_disconnect_callback_set(fw->m, on_disconnect);
+	mosquitto_publish_callback_set(fw->m, on_publish);
+	mosquitto_reconnect_delay_set(fw->m, 1, 10, true);
+	if (mq_connect(fw->m, &fw->mo))
+		return -1;
+	if (mosquitto_loop_start(fw->m) != MOSQ_ERR_SUCCESS) {
+		err_msg("mqtt: cannot start the network thread");
+		return -1;
+	}
+	return 0;
+}
+
+static void summary(const struct fwd *fw)
+{
+	olog_info(1, NULL, "forward (%s): %llu frames published, %llu dropped "
+		  "(queue full), %llu bytes without frame sync, %llu malformed "
+		  "headers, %llu bad packet-forwarder datagrams, %llu errors",
+		  fw->gw_id, (unsigned long long)fw->frames,
+		  (unsigned long long)fw->full,
+		  (unsigned long long)fw->junk_bytes,
+		  (unsigned long long)fw->bad_headers,
+		  (unsigned long long)fw->gwmp_bad,
+		  (unsigned long long)fw->errors);
+}
+
+/* The options into @fw and @s; 0, or EXIT_USAGE after a message. */
+static int options(int argc, char **argv, struct fwd *fw, struct src *s,
+		   int *semtech)
+{
+	static const struct option opts[] = {
+		{ "broker", required_argument, NULL, 'b' },
+		{ "gateway-id", required_argument, NULL, 'g' },
+		{ "udp", required_argument, NULL, 'u' },
+		{ "semtech", required_argument, NULL, 'p' },
+		{ "serial", required_argument, NULL, 'S' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "bind", required_argument, NULL, 'B' },
+		{ "shards", required_argument, NULL, 'n' },
+		{ "topic-prefix", required_argument, NULL, 'P' },
+		{ "user", required_argument, NULL, 'U' },
+		{ "max-queue", required_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c, nsrc = 0, broker = 0;
+	uint64_t v;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (mq_parse_broker(optarg, &fw->mo))
+				return EXIT_USAGE;
+			broker = 1;
+			break;
+		case 'g': fw->gw_id = optarg; break;
+		case 'u': s->kind = SRC_UDP; s->name = optarg; nsrc++; break;
+		case 'p': s->kind = SRC_UDP; s->name = optarg; *semtech = 1;
+			nsrc++; break;
+		case 'S': s->kind = SRC_SERIAL; s->name = optarg; nsrc++; break;
+		case 'i': s->kind = SRC_FILE; s->name = optarg; nsrc++; break;
+		case 'B': s->bind = optarg; break;
+		case 'P': fw->mo.prefix = optarg; break;
+		case 'U': fw->mo.user = optarg; break;
+		case 'n':
+			if (parse_u64(optarg, MQ_MAX_SHARDS, &v) || !v)
+				goto bad;
+			fw->mo.shards = (uint32_t)v;
+			break;
+		case 'q':
+			if (parse_u64(optarg, 1u << 24, &v) || !v)
+				goto bad;
+			fw->max_queue = (unsigned long)v;
+			break;
+		case 'h': help(stdout); return -1;
+		default: help(stderr); return EXIT_USAGE;
+		}
+	}
+	if (!broker || !fw->gw_id || nsrc != 1 || optind != argc) {
+		if (nsrc > 1)
+			err_msg("choose one of --udp, --semtech, --serial, --input");
+		help(stderr);
+		return EXIT_USAGE;
+	}
+	if (!mq_id_ok(fw->gw_id) || strchr(fw->mo.prefix, '+') ||
+	    strchr(fw->mo.prefix, '#') || !*fw->mo.prefix) {
+		err_msg("--gateway-id: [A-Za-z0-9._-], 1 to 64; --topic-prefix: no + or #");
+		return EXIT_USAGE;
+	}
+	return 0;
+bad:
+	err_msg("bad value '%s'", optarg);
+	return EXIT_USAGE;
+}
+
+int cmd_forward(int argc, char **argv)
+{
+	struct fwd fw = { .mo = { .prefix = MQ_DEFAULT_PREFIX, .shards = 1 },
+			  .max_queue = DEFAULT_MAX_QUEUE };
+	struct src s = { .kind = SRC_FD, .bind = "127.0.0.1", .fd = -1 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	int semtech = 0, rc;
+
+	olog_setup(10);
+	rc = options(argc, argv, &fw, &s, &semtech);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rc = setup(&fw, &s) ? EXIT_SETUP : 0;
+	if (!rc)
+		rc = run(&fw, &s, semtech) ? EXIT_SETUP : 0;
+	if (fw.m) {
+		drain(&fw);
+		mosquitto_disconnect(fw.m);
+		mosquitto_loop_stop(fw.m, false);
+		mosquitto_destroy(fw.m);
+		summary(&fw);
+	}
+	src_close(&s);
+	diamond_reader_free(fw.rd);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The verifier's outbox (outbox.c): the messages it owes the broker,
+ * durable before the frames that produced them are acknowledged.
+ */
+#ifndef DIAMONDCTL_OUTBOX_H
+#define DIAMONDCTL_OUTBOX_H
+
+#include <stddef.h>
+
+#define OUTBOX_MAX_TOPIC	512
+#define OUTBOX_MAX_PAYLOAD	(1u << 20)
+
+struct outbox;
+
+/* Publish one message, QoS 1; 0 with *@mid set, else non-zero. */
+typedef int (*outbox_pub_fn)(void *arg, const char *topic, const void *p,
+			     size_t len, int *mid);
+
+/*
+ * Open (or create) DIR/mqtt/outbox. What an earlier run left in it is
+ * owed again: it goes out with the first outbox_send(). 0 or -errno.
+ */
+int outbox_open(struct outbox **ob, const char *state_dir);
+void outbox_close(struct outbox *ob);
+/* Owe a message (not durable until outbox_sync()). 0 or -errno. */
+int outbox_add(struct outbox *ob, const char *topic, const void *p,
+	       size_t len);
+/* Make every message added durable (write, fdatasync). 0 or -errno. */
+int outbox_sync(struct outbox *ob);
+/* Publish every durable message not yet published. */
+void outbox_send(struct outbox *ob, outbox_pub_fn pub, void *arg);
+/* The broker acknowledged @mid: that message is no longer owed. */
+void outbox_acked(struct outbox *ob, int mid);
+/* Messages owed (added and not yet acknowledged). */
+size_t outbox_owed(const struct outbox *ob);
+
+#endif
