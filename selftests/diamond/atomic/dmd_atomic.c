@@ -3,9 +3,10 @@
  * dmd_atomic: drive both Diamond suites from softirq and count what must
  * never happen there (Documentation/kernel-api.rst, Concurrency).
  *
- * At load, for each suite, a tfm is allocated with CRYPTO_ALG_ASYNC in the
- * mask (synchronous inner algorithms: what kernel-api.rst tells atomic
- * callers to do) and keyed; then a timer callback (softirq) issues requests
+ * At load, for each suite, a tfm is allocated with CRYPTO_ALG_ASYNC and
+ * CRYPTO_ALG_ALLOCATES_MEMORY in the mask (synchronous inner algorithms and
+ * the instance whose setkey preallocates the bounce buffer: what
+ * kernel-api.rst tells atomic callers to do) and keyed; then a timer callback (softirq) issues requests
  * without CRYPTO_TFM_REQ_MAY_SLEEP, one per tick: seals of the current
  * epoch (precomputed table), seals that skip ahead (chain run online),
  * forged opens (-EBADMSG) and bodies of two 4000-byte records.
@@ -317,7 +318,8 @@ static void drive(unsigned int suite, const char *name)
 	if (!r)
 		goto fail;
 	r->suite = suite;
-	r->tfm = crypto_alloc_aead(name, 0, CRYPTO_ALG_ASYNC);
+	r->tfm = crypto_alloc_aead(name, 0, CRYPTO_ALG_ASYNC |
+				   CRYPTO_ALG_ALLOCATES_MEMORY);
 	if (IS_ERR(r->tfm)) {
 		pr_err("dmd_atomic: %s: %ld\n", name, PTR_ERR(r->tfm));
 		r->tfm = NULL;
