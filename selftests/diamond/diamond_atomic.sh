@@ -4,7 +4,8 @@
 # diamond_atomic.sh: TAP for dmd_atomic.ko (atomic/dmd_atomic.c), which at
 # load drives both suites from a timer softirq with requests that may not
 # sleep and counts, with the kmem tracepoints and kprobes, allocations (any
-# gfp: a request allocates nothing), mutex calls, vfree and
+# gfp: a request on the diamond-prealloc instance, which its tfms are,
+# allocates nothing), mutex calls, vfree and
 # cond_resched/wait_for_completion on that path. Every count must be 0,
 # and each suite must have completed seals and refused forged opens. A
 # count whose probe point this kernel lacks is a SKIP naming the probe.
