@@ -6,8 +6,9 @@
  * At load, for each suite, a tfm is allocated with CRYPTO_ALG_ASYNC and
  * CRYPTO_ALG_ALLOCATES_MEMORY in the mask (synchronous inner algorithms and
  * the instance whose setkey preallocates the bounce buffer: what
- * kernel-api.rst tells atomic callers to do) and keyed; then a timer callback (softirq) issues requests
- * without CRYPTO_TFM_REQ_MAY_SLEEP, one per tick: seals of the current
+ * kernel-api.rst tells atomic callers to do) and keyed; then a timer
+ * callback (softirq) issues requests without CRYPTO_TFM_REQ_MAY_SLEEP, one
+ * per tick: seals of the current
  * epoch (precomputed table), seals that skip ahead (chain run online),
  * forged opens (-EBADMSG) and bodies of two 4000-byte records.
  * A request that finds the tfm busy (-EAGAIN, the precompute worker holds
