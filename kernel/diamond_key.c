@@ -5,9 +5,10 @@
  * (version 1, or version 2 with its CRC, generation and group size, and
  * optionally a stored group cursor; either may be open-only), keys the
  * state and allocates what the key keeps (the precomputed table and, on a
- * preallocating instance, the bounce buffer); a wrapped state (DMDW, diamond_wrap.c) is
- * opened under the wrap key and keys as its inner blob would; a reference
- * (DMDR) keys as the payload of the device key it names (diamond_custody.c).
+ * preallocating instance, the bounce buffer); a wrapped state (DMDW,
+ * diamond_wrap.c) is opened under the wrap key and keys as its inner blob
+ * would; a reference (DMDR) keys as the payload of the device key it names
+ * (diamond_custody.c).
  * At every successful setkey the tfm takes a copy of the caller's wrap key
  * (diamond_wrapkey.c), if there is one, and notes whether its key came
  * from custody, for export_wrapped, which gives such a
