@@ -15,7 +15,8 @@
  * with wait_on_bit_lock(), and the owner may sleep.
  *
  * setkey owns the bit too, so the key and everything sized from it (b, the
- * AD limit grp.aad_max, max_body and the bounce buffer) can change between
+ * AD limit grp.aad_max, max_body and, on a preallocating instance, the
+ * bounce buffer) can change between
  * a request's entry and its taking the bit. A request checks every limit
  * that bounds what it copies or hashes after it owns the bit, against the
  * key it will run under (diamond_request.c); a check before that is an
@@ -56,6 +57,12 @@
  * the errno, the log stays the user's to fill only through the caller.
  */
 #define DMD_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+/*
+ * The same for a request that may not sleep (no CRYPTO_TFM_REQ_MAY_SLEEP):
+ * kmalloc only, never vmalloc, and no reclaim; a body the slab cannot give
+ * at once is -ENOMEM.
+ */
+#define DMD_GFP_ATOMIC	(GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN)
 /* The IV domains of G (spec section 1). */
 #define DMD_DOM_RECORD		0
 #define DMD_DOM_EPOCH		1
@@ -143,6 +150,13 @@ struct diamond_tfm_ctx {
 	u8 suite;
 	u8 k;				/* state size: 16 or 32 */
 	bool async_children;		/* a child may return -EINPROGRESS */
+	/*
+	 * The instance was looked up without CRYPTO_ALG_ALLOCATES_MEMORY
+	 * (diamond_main.c): setkey sizes the bounce buffer for the key's
+	 * largest request and requests allocate nothing. Else each request
+	 * allocates its own buffer and frees it on the way out.
+	 */
+	bool prealloc;
 	struct delayed_work precompute_work;
 	atomic_t setkey_pending;	/* setkeys waiting: stop precomputing */
 	atomic_t ahead;			/* an accepted epoch awaits its next */
@@ -172,8 +186,8 @@ struct diamond_tfm_ctx {
 	struct scatterlist zsg[2];
 	struct scatterlist ssg;
 	struct scatterlist hsg;
-	u8 *ebuf;			/* the requests' bounce buffer */
-	size_t ebuf_size;		/* DMD_MAX_AD + @max_body + tag */
+	u8 *ebuf;			/* @prealloc: the bounce buffer */
+	size_t ebuf_size;		/* aad_max + @max_body + tag */
 	unsigned int max_body;		/* largest body, fixed by setkey */
 
 	bool keyed;

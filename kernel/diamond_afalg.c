@@ -50,6 +50,8 @@
 #if IS_REACHABLE(CONFIG_CRYPTO_USER_API)
 
 #define DMD_AFALG_PREFIX	"diamond("
+/* The driver names of the preallocating instances (diamond_main.c). */
+#define DMD_AFALG_PREFIX_PRE	"diamond-prealloc("
 
 /* (unsigned int)-1, an invalid gid: no group may bind, only CAP_NET_ADMIN. */
 static unsigned int afalg_gid = -1;
@@ -84,7 +86,8 @@ static void *dmd_afalg_bind(DMD_AFALG_BIND_ARGS)
 	if (!dmd_afalg_permitted())
 		return ERR_PTR(-EPERM);
 	/* No other template at the top (the spawns check their types)... */
-	if (strncmp(name, DMD_AFALG_PREFIX, strlen(DMD_AFALG_PREFIX)))
+	if (strncmp(name, DMD_AFALG_PREFIX, strlen(DMD_AFALG_PREFIX)) &&
+	    strncmp(name, DMD_AFALG_PREFIX_PRE, strlen(DMD_AFALG_PREFIX_PRE)))
 		return ERR_PTR(-ENOENT);
 	t = kzalloc(sizeof(*t), DMD_GFP);
 	if (!t)

@@ -45,10 +45,10 @@
  */
 #define DMD_PRE_MAX_BYTES	(64u << 20)
 
-unsigned int diamond_precompute_kib = 256;
+unsigned int diamond_precompute_kib = 32;
 module_param_named(precompute_kib, diamond_precompute_kib, uint, 0644);
 MODULE_PARM_DESC(precompute_kib,
-		 "Memory per tfm for the next epoch's precomputed slots, KiB; 0 disables (default 256)");
+		 "Memory per tfm for the next epoch's precomputed slots, KiB; 0 disables (default 32)");
 
 unsigned int diamond_precompute_bytes = 64;
 module_param_named(precompute_bytes, diamond_precompute_bytes, uint, 0644);

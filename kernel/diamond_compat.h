@@ -261,7 +261,14 @@ static inline void dmd_aes_lib_ctr(struct dmd_aes_lib *aes, u8 *dst,
 #ifdef AF_ALG_CRYPTOAPI_MASK
 #define DMD_AFALG_BIND_ARGS	const char *name
 #define DMD_AFALG_TYPE		0
-#define DMD_AFALG_MASK		AF_ALG_CRYPTOAPI_MASK
+/*
+ * ...less CRYPTO_ALG_ALLOCATES_MEMORY: a socket handles a request's
+ * -ENOMEM, so the type takes the instance whose requests allocate their
+ * bounce buffer (kernel-api.rst, Memory): a lookup by name gets it, as
+ * the one of higher priority, or builds it.
+ */
+#define DMD_AFALG_MASK		(AF_ALG_CRYPTOAPI_MASK & \
+				 ~CRYPTO_ALG_ALLOCATES_MEMORY)
 #else
 #define DMD_AFALG_BIND_ARGS	const char *name, u32 type, u32 mask
 #define DMD_AFALG_TYPE		type

@@ -4,17 +4,19 @@
  * Documentation/kernel-api.rst "Keys"): setkey parses the key blob
  * (version 1, or version 2 with its CRC, generation and group size, and
  * optionally a stored group cursor; either may be open-only), keys the
- * state and allocates all a request of that key will use (the precomputed
- * table, the bounce buffer); a wrapped state (DMDW, diamond_wrap.c) is
- * opened under the wrap key and keys as its inner blob would; a reference
- * (DMDR) keys as the payload of the device key it names (diamond_custody.c).
+ * state and allocates what the key keeps (the precomputed table and, on a
+ * preallocating instance, the bounce buffer); a wrapped state (DMDW,
+ * diamond_wrap.c) is opened under the wrap key and keys as its inner blob
+ * would; a reference (DMDR) keys as the payload of the device key it names
+ * (diamond_custody.c).
  * At every successful setkey the tfm takes a copy of the caller's wrap key
  * (diamond_wrapkey.c), if there is one, and notes whether its key came
  * from custody, for export_wrapped, which gives such a
  * state back sealed under it (the AF_ALG getsockopt); export_state gives
  * it in clear (selftest only); exit erases it all. Every limit a request
- * is checked against (ctx->grp.aad_max, ctx->max_body, both the bounce
- * buffer's size) is set here, under the tfm lock, and only here.
+ * is checked against (ctx->grp.aad_max, ctx->max_body, which also size a
+ * preallocated bounce buffer) is set here, under the tfm lock, and only
+ * here.
  */
 #include <crypto/internal/aead.h>
 #include <linux/kernel.h>
@@ -144,12 +146,14 @@ static void ebuf_free(struct diamond_tfm_ctx *ctx)
 }
 
 /*
- * The bounce buffer for the key just set: its largest AD, the largest body
- * it allows (b records of DMD_MAX_RECORD, at most max_epoch_bytes, read
- * here) and the tag. Allocated here, in setkey's sleeping and
- * memcg-charged context, and kept: a request copies into it and allocates
- * nothing. vmalloc, page granular (kvmalloc could round 1 MiB + 1 KiB up
- * to 2 MiB). Lock held.
+ * The largest request of the key just set: its largest AD, the largest
+ * body it allows (b records of DMD_MAX_RECORD, at most max_epoch_bytes,
+ * read here) and the tag. A preallocating instance (ctx->prealloc, see
+ * diamond_create()) gets its bounce buffer for it here, in setkey's
+ * sleeping and memcg-charged context, and keeps it: a request copies into
+ * it and allocates nothing. vmalloc, page granular (kvmalloc could round
+ * 1 MiB + 1 KiB up to 2 MiB). Any other tfm keeps no buffer between
+ * requests (diamond_request.c allocates one per request). Lock held.
  */
 static int ebuf_alloc(struct diamond_tfm_ctx *ctx)
 {
@@ -158,6 +162,10 @@ static int ebuf_alloc(struct diamond_tfm_ctx *ctx)
 			   (size_t)DMD_EPOCH_LIMIT);
 	size_t size = ctx->grp.aad_max + body + DMD_TAG_SIZE;
 
+	if (!ctx->prealloc) {
+		ctx->max_body = body;
+		return 0;
+	}
 	if (!ctx->ebuf || ctx->ebuf_size != size) {
 		ebuf_free(ctx);
 		ctx->ebuf = __vmalloc(size, DMD_GFP);

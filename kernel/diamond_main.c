@@ -67,17 +67,23 @@
 #define DMD_STREAM_IVSIZE	16
 /* Suite 2: lib/crypto chacha_crypt() and Poly1305 (diamond_tag.c). */
 #define DMD_SUITE2_STREAM	"chacha20-lib"
-#define DMD_SUITE2_DRIVER	"diamond(" DMD_SUITE2_STREAM ",poly1305-lib)"
 /* Suite 1 from 7.3: lib/crypto aes_ctr(), the code of this ctr(aes) driver. */
 #define DMD_AES_LIB_DRIVER	"ctr-aes-lib"
 /* The one GHASH whose setkey allocates (a 4 KiB table): run lib gf128mul. */
 #define DMD_GHASH_LIB_DRIVER	"ghash-generic"
+/*
+ * The driver name of an instance looked up with CRYPTO_ALG_ALLOCATES_MEMORY
+ * in the mask, which preallocates the bounce buffer at setkey: one name
+ * per variant, as the crypto API requires of two instances of one cra_name.
+ */
+#define DMD_PREALLOC_PREFIX	"diamond-prealloc("
 
 struct diamond_instance_ctx {
 	struct crypto_skcipher_spawn stream;
 	struct crypto_ahash_spawn ghash;	/* suite 1 */
 	u8 suite;
 	bool ghash_lib;		/* suite 1: GHASH on lib gf128mul_lle() */
+	bool prealloc;		/* no allocation in requests (see create) */
 	bool listed;		/* registered, on diamond_instances */
 	bool unlisting;		/* a failed init unregisters it */
 	struct list_head node;
@@ -124,6 +130,7 @@ static int diamond_init_tfm(struct crypto_aead *tfm)
 						      DMD_KEY2_SIZE;
 	ctx->async_children = crypto_aead_alg(tfm)->base.cra_flags &
 			      CRYPTO_ALG_ASYNC;
+	ctx->prealloc = ictx->prealloc;
 	crypto_init_wait(&ctx->wait);
 	diamond_key_init(ctx);
 
@@ -365,6 +372,7 @@ static int diamond_create(struct crypto_template *tmpl, struct rtattr **tb)
 	if (!inst)
 		return -ENOMEM;
 	ictx = aead_instance_ctx(inst);
+	ictx->prealloc = mask & CRYPTO_ALG_ALLOCATES_MEMORY;
 
 	err = crypto_grab_skcipher(&ictx->stream, aead_crypto_instance(inst),
 				   stream_request(tb), 0, mask);
@@ -441,34 +449,44 @@ named:
 	/*
 	 * The driver name says what runs: suite 1 the spawns' drivers (from
 	 * 7.3 ctr-aes-lib, whose library code it calls), suite 2 lib/crypto
-	 * (the spawns only check that the names are these).
+	 * (the spawns only check that the names are these); a preallocating
+	 * instance says so in its prefix.
 	 */
-	if (ictx->suite == DMD_SUITE_CHACHA_POLY)
-		strscpy(inst->alg.base.cra_driver_name, DMD_SUITE2_DRIVER,
-			CRYPTO_MAX_ALG_NAME);
-	else if (snprintf(inst->alg.base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
-			  "diamond(%s,%s)", stream->base.cra_driver_name,
-			  hash_driver) >= CRYPTO_MAX_ALG_NAME)
+	if (snprintf(inst->alg.base.cra_driver_name, CRYPTO_MAX_ALG_NAME,
+		     "%s%s,%s)",
+		     ictx->prealloc ? DMD_PREALLOC_PREFIX : "diamond(",
+		     ictx->suite == DMD_SUITE_CHACHA_POLY ? DMD_SUITE2_STREAM :
+		     stream->base.cra_driver_name,
+		     hash_driver) >= CRYPTO_MAX_ALG_NAME)
 		goto err_free_inst;
 	err = check_request(tb, &inst->alg.base);
 	if (err)
 		goto err_free_inst;
 
 	/*
-	 * Requests allocate nothing (setkey sizes everything they use), so
-	 * the instance is async or allocating only if a suite 1 child it
-	 * calls is; the spawns were grabbed with the lookup's mask, so a
-	 * lookup that excludes these flags (AF_ALG from 7.x) gets children
-	 * without them. lib/crypto is synchronous and allocates nothing.
+	 * Two variants per name, chosen by the lookup's mask
+	 * (Documentation/kernel-api.rst, Memory). A caller that masks
+	 * CRYPTO_ALG_ALLOCATES_MEMORY (it cannot handle an allocation in a
+	 * request, e.g. one that may not sleep) gets an instance whose setkey
+	 * sizes the bounce buffer for the key's largest request, so that no
+	 * request allocates; every other caller gets one whose requests
+	 * allocate their own buffer, so that a keyed tfm holds only its state
+	 * between epochs, and which says so with the flag. The latter has the
+	 * higher priority: a lookup that allows both gets it. Beyond that the
+	 * instance is async or allocating only if a suite 1 child it calls
+	 * is; the spawns were grabbed with the lookup's mask, so a lookup that
+	 * excludes these flags gets children without them. lib/crypto is
+	 * synchronous and allocates nothing.
 	 */
-	inst->alg.base.cra_flags = 0;
+	inst->alg.base.cra_flags = ictx->prealloc ? 0 :
+				   CRYPTO_ALG_ALLOCATES_MEMORY;
 	if (ictx->suite == DMD_SUITE_AES_GHASH)
-		inst->alg.base.cra_flags = (stream->base.cra_flags |
-					    (ictx->ghash_lib ? 0 :
-					     hash_base->cra_flags)) &
-					   CRYPTO_ALG_INHERITED_FLAGS;
+		inst->alg.base.cra_flags |= (stream->base.cra_flags |
+					     (ictx->ghash_lib ? 0 :
+					      hash_base->cra_flags)) &
+					    CRYPTO_ALG_INHERITED_FLAGS;
 	inst->alg.base.cra_priority = (stream->base.cra_priority +
-				       hash_priority) / 2;
+				       hash_priority) / 2 - ictx->prealloc;
 	inst->alg.base.cra_blocksize = 1;
 	inst->alg.base.cra_alignmask = 0;
 	inst->alg.base.cra_ctxsize = sizeof(struct diamond_tfm_ctx);

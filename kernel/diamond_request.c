@@ -10,24 +10,29 @@
  *	decrypt	src = AD || le16(len_0) || C_0 || ... || T, dst = AD || body
  *
  * Encrypt on an open-only key (a gateway's) is -EPERM, before any other
- * check. The request is copied into the tfm's bounce buffer (so the body is
- * parsed, hashed and decrypted from memory nobody else can change in
- * between), processed there in place under the tfm lock by the epoch or
- * the group verification (diamond_epoch.c, diamond_group.c), and the result
- * copied to dst only when the request succeeded. The buffer belongs to the
- * key: setkey (diamond_key.c) sizes it for the largest AD and body that key
- * allows, so a request never allocates (no CRYPTO_ALG_ALLOCATES_MEMORY:
- * AF_ALG from 7.x requires it), and every limit that depends on the key is
- * checked here with the lock held, against the key the request will run
- * under: a setkey may land between the caller's call and the lock.
- * Decrypted records stay in the buffer until the epoch tag matched; on any
- * error the buffer is erased, dst is untouched and the key state is what it
- * was.
+ * check. The request is copied into a bounce buffer (so the body is parsed,
+ * hashed and decrypted from memory nobody else can change in between),
+ * processed there in place under the tfm lock by the epoch or the group
+ * verification (diamond_epoch.c, diamond_group.c), and the result copied to
+ * dst only when the request succeeded. Whose buffer it is depends on the
+ * instance (diamond_create(), Documentation/kernel-api.rst, Memory): a
+ * preallocating one's belongs to the key (setkey sized it for the largest
+ * AD and body that key allows, and no request allocates); any other
+ * request allocates a buffer of its own size once its limits are checked
+ * and frees it on its way out, so that a keyed tfm holds only its state
+ * between epochs (the instance carries CRYPTO_ALG_ALLOCATES_MEMORY). Every
+ * limit that depends on the key is checked here with the lock held,
+ * against the key the request will run under: a setkey may land between
+ * the caller's call and the lock. Decrypted records stay in the buffer
+ * until the epoch tag matched; on any error the buffer is erased, dst is
+ * untouched and the key state is what it was.
  */
 #include <crypto/internal/aead.h>
 #include <crypto/scatterwalk.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/scatterlist.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "diamond.h"
@@ -41,6 +46,37 @@ static int lock_ctx(struct diamond_tfm_ctx *ctx, bool may_sleep)
 	return diamond_trylock(ctx) ? 0 : -EAGAIN;
 }
 
+/*
+ * The bounce buffer of a request of @size bytes, limits checked, lock
+ * held: the key's, or one of the request's own, charged to the caller's
+ * memcg. A caller that may sleep gets kvmalloc (slab, or vmalloc for a
+ * large body); one that may not gets the slab only, without reclaim, and
+ * -ENOMEM where that has nothing (Documentation/kernel-api.rst, Atomic
+ * callers).
+ */
+static u8 *bounce_get(struct diamond_tfm_ctx *ctx, size_t size,
+		      bool may_sleep)
+{
+	if (ctx->prealloc)
+		return ctx->ebuf;
+	if (may_sleep)
+		return kvmalloc(size, DMD_GFP);
+	return kmalloc(size, DMD_GFP_ATOMIC);
+}
+
+/*
+ * Erase the @size bytes a request used (plaintext, whichever the
+ * direction) and free the buffer if it was the request's own; kvfree()
+ * of a slab object, the only kind an atomic request has, is kfree().
+ */
+static void bounce_put(struct diamond_tfm_ctx *ctx, u8 *buf, size_t size)
+{
+	if (ctx->prealloc)
+		memzero_explicit(buf, size);
+	else
+		kvfree_sensitive(buf, size);
+}
+
 static int diamond_crypt(struct aead_request *req, bool enc)
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
@@ -48,6 +84,8 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 	bool may_sleep = req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP;
 	unsigned int cryptlen = req->cryptlen, in_len, out_len, body_len;
 	struct diamond_epoch ep = { .enc = enc, .adlen = req->assoclen };
+	size_t used;
+	u8 *buf;
 	int err;
 
 	/*
@@ -96,19 +134,26 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 		goto out_unlock;
 	}
 	/*
-	 * Larger than the key allows: setkey sized the buffer for this key's
-	 * AD (a grouped key's holds its unit table) and body, and a setkey
-	 * between the check above and the lock may have made both smaller.
+	 * Larger than the key allows: setkey set the limits for this key's AD
+	 * (a grouped key's holds its unit table) and body, and sized a
+	 * preallocated buffer for them, and a setkey between the check above
+	 * and the lock may have made both smaller.
 	 */
 	if (ep.adlen > ctx->grp.aad_max || body_len > ctx->max_body) {
 		err = -EMSGSIZE;
 		goto out_unlock;
 	}
+	used = (size_t)ep.adlen + body_len + DMD_TAG_SIZE;
+	buf = bounce_get(ctx, used, may_sleep);
+	if (unlikely(!buf)) {
+		err = -ENOMEM;
+		goto out_unlock;
+	}
 
 	/* AD || body || tag, in place: the input, then the output. */
-	scatterwalk_map_and_copy(ctx->ebuf, req->src, 0, in_len, 0);
-	ep.ad = ctx->ebuf;
-	ep.body = ctx->ebuf + ep.adlen;
+	scatterwalk_map_and_copy(buf, req->src, 0, in_len, 0);
+	ep.ad = buf;
+	ep.body = buf + ep.adlen;
 	ep.body_len = body_len;
 	ep.epoch = get_unaligned_le64(req->iv);
 
@@ -127,8 +172,7 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 		scatterwalk_map_and_copy(ep.body, req->dst, ep.adlen,
 					 out_len - ep.adlen, 1);
 	}
-	/* Plaintext, whichever the direction: erase all that was used. */
-	memzero_explicit(ctx->ebuf, (size_t)ep.adlen + body_len + DMD_TAG_SIZE);
+	bounce_put(ctx, buf, used);
 out_unlock:
 	diamond_unlock(ctx);
 	/* The next epoch's offline phase, once the caller has its result. */

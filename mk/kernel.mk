@@ -220,13 +220,19 @@ $(FLOOR_KO): $(wildcard $(FLOOR_SRC)/*.c $(FLOOR_SRC)/*.h) $(FLOOR_SRC)/Kbuild \
 # build of the module for the same kernel (an older commit's, say).
 # At 7.x's af_alg_restrict=1 type "aead" refuses the gcm(aes) and
 # rfc7539 baselines; KVM_LOAD leaves the sysctl alone and says its value.
+# BENCH_REPS, BENCH_WHAT and BENCH_PRE_KIB are kernel-bench's REPS, WHAT
+# and PRE_KIB (e.g. BENCH_WHAT=diamond BENCH_PRE_KIB=32: both suites at the
+# module's default table bound, no baselines; tools/bench/kernel-bench.c).
 BENCH_KO ?= $(KMOD_KO)
+BENCH_REPS ?= 5
+BENCH_WHAT ?= all
+BENCH_PRE_KIB ?= 256
 bench-kernel: $(BENCH_KO) $(KBENCH) $(FLOOR_KO)
 	@BUILD=$(KVM_BUILD) $(TOP)/tools/vm/run-vm --icount --timeout 2400 \
 		--module $(BENCH_KO) --module $(FLOOR_KO) \
 		--file $(KBENCH):/bin/kernel-bench \
 		--file $(TOP)/vectors/diamond.txt:/diamond.txt -- \
-		'$(KVM_LOAD); modprobe dmd_floor || echo "\# modprobe dmd_floor failed"; kernel-bench /diamond.txt'
+		'$(KVM_LOAD); modprobe dmd_floor || echo "\# modprobe dmd_floor failed"; kernel-bench /diamond.txt $(BENCH_REPS) $(BENCH_WHAT) $(BENCH_PRE_KIB)'
 
 # The floor alone (kernel-bench WHAT = floor), the same guest: the
 # primitives' and AF_ALG's figures without Diamond's, so no ratios.

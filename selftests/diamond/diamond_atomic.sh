@@ -4,8 +4,11 @@
 # diamond_atomic.sh: TAP for dmd_atomic.ko (atomic/dmd_atomic.c), which at
 # load drives both suites from a timer softirq with requests that may not
 # sleep and counts, with the kmem tracepoints and kprobes, allocations (any
-# gfp: a request allocates nothing), mutex calls, vfree and
+# gfp: a request on the diamond-prealloc instance, which its tfms are,
+# allocates nothing), mutex calls, vfree and
 # cond_resched/wait_for_completion on that path. Every count must be 0,
+# the two instances of each name must be the ones kernel-api.rst (Memory)
+# describes,
 # and each suite must have completed seals and refused forged opens. A
 # count whose probe point this kernel lacks is a SKIP naming the probe.
 # Exit 4 (skip) when the module is not next to this script, or diamond.ko
@@ -34,6 +37,8 @@ for s in 1 2; do
 	echo "# suite$s from softirq: $ok sealed, $bad forged opens refused, $again busy retries, $other other errors"
 	result "$([ "$ok" -ge 10 ] && [ "$bad" -ge 5 ] && [ "$other" = 0 ] && echo 1)" \
 		"suite$s: requests without MAY_SLEEP complete from softirq ($ok sealed, $bad EBADMSG, $other other)"
+	result "$([ "$(field variants $s)" = 1 ] && echo 1)" \
+		"suite$s: with CRYPTO_ALG_ALLOCATES_MEMORY masked the tfm is diamond-prealloc(...) without the flag; without, diamond(...) with it"
 	for c in allocs mutex_calls vfree_calls resched; do
 		v=$(field $c $s) lack=$(skipped $c)
 		if [ -n "$lack" ]; then

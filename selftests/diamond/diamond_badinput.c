@@ -254,8 +254,8 @@ static void request_tests(unsigned int suite)
 
 	/*
 	 * Longer than any body b = 4 allows (4 * (2 + 4096) bytes): EMSGSIZE
-	 * before parsing, as setkey sized the tfm's buffer for that (a
-	 * request allocates nothing). Five records of 4000 bytes: the parser
+	 * before parsing and before any buffer is allocated for it (the
+	 * key's limit, kernel-api.rst Memory). Five records of 4000 bytes: the parser
 	 * would have said EINVAL (n > b).
 	 */
 	for (len = 0, i = 0; i < 5; i++) {

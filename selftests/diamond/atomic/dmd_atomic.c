@@ -3,10 +3,12 @@
  * dmd_atomic: drive both Diamond suites from softirq and count what must
  * never happen there (Documentation/kernel-api.rst, Concurrency).
  *
- * At load, for each suite, a tfm is allocated with CRYPTO_ALG_ASYNC in the
- * mask (synchronous inner algorithms: what kernel-api.rst tells atomic
- * callers to do) and keyed; then a timer callback (softirq) issues requests
- * without CRYPTO_TFM_REQ_MAY_SLEEP, one per tick: seals of the current
+ * At load, for each suite, a tfm is allocated with CRYPTO_ALG_ASYNC and
+ * CRYPTO_ALG_ALLOCATES_MEMORY in the mask (synchronous inner algorithms and
+ * the instance whose setkey preallocates the bounce buffer: what
+ * kernel-api.rst tells atomic callers to do) and keyed; then a timer
+ * callback (softirq) issues requests without CRYPTO_TFM_REQ_MAY_SLEEP, one
+ * per tick: seals of the current
  * epoch (precomputed table), seals that skip ahead (chain run online),
  * forged opens (-EBADMSG) and bodies of two 4000-byte records.
  * A request that finds the tfm busy (-EAGAIN, the precompute worker holds
@@ -53,6 +55,8 @@
 /* Results, per suite (index 1 and 2) and DMD_AT_CAL: read-only parameters. */
 static int allocs[4], mutex_calls[4], vfree_calls[4], resched[4];
 static int ok[3], badmsg[3], eagain[3], other_err[3];
+/* 1: the two instances of kernel-api.rst, Memory, are what they say. */
+static int variants[3];
 /* "counter:probe counter:probe ..." for the probe points not found. */
 static char missing[256];
 module_param_array(allocs, int, NULL, 0444);
@@ -63,6 +67,7 @@ module_param_array(ok, int, NULL, 0444);
 module_param_array(badmsg, int, NULL, 0444);
 module_param_array(eagain, int, NULL, 0444);
 module_param_array(other_err, int, NULL, 0444);
+module_param_array(variants, int, NULL, 0444);
 module_param_string(missing, missing, sizeof(missing), 0444);
 
 static DEFINE_PER_CPU(int, armed);	/* suite being driven, or 0 */
@@ -310,6 +315,32 @@ static int key_tfm(struct run *r)
 	       crypto_aead_setauthsize(r->tfm, DMD_TAG_SIZE);
 }
 
+/*
+ * The tfm driven here (@pre, looked up with CRYPTO_ALG_ALLOCATES_MEMORY in
+ * the mask) is a diamond-prealloc instance without the flag, and a lookup
+ * without it in the mask gets the other instance, which carries the flag.
+ */
+static int check_variants(struct crypto_aead *pre, const char *name)
+{
+	struct crypto_aead *lean = crypto_alloc_aead(name, 0, CRYPTO_ALG_ASYNC);
+	const char *pname = crypto_tfm_alg_driver_name(crypto_aead_tfm(pre));
+	u32 pflags = crypto_aead_alg(pre)->base.cra_flags;
+	int good;
+
+	if (IS_ERR(lean))
+		return 0;
+	pr_info("dmd_atomic: %s: %s (masked), %s (not masked)\n", name, pname,
+		crypto_tfm_alg_driver_name(crypto_aead_tfm(lean)));
+	good = !strncmp(pname, "diamond-prealloc(", 17) &&
+	       !(pflags & CRYPTO_ALG_ALLOCATES_MEMORY) &&
+	       !strncmp(crypto_tfm_alg_driver_name(crypto_aead_tfm(lean)),
+			"diamond(", 8) &&
+	       (crypto_aead_alg(lean)->base.cra_flags &
+		CRYPTO_ALG_ALLOCATES_MEMORY);
+	crypto_free_aead(lean);
+	return good;
+}
+
 static void drive(unsigned int suite, const char *name)
 {
 	struct run *r = kzalloc(sizeof(*r), GFP_KERNEL);
@@ -317,12 +348,14 @@ static void drive(unsigned int suite, const char *name)
 	if (!r)
 		goto fail;
 	r->suite = suite;
-	r->tfm = crypto_alloc_aead(name, 0, CRYPTO_ALG_ASYNC);
+	r->tfm = crypto_alloc_aead(name, 0, CRYPTO_ALG_ASYNC |
+				   CRYPTO_ALG_ALLOCATES_MEMORY);
 	if (IS_ERR(r->tfm)) {
 		pr_err("dmd_atomic: %s: %ld\n", name, PTR_ERR(r->tfm));
 		r->tfm = NULL;
 		goto fail;
 	}
+	variants[suite] = check_variants(r->tfm, name);
 	r->req = aead_request_alloc(r->tfm, GFP_KERNEL);
 	r->buf = kzalloc(DMD_AT_BUF, GFP_KERNEL);
 	if (!r->req || !r->buf || key_tfm(r))

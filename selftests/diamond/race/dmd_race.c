@@ -18,7 +18,9 @@
  * "processed" or "other", and diamond_race.sh fails. The AD is sized so a
  * request that overruns stays inside the pages (vmalloc) and slab object
  * (kmalloc-8k) of the buffers it overruns: the old code fails the test
- * instead of oopsing. The counts are read-only module parameters.
+ * instead of oopsing. The tfms are diamond-prealloc instances (looked up
+ * with CRYPTO_ALG_ALLOCATES_MEMORY in the mask), whose buffer setkey
+ * sizes. The counts are read-only module parameters.
  */
 #include <crypto/aead.h>
 #include <linux/completion.h>
@@ -158,7 +160,12 @@ static void race(unsigned int suite, const char *name)
 		goto fail;
 	r->suite = suite;
 	init_completion(&r->keyer_done);
-	r->tfm = crypto_alloc_aead(name, 0, 0);
+	/*
+	 * The preallocating instance: its bounce buffer is the key's, sized
+	 * by setkey, so a limit checked against the wrong key overruns it.
+	 * The other instance's requests allocate their own, of their own size.
+	 */
+	r->tfm = crypto_alloc_aead(name, 0, CRYPTO_ALG_ALLOCATES_MEMORY);
 	if (IS_ERR(r->tfm)) {
 		pr_err("dmd_race: %s: %ld\n", name, PTR_ERR(r->tfm));
 		r->tfm = NULL;
