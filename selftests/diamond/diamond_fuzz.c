@@ -293,11 +293,12 @@ static size_t make_data(uint8_t *p, size_t *adlen, int enc)
 /*
  * An encrypt on an open-only key: -EINVAL if AF_ALG refuses it before the
  * module sees it (kernel-api.rst: its checks come first): an IV that is
- * not 8 bytes, assoclen over the data, or an output buffer short of
- * inlen + 16 by more than the body ("aead" shortens the request to fit)
- * or at all (type "diamond"). Type "aead" runs nothing for an empty
- * output buffer (its recvmsg loops while the buffer has room): 0.
- * Otherwise exactly -EPERM.
+ * not 8 bytes or an assoclen of 2^31 or more (both refused by sendmsg,
+ * af_alg_cmsg_send(), whatever follows), assoclen over the data, or an
+ * output buffer short of inlen + 16 by more than the body ("aead"
+ * shortens the request to fit) or at all (type "diamond"). Type "aead"
+ * runs nothing for an empty output buffer (its recvmsg loops while the
+ * buffer has room): 0, unless sendmsg refused. Otherwise exactly -EPERM.
  */
 static void check_open_only(unsigned int slot, size_t ivlen,
 			    uint32_t assoclen, size_t inlen, size_t outlen,
@@ -307,9 +308,10 @@ static void check_open_only(unsigned int slot, size_t ivlen,
 	int afalg = ivlen != DMD_IV_SIZE || assoclen > inlen ||
 		    (outlen < need &&
 		     (diamond_type[slot] || inlen - assoclen < need - outlen));
+	int at_send = ivlen != DMD_IV_SIZE || assoclen >= 0x80000000u;
 	int want = afalg ? -EINVAL : -EPERM;
 
-	if (ivlen == DMD_IV_SIZE && !diamond_type[slot] && !outlen)
+	if (!at_send && !diamond_type[slot] && !outlen)
 		want = 0;
 
 	st.req++;
