@@ -163,6 +163,14 @@ ok $? "replay: $(wc -c <sent.bin) bytes of frames, each to the forwarders whose 
 
 # Wait for the readings to settle: the union's count, or 5 s without news.
 count() { grep -c '^diamond/readings/' sub.txt; }
+# wait_readings SHARD DEVICE: until the subscriber holds 128 readings of
+# DEVICE (or 20 s have passed; the checks after it say what arrived).
+wait_readings() {
+	for _ in $(seq 100); do
+		[ "$(grep -c "^diamond/readings/$1/$2 " sub.txt)" -ge 128 ] && break
+		sleep 0.2
+	done
+}
 last=-1 same=0
 for _ in $(seq 150); do
 	c=$(count)
@@ -202,10 +210,7 @@ check "semtech: every PUSH_DATA answered by PUSH_ACK with its token, PULL_DATA b
 	sh -c "echo '$sem' | grep -q 'push_acks 34 of 34 pull_ack 1'"
 check "semtech: broken JSON acknowledged all the same (never resent), a version 1 datagram not answered" \
 	sh -c "echo '$sem' | grep -q 'broken_json_acked 1 version1_silent 1'"
-for _ in $(seq 100); do
-	[ "$(grep -c '^diamond/readings/0/12 ' sub.txt)" -ge 128 ] && break
-	sleep 0.2
-done
+wait_readings 0 12
 read -r _ _ _ s_distinct _ _ _ s_wrong <<<"$($FP readings sub.txt $B 12)"
 check "semtech: all 128 readings of device 12 delivered, with their content ($s_distinct, $s_wrong wrong)" \
 	test "$s_distinct" = 128 -a "$s_wrong" = 0
@@ -229,10 +234,7 @@ open('f13b.bin', 'wb').write(b''.join(f[60:]))"
 cat f13a.bin >serial.fifo
 sleep 0.5
 cat f13b.bin >serial.fifo
-for _ in $(seq 100); do
-	[ "$(grep -c '^diamond/readings/1/13 ' sub.txt)" -ge 128 ] && break
-	sleep 0.2
-done
+wait_readings 1 13
 read -r _ _ _ u_distinct _ _ _ u_wrong <<<"$($FP readings sub.txt $B 13)"
 check "serial: all 128 readings of device 13 delivered across a reconnect ($u_distinct, $u_wrong wrong)" \
 	test "$u_distinct" = 128 -a "$u_wrong" = 0
@@ -304,10 +306,7 @@ echo "# verifier killed with SIGKILL after $early of device 11's readings; $(sta
 sleep 0.7
 start_verifier
 wait $S1 $S2
-for _ in $(seq 100); do
-	[ "$(grep -c '^diamond/readings/1/11 ' sub.txt)" -ge 128 ] && break
-	sleep 0.2
-done
+wait_readings 1 11
 read -r _ h_total _ h_distinct _ h_dups _ h_wrong <<<"$($FP readings sub.txt $B 11)"
 echo "# device 11: $h_distinct distinct readings, $h_total deliveries ($h_dups again after the restart)"
 check "duplicated, reordered frames from two gateways and a SIGKILL: all 128 readings of device 11 delivered" \
