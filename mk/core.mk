@@ -13,6 +13,7 @@ BLOB_VECTORS  := $(TOP)/vectors/blob.txt
 FRAME_VECTORS := $(TOP)/vectors/frames.txt
 PROV_VECTORS  := $(TOP)/vectors/provision.txt
 WRAP_VECTORS  := $(TOP)/vectors/wrap.txt
+PACKET_VECTORS := $(TOP)/vectors/packet.txt
 CORE_TESTS    := test_vectors test_blobs test_api test_groups test_frame \
 		 test_literal_forgery test_erasure test_ctgrind
 
@@ -26,11 +27,12 @@ $(CORE_HOST)/asan/test_%: $(TOP)/selftests/core/test_%.c $(CORE_DEPS) $(VECFILE_
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(TEST_INC) $(CORE_SANITIZE) -D_POSIX_C_SOURCE=200809L -o $@ $< $(VECFILE_SRCS) $(CORE_LIB_asan)
 
-$(CORE_HOST)/gen-vectors: $(TOP)/tools/vectors/gen-vectors.c \
-		$(TOP)/tools/vectors/wrap-vectors.c $(TOP)/tools/vectors/wrap-vectors.h
+GEN_VECTORS_SRCS := $(addprefix $(TOP)/tools/vectors/,ref-prims.c \
+		    wrap-vectors.c packet-vectors.c)
+$(CORE_HOST)/gen-vectors: $(TOP)/tools/vectors/gen-vectors.c $(GEN_VECTORS_SRCS) \
+		$(GEN_VECTORS_SRCS:.c=.h)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -std=gnu11 -o $@ $< $(TOP)/tools/vectors/wrap-vectors.c \
-		-lcrypto -lz
+	$(CC) $(CSTD) -std=gnu11 -o $@ $< $(GEN_VECTORS_SRCS) -lcrypto -lz
 
 .PHONY: vectors
 vectors: $(CORE_HOST)/gen-vectors
@@ -39,6 +41,7 @@ vectors: $(CORE_HOST)/gen-vectors
 	$(CORE_HOST)/gen-vectors --frames $(FRAME_VECTORS)
 	$(CORE_HOST)/gen-vectors --provision $(PROV_VECTORS)
 	$(CORE_HOST)/gen-vectors --wrap $(WRAP_VECTORS)
+	$(CORE_HOST)/gen-vectors --packet $(PACKET_VECTORS)
 
 CHECK_SUITES += core-vectors core-blobs core-api core-groups core-frame \
 		vectors-check core-literal core-erasure core-ctgrind core-asan
@@ -70,6 +73,7 @@ check-vectors-check: $(CORE_HOST)/gen-vectors
 		"vectors/frames.txt regenerates byte for byte" "$< --frames --check $(FRAME_VECTORS)" \
 		"vectors/provision.txt regenerates byte for byte" "$< --provision --check $(PROV_VECTORS)" \
 		"vectors/wrap.txt regenerates byte for byte" "$< --wrap --check $(WRAP_VECTORS)" \
+		"vectors/packet.txt regenerates byte for byte" "$< --packet --check $(PACKET_VECTORS)" \
 		| tee $(TAPDIR)/vectors-check.tap
 
 check-core-literal: $(CORE_HOST)/test_literal_forgery
