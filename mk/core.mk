@@ -15,7 +15,7 @@ PROV_VECTORS  := $(TOP)/vectors/provision.txt
 WRAP_VECTORS  := $(TOP)/vectors/wrap.txt
 PACKET_VECTORS := $(TOP)/vectors/packet.txt
 CORE_TESTS    := test_vectors test_blobs test_api test_groups test_frame \
-		 test_literal_forgery test_erasure test_ctgrind
+		 test_literal_forgery test_erasure test_ctgrind test_packet
 
 all: $(addprefix $(CORE_HOST)/,$(CORE_TESTS)) $(CORE_HOST)/gen-vectors
 
@@ -44,9 +44,10 @@ vectors: $(CORE_HOST)/gen-vectors
 	$(CORE_HOST)/gen-vectors --packet $(PACKET_VECTORS)
 
 CHECK_SUITES += core-vectors core-blobs core-api core-groups core-frame \
-		vectors-check core-literal core-erasure core-ctgrind core-asan
+		core-packet vectors-check core-literal core-erasure core-ctgrind \
+		core-asan
 
-.PHONY: check-core-api check-core-groups check-core-frame
+.PHONY: check-core-api check-core-groups check-core-frame check-core-packet
 check-core-api: $(CORE_HOST)/test_api
 	@$< | tee $(TAPDIR)/core-api.tap
 
@@ -55,6 +56,9 @@ check-core-groups: $(CORE_HOST)/test_groups
 
 check-core-frame: $(CORE_HOST)/test_frame
 	@$< $(FRAME_VECTORS) | tee $(TAPDIR)/core-frame.tap
+
+check-core-packet: $(CORE_HOST)/test_packet
+	@$< $(PACKET_VECTORS) | tee $(TAPDIR)/core-packet.tap
 
 .PHONY: check-core-blobs
 check-core-blobs: $(CORE_HOST)/test_blobs
@@ -86,7 +90,7 @@ check-core-ctgrind: $(CORE_HOST)/test_ctgrind
 	@$(TOP)/tools/run-ctgrind.sh $< | tee $(TAPDIR)/core-ctgrind.tap
 
 check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_blobs test_api \
-		 test_groups test_frame test_literal_forgery test_ctgrind)
+		 test_groups test_frame test_literal_forgery test_ctgrind test_packet)
 	@$(CORE_HOST)/asan/test_vectors $(VECTORS) > $(TAPDIR)/core-asan-vectors.tap; \
 		tail -n 1 $(TAPDIR)/core-asan-vectors.tap
 	@$(CORE_HOST)/asan/test_api | tee $(TAPDIR)/core-asan-api.tap
@@ -95,6 +99,7 @@ check-core-asan: $(addprefix $(CORE_HOST)/asan/,test_vectors test_blobs test_api
 	@$(CORE_HOST)/asan/test_frame $(FRAME_VECTORS) | tee $(TAPDIR)/core-asan-frame.tap
 	@$(CORE_HOST)/asan/test_literal_forgery | tee $(TAPDIR)/core-asan-literal.tap
 	@$(CORE_HOST)/asan/test_ctgrind | tee $(TAPDIR)/core-asan-ctgrind.tap
+	@$(CORE_HOST)/asan/test_packet $(PACKET_VECTORS) | tee $(TAPDIR)/core-asan-packet.tap
 
 # A benchmark, not a test: callgrind instruction counts per message.
 BENCH_TARGETS += bench-host
