@@ -272,6 +272,31 @@ static int unit_opens(const struct dmd_state *st, unsigned int a,
 	return ok;
 }
 
+/*
+ * d<s>-a1-b32 .. d<s>-a4-b32 seal one key's records at four widths: after
+ * the address their packets are the same bytes (spec 14.2: no tag or key
+ * depends on the address).
+ */
+static void same_but_address(const char *name, unsigned int a)
+{
+	static struct sealed_pkt first[32];
+	static unsigned int first_a;
+	unsigned int j;
+	int ok = 1;
+
+	if (strlen(name) != 9 || strcmp(name + 5, "-b32"))
+		return;
+	if (a == 1) {
+		memcpy(first, got, sizeof(first));
+		first_a = 1;
+		return;
+	}
+	for (j = 0; j < 32; j++)
+		ok &= first_a && got[j].n - a == first[j].n - 1 &&
+		      !memcmp(got[j].b + a, first[j].b + 1, first[j].n - 1);
+	tap_result(ok, "%s: the packets of A = 1 but for the address", name);
+}
+
 static void seal_vector(const char *name)
 {
 	struct dmd_state st, reserve, next;
@@ -293,6 +318,7 @@ static void seal_vector(const char *name)
 	ok &= dmd_blob_parse(&next, nb, nn) == DMD_OK &&
 	      nn == dmd_blob2_size(st.suite) && !memcmp(b, nb, nn);
 	tap_result(ok, "%s: packets from a window, reservation is next", name);
+	same_but_address(name, a);
 	for (u = 0; get_nth("z", u); u++) {
 		tap_result(unit_values(&st, u), "%s: unit %u: Z_u, tau*, tags",
 			   name, u);
