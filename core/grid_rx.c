@@ -116,7 +116,7 @@ int dmd_grid_open(unsigned int suite, const uint8_t *r, uint64_t e,
 	struct grid_scratch x;
 	size_t k = dmd_key_size(suite);
 	uint16_t held, rel = 0, bit;
-	uint8_t verified;
+	uint8_t verified, any;
 	unsigned int i;
 	int rc;
 
@@ -144,7 +144,9 @@ int dmd_grid_open(unsigned int suite, const uint8_t *r, uint64_t e,
 	}
 	v->verified = verified;
 	v->released = rel;
+	/* Any tag verified, as a bit: no branch on the verdict here. */
+	any = (uint8_t)((verified | (uint8_t)(0 - verified)) >> 7);
 	dmd_wipe(&x, sizeof(x));
 	dmd_wipe_stack();
-	return verified ? DMD_OK : DMD_EBADMSG;
+	return DMD_EBADMSG & ((int)any - 1);
 }
