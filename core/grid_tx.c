@@ -63,28 +63,29 @@ static size_t write_header(const struct dmd_psender *ps, uint8_t *pkt,
 
 /*
  * The record's sigma_j into its row's and its column's accumulator. The
- * sender's aggregate is XOR (dmd_packet_key_check()), so what the seal
- * changed in it is exactly sigma_j: no second hash, and the seal's own
- * paths stay as they are.
+ * sender's aggregate is XOR (dmd_packet_key_check()) and zero before each
+ * seal, so after the seal it is exactly sigma_j: no second hash, and the
+ * seal's own paths stay as they are. It is zeroed again at once, so the
+ * sender holds no sum of past sigmas beside the open unit's accumulators
+ * (spec 14.7).
  */
-static void fold_sigma(struct dmd_psender *ps, const uint8_t before[16],
-		       unsigned int r)
+static void fold_sigma(struct dmd_psender *ps, unsigned int r)
 {
-	uint8_t *row = ps->acc[r / 4], *col = ps->acc[4 + r % 4], d;
+	uint8_t *row = ps->acc[r / 4], *col = ps->acc[4 + r % 4];
 	unsigned int i;
 
 	for (i = 0; i < DMD_TAG_SIZE; i++) {
-		d = (uint8_t)(ps->s.agg.acc[i] ^ before[i]);
-		row[i] ^= d;
-		col[i] ^= d;
+		row[i] ^= ps->s.agg.acc[i];
+		col[i] ^= ps->s.agg.acc[i];
 	}
+	dmd_wipe(ps->s.agg.acc, sizeof(ps->s.agg.acc));
 }
 
 int dmd_psender_seal(struct dmd_psender *ps, const uint8_t *m, size_t len,
 		     int anchor, uint8_t *pkt, size_t pkt_size,
 		     size_t *pkt_len)
 {
-	uint8_t before[DMD_TAG_SIZE], t[2];
+	uint8_t t[2];
 	unsigned int r, k, i, ntags;
 	size_t n;
 	int rc;
@@ -106,13 +107,10 @@ int dmd_psender_seal(struct dmd_psender *ps, const uint8_t *m, size_t len,
 			      ps->s.epoch, ps->s.index / DMD_GRID_UNIT,
 			      ps->acc);
 	n = write_header(ps, pkt, ps->s.index, anchor);
-	for (k = 0; k < DMD_TAG_SIZE; k++)
-		before[k] = ps->s.agg.acc[k];
 	rc = dmd_sender_seal(&ps->s, m, len, pkt + n, NULL);
 	if (rc != DMD_OK)
 		return rc;	/* not reached: every check is above */
-	fold_sigma(ps, before, r);
-	dmd_wipe(before, sizeof(before));
+	fold_sigma(ps, r);
 	n += len;
 	for (k = 0; k < ntags; k++) {
 		for (i = 0; i < DMD_PKT_TAG_SIZE; i++)
