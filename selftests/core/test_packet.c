@@ -16,8 +16,10 @@
  *                   and every other output buffer wiped
  *   key-...         dmd_psender_init(): the keys packet mode refuses
  *
- * Then a property that needs no vector: every byte of every packet of a
- * unit, flipped alone, holds back the damaged record and nothing else.
+ * Then properties that need no vector: every byte of every packet of a
+ * unit, flipped alone, holds back the damaged record and nothing else; and
+ * the parse of every length at every width reads no byte past the packet
+ * and accounts for every byte it keeps.
  *
  *   test_packet VECTORS
  */
@@ -505,6 +507,48 @@ static void flip_every_byte(const struct dmd_state *st, unsigned int a)
 		   "only a damaged record is held back", tried);
 }
 
+/*
+ * dmd_packet_parse() on every length 0 .. 300 at every A, each packet in a
+ * buffer of exactly its length (ASan's check-core-asan catches a read past
+ * it), with every control byte: a packet that parses accounts for each of
+ * its bytes, one that does not parses as the spec's arithmetic says.
+ */
+static void parse_every_length(void)
+{
+	unsigned int a, ctl, fixed, m, bad = 0, n = 0;
+	uint8_t t[2], *pkt;
+	struct dmd_packet p;
+	size_t pl, i;
+	long len;
+	int rc, want;
+
+	for (a = 1; a <= DMD_PKT_ADDR_MAX; a++)
+		for (pl = 0; pl <= 300; pl++)
+			for (ctl = 0; ctl < 256; ctl += 7, n++) {
+				pkt = malloc(pl ? pl : 1);
+				for (i = 0; i < pl; i++)
+					pkt[i] = (uint8_t)(i * 13 + ctl);
+				if (pl > a)
+					pkt[a] = (uint8_t)ctl;
+				m = dmd_packet_tags(ctl % 16, t);
+				fixed = a + 1 + (ctl & DMD_PKT_CTL_N ? 4 : 0);
+				len = (long)pl - fixed - 12 * (long)m;
+				want = pl < a + 1 || ctl & DMD_PKT_CTL_F ||
+				       len < 0 ? DMD_EFORMAT :
+				       len > DMD_PKT_MAX_RECORD ? DMD_ESIZE :
+				       DMD_OK;
+				rc = dmd_packet_parse(&p, pkt, pl, a);
+				if (rc != want ||
+				    (rc == DMD_OK &&
+				     (p.rec != pkt + fixed || p.len != (size_t)len ||
+				      p.tags + 12 * p.m != pkt + pl)))
+					bad++;
+				free(pkt);
+			}
+	tap_result(!bad, "parse: %u packets of every length and width, each "
+		   "byte accounted for", n);
+}
+
 int main(int argc, char **argv)
 {
 	struct dmd_state last;
@@ -549,6 +593,7 @@ int main(int argc, char **argv)
 	}
 	if (rc < 0)
 		tap_result(0, "%s: a line without '='", argv[1]);
+	parse_every_length();
 	rec_clear();
 	fclose(vf);
 	tap_trailing_plan();
