@@ -549,6 +549,60 @@ static void parse_every_length(void)
 		   "byte accounted for", n);
 }
 
+/* The sender's and the receiver's refusals of their arguments. */
+static void api_refusals(void)
+{
+	struct dmd_state st = { .suite = 2, .b = 32, .device_id = 9 };
+	struct dmd_psender ps;
+	struct dmd_grid_unit g = { 0 };
+	struct dmd_grid_verdict v;
+	uint8_t m[DMD_PKT_MAX_RECORD + 1] = { 0 }, pkt[DMD_PKT_MAX + 8];
+	uint8_t r[DMD_KEY_MAX] = { 0 };
+	size_t n;
+	int ok = 1;
+
+	ok &= dmd_psender_init(&ps, &st, 0, 0, NULL, 0, 0) == DMD_EINVAL;
+	ok &= dmd_psender_init(&ps, &st, 5, 0, NULL, 0, 0) == DMD_EINVAL;
+	ok &= dmd_psender_init(&ps, &st, 1, 0x100, NULL, 0, 0) == DMD_EINVAL;
+	ok &= dmd_psender_init(&ps, &st, 3, 0x1000000, NULL, 0, 0) ==
+	      DMD_EINVAL;
+	ok &= dmd_psender_init(&ps, &st, 4, 0xffffffff, NULL, 0, 0) == DMD_OK;
+	/* Before begin: no epoch is open. */
+	ok &= dmd_psender_seal(&ps, m, 1, 0, pkt, sizeof(pkt), &n) ==
+	      DMD_EINVAL;
+	ok &= dmd_psender_begin(&ps, NULL) == DMD_OK;
+	ok &= dmd_psender_seal(&ps, m, DMD_PKT_MAX_RECORD + 1, 0, pkt,
+			       sizeof(pkt), &n) == DMD_ESIZE;
+	/* Record 0: A + 1 + 4 + 16 bytes; one less is DMD_ESPACE. */
+	ok &= dmd_psender_seal(&ps, m, 16, 0, pkt, 4 + 1 + 4 + 15, &n) ==
+	      DMD_ESPACE;
+	ok &= dmd_psender_seal(&ps, m, 16, 0, pkt, 4 + 1 + 4 + 16, &n) ==
+	      DMD_OK && n == 25 && pkt[4] == DMD_PKT_CTL_N;
+	ok &= dmd_psender_seal(&ps, NULL, 1, 0, pkt, sizeof(pkt), &n) ==
+	      DMD_EINVAL;
+	ok &= dmd_psender_seal(&ps, NULL, 0, 0, pkt, sizeof(pkt), &n) ==
+	      DMD_OK && n == 5 && pkt[4] == 1;
+	/* A new epoch abandons this one: its record 0 is anchored again. */
+	ok &= dmd_psender_begin(&ps, NULL) == DMD_OK &&
+	      dmd_psender_seal(&ps, m, 0, 0, pkt, sizeof(pkt), &n) == DMD_OK &&
+	      n == 9 && pkt[4] == DMD_PKT_CTL_N && pkt[5] == 1;
+	dmd_psender_wipe(&ps);
+	/* A record over 222 bytes is refused before any key is used. */
+	g.rec[3] = m;
+	g.len[3] = DMD_PKT_MAX_RECORD + 1;
+	g.pt[3] = pkt;
+	ok &= dmd_grid_open(2, r, 0, 0, &g, 0, &v, NULL) == DMD_ESIZE;
+	g.len[3] = 1;
+	g.pt[3] = NULL;
+	ok &= dmd_grid_open(2, r, 0, 0, &g, 0, &v, NULL) == DMD_EINVAL;
+	ok &= dmd_grid_open(3, r, 0, 0, &g, 0, &v, NULL) == DMD_EINVAL;
+	/* Nothing complete to try: no tag verifies, nothing is released. */
+	g.pt[3] = pkt;
+	ok &= dmd_grid_open(2, r, 0, 0, &g, 0, &v, NULL) == DMD_EBADMSG &&
+	      !v.verified && !v.released;
+	tap_result(ok, "api: refusals of the sender and of dmd_grid_open()");
+}
+
 int main(int argc, char **argv)
 {
 	struct dmd_state last;
@@ -594,6 +648,7 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		tap_result(0, "%s: a line without '='", argv[1]);
 	parse_every_length();
+	api_refusals();
 	rec_clear();
 	fclose(vf);
 	tap_trailing_plan();
