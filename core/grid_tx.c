@@ -45,7 +45,7 @@ int dmd_psender_begin(struct dmd_psender *ps, struct dmd_state *reserve)
 }
 
 /* Address, control byte and anchor; returns their length. */
-static size_t write_header(const struct dmd_psender *ps, uint8_t *pkt,
+static size_t packet_header(const struct dmd_psender *ps, uint8_t *pkt,
 			   uint32_t j, int anchor)
 {
 	size_t n = ps->a, i;
@@ -106,7 +106,7 @@ int dmd_psender_seal(struct dmd_psender *ps, const uint8_t *m, size_t len,
 		dmd_grid_taus(ps->s.st.suite, dmd_sender_slot_key(&ps->s),
 			      ps->s.epoch, ps->s.index / DMD_GRID_UNIT,
 			      ps->acc);
-	n = write_header(ps, pkt, ps->s.index, anchor);
+	n = packet_header(ps, pkt, ps->s.index, anchor);
 	rc = dmd_sender_seal(&ps->s, m, len, pkt + n, NULL);
 	if (rc != DMD_OK)
 		return rc;	/* not reached: every check is above */
