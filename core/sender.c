@@ -331,13 +331,16 @@ use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in, size_t len,
  */
 static __attribute__((noinline)) void group_before(struct dmd_sender *s)
 {
-	const uint8_t *r;
-
 	if (s->group_left != s->g || s->st.b - s->index <= s->g)
 		return;
-	r = s->win_count ? window_slot(s, s->win_head) : s->frontier;
-	dmd_group_keys(s->st.suite, r, s->gkey);
+	dmd_group_keys(s->st.suite, dmd_sender_slot_key(s), s->gkey);
 	dmd_wipe_stack();
+}
+
+/* A window slot starts with the key that expanded it (precompute). */
+const uint8_t *dmd_sender_slot_key(const struct dmd_sender *s)
+{
+	return s->win_count ? window_slot(s, s->win_head) : s->frontier;
 }
 
 /*
@@ -438,6 +441,21 @@ int dmd_sender_close_group(struct dmd_sender *s, const uint8_t *ad,
 	return DMD_OK;
 }
 
+/*
+ * Slots past the last one used, and the trailer keys of a group the epoch
+ * cut short, are never used: erase them, and the epoch is over.
+ */
+static void end_epoch(struct dmd_sender *s)
+{
+	dmd_wipe(s->gkey, sizeof(s->gkey));
+	while (s->win_count) {
+		dmd_wipe(window_slot(s, s->win_head), s->slot_size);
+		window_advance(s);
+	}
+	dmd_wipe(s->frontier, sizeof(s->frontier));
+	s->open = 0;
+}
+
 int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 		     uint8_t tag[DMD_TAG_SIZE], uint32_t *count)
 {
@@ -454,20 +472,17 @@ int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 	dmd_wipe(tau, sizeof(tau));
 	if (count)
 		*count = s->index;
-
-	/*
-	 * Slots past the trailer, and the trailer keys of a group the epoch
-	 * cut short, are never used: erase them now.
-	 */
-	dmd_wipe(s->gkey, sizeof(s->gkey));
-	while (s->win_count) {
-		dmd_wipe(window_slot(s, s->win_head), s->slot_size);
-		window_advance(s);
-	}
-	dmd_wipe(s->frontier, sizeof(s->frontier));
-	s->open = 0;
+	end_epoch(s);
 	dmd_wipe_stack();
 	return DMD_OK;
+}
+
+void dmd_sender_end(struct dmd_sender *s)
+{
+	if (!s || !s->open)
+		return;
+	dmd_wipe(&s->agg, sizeof(s->agg));
+	end_epoch(s);
 }
 
 void dmd_sender_wipe(struct dmd_sender *s)

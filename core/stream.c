@@ -26,11 +26,15 @@ static void domain_iv(uint8_t iv[16], unsigned int suite, int domain)
 			iv[0] = 0x80;	/* counter block 2^127 */
 		else if (domain == DMD_DOMAIN_GROUP)
 			iv[0] = 0x40;	/* counter block 2^126 */
+		else if (domain == DMD_DOMAIN_GRID)
+			iv[0] = 0xc0;	/* counter block 3 * 2^126 */
 	} else {
 		if (domain == DMD_DOMAIN_EPOCH)
 			iv[4] = 1;	/* nonce 01 00 .. 00 */
 		else if (domain == DMD_DOMAIN_GROUP)
 			iv[4] = 2;	/* nonce 02 00 .. 00 */
+		else if (domain == DMD_DOMAIN_GRID)
+			iv[4] = 3;	/* nonce 03 00 .. 00 */
 	}
 }
 

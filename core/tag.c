@@ -72,7 +72,8 @@ void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,
 	if (suite == DMD_SUITE_AES_GHASH) {
 		header_block(tag, epoch, index_field, len);
 		ghash_tag(tag, hp, data, len);
-	} else if (index_field & (DMD_TRAILER_FLAG | DMD_GROUP_FLAG)) {
+	} else if (index_field &
+		   (DMD_TRAILER_FLAG | DMD_GROUP_FLAG | DMD_GRID_FLAG)) {
 		header_block(tag, epoch, index_field, len);
 		poly1305_trailer_tag(tag, hp, data, len);
 	} else {

@@ -21,7 +21,7 @@ PKGS=(
 	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libglib2.0-dev
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev
 	arduino-core-avr arduino-builder cmake
-	gnuplot-nox python3 python3-docutils file xz-utils zstd kmod iproute2
+	gnuplot-nox python3 python3-docutils python3-cryptography file xz-utils zstd kmod iproute2
 	debootstrap mmdebstrap gcc-aarch64-linux-gnu libc6-dev-arm64-cross dwarves
 	clang libclang-rt-14-dev
 	mosquitto mosquitto-clients libmosquitto-dev

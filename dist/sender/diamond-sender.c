@@ -703,7 +703,8 @@ void dmd_avr_poly1305_xor_pre(const uint8_t *pk, const uint8_t *m,
  * HB = le64(epoch) || le32(index_field) || le32(len):
  *   suite 1: GHASH_H(HB || pad16(data)) xor P
  *   suite 2: Poly1305_{H || P}(data), or (HB || data) for a trailer
- *            (index_field with DMD_TRAILER_FLAG or DMD_GROUP_FLAG).
+ *            (index_field with DMD_TRAILER_FLAG, DMD_GROUP_FLAG or
+ *            DMD_GRID_FLAG).
  * @tag must not overlap @hp or @data: it holds HB while they are read.
  */
 void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,
@@ -1243,6 +1244,7 @@ struct dmd_stream {
 #define DMD_DOMAIN_RECORD	0
 #define DMD_DOMAIN_EPOCH	1
 #define DMD_DOMAIN_GROUP	2
+#define DMD_DOMAIN_GRID		3	/* spec section 14.3 */
 
 void dmd_stream_init(struct dmd_stream *s, unsigned int suite,
 		     const uint8_t *key, int domain);
@@ -1879,6 +1881,240 @@ void dmd_ghash_mul_setup(const uint32_t h[4])
 
 void dmd_ghash_mul_wipe(void)
 {
+}
+
+/* ---- core/grid.c ---- */
+
+/*
+ * The grid trailers of spec section 14.3: per unit, eight tau* keyed from
+ * the grid-trailer domain of the slot key of the unit's first record, a
+ * domain no record, group or epoch use reaches. Each tau* is a one-block
+ * hash of GTB under its own H* and P*, so every tag on the air is masked
+ * by a pad used for it alone (the bound of section 14.4 rests on that).
+ */
+
+
+void dmd_grid_taus(unsigned int suite, const uint8_t *r, uint64_t e,
+		   uint32_t u, uint8_t tau[DMD_GRID_TAGS][DMD_TAG_SIZE])
+{
+	static const uint8_t no_data[1];
+	struct dmd_stream s;
+	uint8_t hp[32];	/* H*_{u,t} || P*_{u,t}: Z_u[32t : 32t + 32] */
+	uint32_t t;
+
+	dmd_stream_init(&s, suite, r, DMD_DOMAIN_GRID);
+	for (t = 0; t < DMD_GRID_TAGS; t++) {
+		dmd_stream_read(&s, hp, sizeof(hp));
+		dmd_uh_tag(suite, hp, no_data, 0, e,
+			   DMD_GRID_FLAG | t << DMD_GRID_TAG_SHIFT |
+				   u * DMD_GRID_UNIT,
+			   tau[t]);
+	}
+	dmd_stream_wipe(&s);
+	dmd_wipe(hp, sizeof(hp));
+	dmd_wipe_stack();
+}
+
+/* ---- core/grid_tx.c ---- */
+
+/*
+ * The packet sender (spec section 14.3): spec section 10's sender, whose
+ * record chain and sigma_j are unchanged, with the eight accumulators of
+ * the open unit beside it. A unit's first seal takes its tau* from the
+ * slot key before the seal erases it; each sigma_j goes into its row's and
+ * its column's accumulator; a tag leaves with the packet of the last
+ * record it covers, and its accumulator is erased then.
+ */
+
+
+int dmd_psender_init(struct dmd_psender *ps, const struct dmd_state *st,
+		     unsigned int a, uint32_t addr, uint8_t *window,
+		     size_t window_size, size_t pre_len)
+{
+	int rc;
+
+	if (!ps)
+		return DMD_EINVAL;
+	rc = dmd_packet_key_check(st);
+	if (rc != DMD_OK)
+		return rc;
+	if (a < 1 || a > DMD_PKT_ADDR_MAX ||
+	    (a < 4 && addr >> (8 * a)))
+		return DMD_EINVAL;
+	dmd_wipe(ps, sizeof(*ps));
+	rc = dmd_sender_init(&ps->s, st, window, window_size, pre_len);
+	if (rc != DMD_OK)
+		return rc;
+	ps->a = (uint8_t)a;
+	ps->addr = addr;
+	return DMD_OK;
+}
+
+int dmd_psender_begin(struct dmd_psender *ps, struct dmd_state *reserve)
+{
+	if (!ps)
+		return DMD_EINVAL;
+	/* An epoch cut short: its open unit's tags never go out. */
+	dmd_sender_end(&ps->s);
+	dmd_wipe(ps->acc, sizeof(ps->acc));
+	return dmd_sender_begin(&ps->s, reserve);
+}
+
+/* Address, control byte and anchor; returns their length. */
+static size_t packet_header(const struct dmd_psender *ps, uint8_t *pkt,
+			   uint32_t j, int anchor)
+{
+	size_t n = ps->a, i;
+
+	for (i = 0; i < n; i++)
+		pkt[i] = (uint8_t)(ps->addr >> (8 * i));
+	pkt[n++] = (uint8_t)((anchor ? DMD_PKT_CTL_N : 0) |
+			     (j & DMD_PKT_CTL_J));
+	if (anchor) {
+		dmd_store32_le(pkt + n, (uint32_t)ps->s.epoch);
+		n += DMD_PKT_ANCHOR_SIZE;
+	}
+	return n;
+}
+
+/*
+ * The record's sigma_j into its row's and its column's accumulator. The
+ * sender's aggregate is XOR (dmd_packet_key_check()) and zero before each
+ * seal, so after the seal it is exactly sigma_j: no second hash, and the
+ * seal's own paths stay as they are. It is zeroed again at once, so the
+ * sender holds no sum of past sigmas beside the open unit's accumulators
+ * (spec 14.7).
+ */
+static void fold_sigma(struct dmd_psender *ps, unsigned int r)
+{
+	uint8_t *row = ps->acc[r / 4], *col = ps->acc[4 + r % 4];
+	unsigned int i;
+
+	for (i = 0; i < DMD_TAG_SIZE; i++) {
+		row[i] ^= ps->s.agg.acc[i];
+		col[i] ^= ps->s.agg.acc[i];
+	}
+	dmd_wipe(ps->s.agg.acc, sizeof(ps->s.agg.acc));
+}
+
+int dmd_psender_seal(struct dmd_psender *ps, const uint8_t *m, size_t len,
+		     int anchor, uint8_t *pkt, size_t pkt_size,
+		     size_t *pkt_len)
+{
+	uint8_t t[2];
+	unsigned int r, k, i, ntags;
+	size_t n;
+	int rc;
+
+	if (!ps || !ps->s.open || !pkt || !pkt_len || (!m && len))
+		return DMD_EINVAL;
+	if (len > DMD_PKT_MAX_RECORD)
+		return DMD_ESIZE;
+	if (ps->s.index >= ps->s.st.b)
+		return DMD_EFULL;
+	r = ps->s.index % DMD_GRID_UNIT;
+	anchor = anchor || !ps->s.index;
+	ntags = dmd_packet_tags(r, t);
+	if (pkt_size < ps->a + 1u + (anchor ? DMD_PKT_ANCHOR_SIZE : 0) + len +
+			       ntags * DMD_PKT_TAG_SIZE)
+		return DMD_ESPACE;
+	if (!r)
+		dmd_grid_taus(ps->s.st.suite, dmd_sender_slot_key(&ps->s),
+			      ps->s.epoch, ps->s.index / DMD_GRID_UNIT,
+			      ps->acc);
+	n = packet_header(ps, pkt, ps->s.index, anchor);
+	rc = dmd_sender_seal(&ps->s, m, len, pkt + n, NULL);
+	if (rc != DMD_OK)
+		return rc;	/* not reached: every check is above */
+	fold_sigma(ps, r);
+	n += len;
+	for (k = 0; k < ntags; k++) {
+		for (i = 0; i < DMD_PKT_TAG_SIZE; i++)
+			pkt[n++] = ps->acc[t[k]][i];
+		dmd_wipe(ps->acc[t[k]], DMD_TAG_SIZE);
+	}
+	*pkt_len = n;
+	return DMD_OK;
+}
+
+void dmd_psender_wipe(struct dmd_psender *ps)
+{
+	if (!ps)
+		return;
+	dmd_sender_wipe(&ps->s);
+	dmd_wipe(ps, sizeof(*ps));
+}
+
+/* ---- core/packet.c ---- */
+
+/*
+ * The packet of spec section 14.1, read: address, control byte, anchor,
+ * record and the tags it carries. The PHY gives the length, so the record's
+ * length is what the fields before and after it leave; a length that does
+ * not parse, or F = 1, drops the packet before any key is looked at.
+ */
+
+
+/*
+ * Rows ride in the packets of r = 3, 7, 11, 15 (t = r / 4), columns in
+ * those of r = 12 .. 15 (t = r - 8); the packet of r = 15 carries its row's
+ * tag, then its column's.
+ */
+unsigned int dmd_packet_tags(unsigned int r, uint8_t t[2])
+{
+	unsigned int m = 0;
+
+	if ((r & 3) == 3)
+		t[m++] = (uint8_t)(r >> 2);
+	if (r >= 12 && r <= 15)
+		t[m++] = (uint8_t)(r - 8);
+	return m;
+}
+
+int dmd_packet_parse(struct dmd_packet *p, const uint8_t *pkt, size_t pl,
+		     unsigned int a)
+{
+	uint8_t t[2], ctl;
+	size_t fixed;
+	unsigned int i;
+
+	if (!p || !pkt || a < 1 || a > DMD_PKT_ADDR_MAX)
+		return DMD_EINVAL;
+	if (pl < a + 1)
+		return DMD_EFORMAT;
+	ctl = pkt[a];
+	if (ctl & DMD_PKT_CTL_F)
+		return DMD_EFORMAT;	/* reserved: dropped and counted */
+	p->anchored = !!(ctl & DMD_PKT_CTL_N);
+	p->jm = ctl & DMD_PKT_CTL_J;
+	p->m = (uint8_t)dmd_packet_tags(p->jm % DMD_GRID_UNIT, t);
+	fixed = a + 1 + (p->anchored ? DMD_PKT_ANCHOR_SIZE : 0);
+	if (pl < fixed)
+		return DMD_EFORMAT;
+	if (pl - fixed < (size_t)p->m * DMD_PKT_TAG_SIZE)
+		return DMD_EFORMAT;
+	p->len = pl - fixed - (size_t)p->m * DMD_PKT_TAG_SIZE;
+	if (p->len > DMD_PKT_MAX_RECORD)
+		return DMD_ESIZE;
+	p->addr = 0;
+	for (i = a; i--;)
+		p->addr = p->addr << 8 | pkt[i];
+	p->anchor = p->anchored ? dmd_load32_le(pkt + a + 1) : 0;
+	p->rec = pkt + fixed;
+	p->tags = p->rec + p->len;
+	return DMD_OK;
+}
+
+int dmd_packet_key_check(const struct dmd_state *st)
+{
+	if (!st || dmd_state_check(st) != DMD_OK)
+		return DMD_EKEY;
+	/* Section 14.2: the bound of 14.4 is argued for XOR alone. */
+	if (st->agg != DMD_AGG_XOR || st->b % DMD_GRID_UNIT)
+		return DMD_EKEY;
+	if (st->group && st->group != st->b)
+		return DMD_EKEY;	/* the grid replaces groups */
+	return DMD_OK;
 }
 
 /* ---- core/poly1305.c ---- */
@@ -2896,13 +3132,16 @@ use_slot(struct dmd_sender *s, uint8_t *out, const uint8_t *in, size_t len,
  */
 static __attribute__((noinline)) void group_before(struct dmd_sender *s)
 {
-	const uint8_t *r;
-
 	if (s->group_left != s->g || s->st.b - s->index <= s->g)
 		return;
-	r = s->win_count ? window_slot(s, s->win_head) : s->frontier;
-	dmd_group_keys(s->st.suite, r, s->gkey);
+	dmd_group_keys(s->st.suite, dmd_sender_slot_key(s), s->gkey);
 	dmd_wipe_stack();
+}
+
+/* A window slot starts with the key that expanded it (precompute). */
+const uint8_t *dmd_sender_slot_key(const struct dmd_sender *s)
+{
+	return s->win_count ? window_slot(s, s->win_head) : s->frontier;
 }
 
 /*
@@ -3003,6 +3242,21 @@ int dmd_sender_close_group(struct dmd_sender *s, const uint8_t *ad,
 	return DMD_OK;
 }
 
+/*
+ * Slots past the last one used, and the trailer keys of a group the epoch
+ * cut short, are never used: erase them, and the epoch is over.
+ */
+static void end_epoch(struct dmd_sender *s)
+{
+	dmd_wipe(s->gkey, sizeof(s->gkey));
+	while (s->win_count) {
+		dmd_wipe(window_slot(s, s->win_head), s->slot_size);
+		window_advance(s);
+	}
+	dmd_wipe(s->frontier, sizeof(s->frontier));
+	s->open = 0;
+}
+
 int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 		     uint8_t tag[DMD_TAG_SIZE], uint32_t *count)
 {
@@ -3019,20 +3273,17 @@ int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 	dmd_wipe(tau, sizeof(tau));
 	if (count)
 		*count = s->index;
-
-	/*
-	 * Slots past the trailer, and the trailer keys of a group the epoch
-	 * cut short, are never used: erase them now.
-	 */
-	dmd_wipe(s->gkey, sizeof(s->gkey));
-	while (s->win_count) {
-		dmd_wipe(window_slot(s, s->win_head), s->slot_size);
-		window_advance(s);
-	}
-	dmd_wipe(s->frontier, sizeof(s->frontier));
-	s->open = 0;
+	end_epoch(s);
 	dmd_wipe_stack();
 	return DMD_OK;
+}
+
+void dmd_sender_end(struct dmd_sender *s)
+{
+	if (!s || !s->open)
+		return;
+	dmd_wipe(&s->agg, sizeof(s->agg));
+	end_epoch(s);
 }
 
 void dmd_sender_wipe(struct dmd_sender *s)
@@ -3206,11 +3457,15 @@ static void domain_iv(uint8_t iv[16], unsigned int suite, int domain)
 			iv[0] = 0x80;	/* counter block 2^127 */
 		else if (domain == DMD_DOMAIN_GROUP)
 			iv[0] = 0x40;	/* counter block 2^126 */
+		else if (domain == DMD_DOMAIN_GRID)
+			iv[0] = 0xc0;	/* counter block 3 * 2^126 */
 	} else {
 		if (domain == DMD_DOMAIN_EPOCH)
 			iv[4] = 1;	/* nonce 01 00 .. 00 */
 		else if (domain == DMD_DOMAIN_GROUP)
 			iv[4] = 2;	/* nonce 02 00 .. 00 */
+		else if (domain == DMD_DOMAIN_GRID)
+			iv[4] = 3;	/* nonce 03 00 .. 00 */
 	}
 }
 
@@ -3408,7 +3663,8 @@ void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,
 	if (suite == DMD_SUITE_AES_GHASH) {
 		header_block(tag, epoch, index_field, len);
 		ghash_tag(tag, hp, data, len);
-	} else if (index_field & (DMD_TRAILER_FLAG | DMD_GROUP_FLAG)) {
+	} else if (index_field &
+		   (DMD_TRAILER_FLAG | DMD_GROUP_FLAG | DMD_GRID_FLAG)) {
 		header_block(tag, epoch, index_field, len);
 		poly1305_trailer_tag(tag, hp, data, len);
 	} else {

@@ -150,6 +150,18 @@ int dmd_sender_close_group(struct dmd_sender *s, const uint8_t *ad,
 /* The epoch tag T over the final group (possibly empty) and n. */
 int dmd_sender_close(struct dmd_sender *s, const uint8_t *ad, size_t adlen,
 		     uint8_t tag[DMD_TAG_SIZE], uint32_t *count);
+/*
+ * End the open epoch without a tag (the packet framing, spec section 14:
+ * an epoch there is never closed): its unused slots and keys are erased,
+ * the aggregate too. Nothing if no epoch is open.
+ */
+void dmd_sender_end(struct dmd_sender *s);
+/*
+ * The slot key R_{e,j} of the next record j, still held: in the window's
+ * next slot, or the frontier. For a tag keyed by a record's slot key
+ * (spec sections 5.1, 14.3), taken before the seal erases it.
+ */
+const uint8_t *dmd_sender_slot_key(const struct dmd_sender *s);
 void dmd_sender_wipe(struct dmd_sender *s);
 
 /*

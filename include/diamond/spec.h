@@ -145,6 +145,12 @@
 #define DMD_TRAILER_FLAG	0x80000000u
 /* Group trailer flag in the index field of GB_i (spec section 5.1). */
 #define DMD_GROUP_FLAG		0x40000000u
+/*
+ * Grid trailer flag in the index field of GTB_{u,t} (spec section 14.3);
+ * bits 16..18 hold t, the low 16 bits the unit's first index.
+ */
+#define DMD_GRID_FLAG		0x20000000u
+#define DMD_GRID_TAG_SHIFT	16
 
 /* Slot layout: R_{j+1} at 0, H at k, P at k + 16, keystream at k + 32. */
 #define DMD_SLOT_HKEY(k)	(k)
@@ -158,6 +164,22 @@
 #define DMD_FRAME_TAG		2
 #define DMD_FRAME_GROUP		3	/* group tag, g < b (spec 5.1) */
 #define DMD_FRAME_HDR		20
+
+/* Packet radio (spec section 14). */
+#define DMD_PKT_ADDR_MAX	4	/* A, the address width: 1 .. 4 bytes */
+#define DMD_PKT_CTL_F		0x80	/* frame type: 1 is reserved */
+#define DMD_PKT_CTL_N		0x40	/* an anchor follows */
+#define DMD_PKT_CTL_J		0x3f	/* j mod 64 */
+#define DMD_PKT_ANCHOR_SIZE	4	/* le32(e mod 2^32) */
+#define DMD_PKT_TAG_SIZE	12	/* a grid tag on the air: S[0:12] */
+/* The longest record: A = 4, an anchor and two tags in 255 bytes. */
+#define DMD_PKT_MAX_RECORD	222
+#define DMD_PKT_MAX		255
+#define DMD_GRID_UNIT		16	/* records per unit, a 4x4 grid */
+#define DMD_GRID_TAGS		8	/* t 0..3 rows, 4..7 columns */
+#define DMD_PKT_CANDIDATES	4	/* positions tried per packet, at most */
+#define DMD_PKT_NEAR		3	/* of them near the cursor */
+#define DMD_PKT_B_MAX		65520	/* the largest multiple of 16 <= 65535 */
 
 /* Error codes of the portable core (spec section 12). */
 #define DMD_OK			0

@@ -26,6 +26,7 @@ struct dmd_stream {
 #define DMD_DOMAIN_RECORD	0
 #define DMD_DOMAIN_EPOCH	1
 #define DMD_DOMAIN_GROUP	2
+#define DMD_DOMAIN_GRID		3	/* spec section 14.3 */
 
 void dmd_stream_init(struct dmd_stream *s, unsigned int suite,
 		     const uint8_t *key, int domain);

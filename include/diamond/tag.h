@@ -14,7 +14,8 @@
  * HB = le64(epoch) || le32(index_field) || le32(len):
  *   suite 1: GHASH_H(HB || pad16(data)) xor P
  *   suite 2: Poly1305_{H || P}(data), or (HB || data) for a trailer
- *            (index_field with DMD_TRAILER_FLAG or DMD_GROUP_FLAG).
+ *            (index_field with DMD_TRAILER_FLAG, DMD_GROUP_FLAG or
+ *            DMD_GRID_FLAG).
  * @tag must not overlap @hp or @data: it holds HB while they are read.
  */
 void dmd_uh_tag(unsigned int suite, const uint8_t hp[32], const uint8_t *data,

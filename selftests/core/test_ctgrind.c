@@ -8,7 +8,10 @@
  * defined before the receiver sees them; the receiver's verdict is marked
  * defined only after dmd_open has returned it. The same again with group
  * tags (g = 2: two groups and a final group of one record) through the
- * group sender and the group receiver.
+ * group sender and the group receiver, and with the packet framing (spec
+ * section 14): a unit of packets through the packet sender and
+ * dmd_grid_open(), once whole and once with a record damaged, whose
+ * verdict bitmaps and return code are declassified only after the call.
  *
  * Without valgrind the program still runs both suites end to end.
  */
@@ -16,6 +19,7 @@
 #include <valgrind/memcheck.h>
 
 #include <diamond/core.h>
+#include <diamond/packet.h>
 #include "tap.h"
 
 #define RECORDS 5
@@ -125,11 +129,72 @@ static int one_suite(unsigned int suite, unsigned int agg, uint32_t g)
 	return rc == DMD_OK && !memcmp(out, pt, sizeof(pt));
 }
 
+/*
+ * One unit of 16 packets of LEN bytes (b = 16), sealed with the key and
+ * the plaintext undefined, then opened whole or with record @damage's
+ * ciphertext altered (16: none). Packets are public once sent.
+ */
+static int packet_unit(unsigned int suite, unsigned int damage)
+{
+	static uint8_t win[4 * (DMD_KEY_MAX + 32 + 64)];
+	static uint8_t pkt[DMD_GRID_UNIT][DMD_PKT_MAX], pt[DMD_GRID_UNIT][LEN];
+	static uint8_t out[DMD_GRID_UNIT][LEN];
+	struct dmd_state st = { .suite = (uint8_t)suite, .b = 16,
+				.device_id = 3 }, res;
+	struct dmd_grid_unit g = { 0 };
+	struct dmd_grid_verdict v;
+	struct dmd_psender ps;
+	struct dmd_packet p;
+	uint8_t r0[DMD_KEY_MAX];
+	size_t n[DMD_GRID_UNIT], j;
+	uint16_t want = damage < 16 ? (uint16_t)~(1u << damage) : 0xffff;
+	int rc = 0;
+
+	for (j = 0; j < sizeof(st.key); j++)
+		st.key[j] = (uint8_t)(j * 31 + suite);
+	memset(pt, 'p', sizeof(pt));
+	VALGRIND_MAKE_MEM_UNDEFINED(st.key, sizeof(st.key));
+	VALGRIND_MAKE_MEM_UNDEFINED(pt, sizeof(pt));
+	/* The receiver's R_{0,0}, from the same key. */
+	dmd_epoch_update(suite, st.key, r0, r0);
+	rc |= dmd_psender_init(&ps, &st, 1, 7, win, sizeof(win), 32);
+	rc |= dmd_psender_begin(&ps, &res);
+	for (j = 0; j < DMD_GRID_UNIT; j++) {
+		dmd_sender_precompute(&ps.s, j % 3);
+		rc |= dmd_psender_seal(&ps, pt[j], LEN, 0, pkt[j],
+				       sizeof(pkt[j]), &n[j]);
+	}
+	dmd_psender_wipe(&ps);
+	VALGRIND_MAKE_MEM_DEFINED(pkt, sizeof(pkt));
+	if (damage < 16)
+		pkt[damage][n[damage] - 1 - (damage == 15 ? 24 : 0)] ^= 1;
+	for (j = 0; j < DMD_GRID_UNIT; j++) {
+		rc |= dmd_packet_parse(&p, pkt[j], n[j], 1);
+		dmd_grid_unit_add(&g, &p);
+		g.pt[j] = out[j];
+	}
+	rc |= dmd_grid_open(suite, r0, 0, 0, &g, 0, &v, NULL);
+	VALGRIND_MAKE_MEM_DEFINED(&rc, sizeof(rc));
+	VALGRIND_MAKE_MEM_DEFINED(&v, sizeof(v));
+	VALGRIND_MAKE_MEM_DEFINED(out, sizeof(out));
+	VALGRIND_MAKE_MEM_DEFINED(pt, sizeof(pt));
+	for (j = 0; j < DMD_GRID_UNIT; j++)
+		if ((want >> j & 1) && memcmp(out[j], pt[j], LEN))
+			rc = 1;
+	return rc == DMD_OK && v.released == want;
+}
+
 int main(void)
 {
 	unsigned int suite, agg;
 
-	tap_plan(12);
+	tap_plan(16);
+	for (suite = 1; suite <= 2; suite++) {
+		tap_result(packet_unit(suite, 16), "suite %u: a packet unit "
+			   "sealed and opened with secrets undefined", suite);
+		tap_result(packet_unit(suite, 5), "suite %u: the same with "
+			   "record 5 damaged: 15 released", suite);
+	}
 	if (!RUNNING_ON_VALGRIND)
 		tap_diag("not under valgrind: functional run only "
 			 "(make check runs it under memcheck)");

@@ -6,13 +6,18 @@
  * close, none of the trailer slot. The secrets are recomputed here through
  * the chain functions, independently of the sender's bookkeeping. A second
  * check scans the dead stack below the caller for the same runs, which
- * catches temporaries a function forgot to wipe.
+ * catches temporaries a function forgot to wipe. The same for the packet
+ * sender (spec section 14.3) over one unit, which also must hold no run of
+ * the unit's Z_u after its first seal, and a zero accumulator for every
+ * tag it has sent.
  */
 #define _GNU_SOURCE
 #include <string.h>
 
 #include <diamond/core.h>
 #include <diamond/chain.h>
+#include <diamond/packet.h>
+#include <diamond/stream.h>
 #include <diamond/util.h>
 #include "tap.h"
 
@@ -26,10 +31,10 @@ struct slot_secret {
 	uint8_t ks[MAXLEN];
 };
 
-static struct slot_secret secret[RECORDS + 1];
+static struct slot_secret secret[DMD_GRID_UNIT + 1];
 static uint8_t epoch_key[DMD_KEY_MAX];
 
-static void derive(const struct dmd_state *st, size_t len)
+static void derive_n(const struct dmd_state *st, size_t len, size_t slots)
 {
 	uint8_t next[DMD_KEY_MAX], r[DMD_KEY_MAX];
 	struct dmd_stream s;
@@ -37,7 +42,7 @@ static void derive(const struct dmd_state *st, size_t len)
 
 	memcpy(epoch_key, st->key, k);
 	dmd_epoch_update(st->suite, st->key, next, r);
-	for (j = 0; j <= RECORDS; j++) {
+	for (j = 0; j < slots; j++) {
 		memcpy(secret[j].r, r, k);
 		dmd_slot_open(&s, st->suite, r, r, secret[j].hp);
 		dmd_stream_read(&s, secret[j].ks, len);
@@ -47,6 +52,11 @@ static void derive(const struct dmd_state *st, size_t len)
 	dmd_wipe(r, sizeof(r));
 	dmd_wipe(next, sizeof(next));
 	dmd_wipe_stack();
+}
+
+static void derive(const struct dmd_state *st, size_t len)
+{
+	derive_n(st, len, RECORDS + 1);
 }
 
 /* Does any RUN-byte window of @sec occur in @mem? */
@@ -148,16 +158,93 @@ static void run(unsigned int suite, size_t pre_len, size_t len)
 	dmd_sender_wipe(&s);
 }
 
+/* The dead stack below this frame against Z_u (as stack_leaks()). */
+static __attribute__((noinline)) int stack_leaks_z(const uint8_t z[256])
+{
+	static uint8_t copy[16384];
+	const volatile uint8_t *below =
+		(const volatile uint8_t *)__builtin_frame_address(0) -
+		sizeof(copy);
+	size_t j;
+
+	for (j = 0; j < sizeof(copy); j++)
+		copy[j] = below[j];
+	return leaks(copy, sizeof(copy), z, 256);
+}
+
+static __attribute__((noinline)) int pseal_one(struct dmd_psender *ps,
+						const uint8_t *m, size_t len,
+						uint8_t *pkt, size_t *n)
+{
+	return dmd_psender_seal(ps, m, len, 0, pkt, DMD_PKT_MAX, n);
+}
+
+/* Every tag whose carrier is among records 0 .. @r has a zero accumulator. */
+static int sent_tags_zero(const struct dmd_psender *ps, unsigned int r)
+{
+	static const uint8_t zero[DMD_TAG_SIZE];
+	unsigned int t, carrier;
+
+	for (t = 0; t < DMD_GRID_TAGS; t++) {
+		carrier = t < 4 ? 4 * t + 3 : t + 8;
+		if (carrier <= r && memcmp(ps->acc[t], zero, DMD_TAG_SIZE))
+			return 0;
+	}
+	return 1;
+}
+
+static void run_packet(unsigned int suite, size_t pre_len)
+{
+	static uint8_t win[8 * (DMD_KEY_MAX + 32 + 64)];
+	struct dmd_state st = { .suite = (uint8_t)suite, .agg = DMD_AGG_XOR,
+				.b = DMD_GRID_UNIT, .device_id = 1 };
+	struct dmd_psender ps;
+	uint8_t m[MAXLEN], pkt[DMD_PKT_MAX], z[256];
+	size_t k = dmd_key_size(suite), j, n, winlen = pre_len ? sizeof(win) : 0;
+	int ok = 1, stack_ok = 1, acc_ok = 1;
+
+	for (j = 0; j < k; j++)
+		st.key[j] = (uint8_t)(0x24 + 5 * j);
+	memset(m, 'm', sizeof(m));
+	derive_n(&st, MAXLEN, DMD_GRID_UNIT);
+	dmd_stream_prefix(suite, secret[0].r, DMD_DOMAIN_GRID, z, sizeof(z));
+	dmd_wipe_stack();	/* our own copies: not the sender's to wipe */
+	dmd_psender_init(&ps, &st, 2, 0x0102, pre_len ? win : NULL, winlen,
+			 pre_len);
+	dmd_psender_begin(&ps, NULL);
+	dmd_sender_precompute(&ps.s, 8);
+	for (j = 0; j < DMD_GRID_UNIT; j++) {
+		pseal_one(&ps, m, MAXLEN, pkt, &n);
+		ok &= !context_leaks(&ps.s, win, winlen, j + 1, MAXLEN) &&
+		      !leaks((const uint8_t *)&ps, sizeof(ps), z, sizeof(z)) &&
+		      !leaks(win, winlen, z, sizeof(z));
+		stack_ok &= !stack_leaks(j + 1, k, MAXLEN) &&
+			    !stack_leaks_z(z);
+		acc_ok &= sent_tags_zero(&ps, (unsigned int)j);
+		dmd_sender_precompute(&ps.s, 1);
+	}
+	tap_result(ok, "packet suite %u pre %zu: sealed records' keys, pads, "
+		   "keystream and Z_u gone from the context", suite, pre_len);
+	tap_result(stack_ok, "packet suite %u pre %zu: ... and from the stack",
+		   suite, pre_len);
+	tap_result(acc_ok, "packet suite %u pre %zu: each tag's accumulator "
+		   "erased as the tag leaves", suite, pre_len);
+	dmd_psender_wipe(&ps);
+}
+
 int main(void)
 {
 	static const size_t pre[] = { 0, 16 }, lens[] = { 16, MAXLEN };
 	unsigned int suite;
 	size_t i, l;
 
-	tap_plan(2 * 2 * 2 * 4);
+	tap_plan(2 * 2 * 2 * 4 + 2 * 2 * 3);
 	for (suite = 1; suite <= 2; suite++)
 		for (i = 0; i < 2; i++)
 			for (l = 0; l < 2; l++)
 				run(suite, pre[i], lens[l]);
+	for (suite = 1; suite <= 2; suite++)
+		for (i = 0; i < 2; i++)
+			run_packet(suite, pre[i]);
 	return tap_finish();
 }

@@ -19,14 +19,18 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PUBLIC = ["include/diamond/core.h", "include/diamond/frame.h",
+          "include/diamond/packet.h",
           "include/diamond/util.h", "embedded/common/board_nv.h",
           "embedded/common/nvstate.h", "embedded/common/device.h"]
-# The core's sources but the group receiver (a gateway's; dmd_open stays
-# for the known answers), then the device's own, in a fixed order: the
-# reservation ring, the send loop, and on the AVR the EEPROM as the ring's
-# store (weak, for a firmware to replace).
+# A gateway's sources, left out: the group receiver (dmd_open stays for
+# the known answers) and the packet framing's candidate positions and
+# unit verification (spec section 14.5). The packet sender stays.
+GATEWAY_ONLY = ("group_rx.c", "packet_pos.c", "grid_rx.c")
+# The core's sources but those, then the device's own, in a fixed order:
+# the reservation ring, the send loop, and on the AVR the EEPROM as the
+# ring's store (weak, for a firmware to replace).
 SOURCES = sorted("core/" + f for f in os.listdir(os.path.join(TOP, "core"))
-                 if f.endswith(".c") and f != "group_rx.c") + \
+                 if f.endswith(".c") and f not in GATEWAY_ONLY) + \
     ["embedded/common/nvstate.c", "embedded/common/device.c",
      "embedded/avr/eeprom.c"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
