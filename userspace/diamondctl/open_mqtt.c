@@ -19,6 +19,15 @@
  * it). The gateway's stage (diamond_gw_set_stage()) puts a unit's
  * readings in the outbox and syncs it before the device's state is
  * saved, so a crash between the two gives them again, never loses them.
+ *
+ * The broker may be a cluster (--mqtt with several addresses): when the
+ * connection drops, run() connects to the next node with the same client
+ * ID and clean session off, and the cluster serves the session from
+ * there. The PUBACKs not yet written die with the old connection, so the
+ * cluster delivers those frames again; the outbox's messages stay queued
+ * in libmosquitto and go out again after the CONNACK. A CONNACK without
+ * the session (the cluster lost it) is logged: frames published meanwhile
+ * may be gone.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,12 +57,13 @@ struct vf {
 	struct diamond_gw *gw;
 	struct outbox *ob;
 	struct mosquitto *m;
-	const struct mq_opts *mo;
+	struct mq_opts *mo;
 	uint8_t *mine;			/* bit s: shard s is ours */
 	uint8_t *batch;
 	size_t blen;
 	int fatal;			/* -errno: stop, acknowledge nothing more */
 	int connected;
+	int was_connected;		/* a CONNACK came before */
 	uint64_t messages, taken, bad_topic, bad_envelope, bad_frame,
 		 misfiled, readings, events;
 };
@@ -257,18 +267,28 @@ static void on_publish(struct mosquitto *m, void *arg, int mid)
 	outbox_acked(v->ob, mid);
 }
 
-static void on_connect(struct mosquitto *m, void *arg, int rc)
+static void on_connect(struct mosquitto *m, void *arg, int rc, int flags)
 {
 	struct vf *v = arg;
 	char topic[600];
 	uint32_t s;
 
 	if (rc) {
-		olog(OLOG_SOURCE, NULL, "broker refused the connection: %s",
+		olog(OLOG_SOURCE, NULL, "broker %s refused the connection: %s",
+		     mq_broker_name(v->mo, v->mo->at),
 		     mosquitto_connack_string(rc));
 		return;
 	}
+	if (v->was_connected && !(flags & 1))
+		olog(OLOG_SOURCE, NULL, "broker %s: the session is gone (not "
+		     "present); frames published while none was connected "
+		     "may be lost", mq_broker_name(v->mo, v->mo->at));
+	else
+		olog_info(1, NULL, "connected to the broker at %s (session %s)",
+			  mq_broker_name(v->mo, v->mo->at),
+			  flags & 1 ? "present" : "new");
 	v->connected = 1;
+	v->was_connected = 1;
 	for (s = 0; s < v->mo->shards; s++) {
 		if (!ours(v, s))
 			continue;
@@ -340,6 +360,10 @@ static void round_trip(struct vf *v, int timeout_ms)
 	}
 }
 
+/*
+ * Until stopped: the broker's rounds, and when the connection is gone,
+ * the next broker of the list (every second once none took it).
+ */
 static void run(struct vf *v)
 {
 	double retry = 0, t, end = 0;
@@ -352,7 +376,7 @@ static void run(struct vf *v)
 			break;
 		if (mosquitto_socket(v->m) < 0) {
 			v->connected = 0;
-			if (t >= retry && mosquitto_reconnect(v->m) != MOSQ_ERR_SUCCESS)
+			if (t >= retry && mq_connect(v->m, v->mo, 1, 1))
 				retry = t + 1;
 			if (mosquitto_socket(v->m) < 0)
 				usleep(100000);
@@ -434,10 +458,10 @@ static int setup_client(struct vf *v, struct mq_opts *mo, char *id,
 		return -1;
 	/* Packets queued, written only by mosquitto_loop_write(): see above. */
 	mosquitto_threaded_set(v->m, true);
-	mosquitto_connect_callback_set(v->m, on_connect);
+	mosquitto_connect_with_flags_callback_set(v->m, on_connect);
 	mosquitto_message_callback_set(v->m, on_message);
 	mosquitto_publish_callback_set(v->m, on_publish);
-	return mq_connect(v->m, mo);
+	return mq_connect(v->m, mo, 0, 0);
 }
 
 int open_mqtt(const struct diamond_gw_opts *go, struct mq_opts *mo,
