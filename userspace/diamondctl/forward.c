@@ -55,6 +55,7 @@ struct fwd {
 	atomic_int refused;		/* its last CONNACK code, or 0 */
 	atomic_int quit;		/* the network thread ends */
 	atomic_uint at;			/* the broker of the last CONNACK */
+	atomic_uint drops;		/* connections lost */
 	pthread_t net;
 	int net_started;
 	uint64_t frames, full, errors, junk_bytes, bad_headers, gwmp_bad;
@@ -124,25 +125,29 @@ static void on_disconnect(struct mosquitto *m, void *arg, int rc)
 	(void)m;
 	(void)rc;
 	atomic_store(&fw->connected, 0);
+	atomic_fetch_add(&fw->drops, 1);
 }
 
-/* Say when the broker connection went away, came back or was refused. */
-static void link_news(struct fwd *fw, int *was)
+/*
+ * Say when the broker connection went away, came back or was refused:
+ * counted, since a failover may be over before run() looks again.
+ */
+static void link_news(struct fwd *fw, int *was, unsigned int *drops)
 {
-	int now = atomic_load(&fw->connected), refused;
+	int now = atomic_load(&fw->connected);
+	int refused = atomic_exchange(&fw->refused, 0);
+	unsigned int d = atomic_load(&fw->drops);
 
-	if (now == *was)
-		return;
-	refused = atomic_exchange(&fw->refused, 0);
-	if (!now && refused)
+	if (refused)
 		olog(OLOG_SOURCE, NULL, "broker refused the connection: %s",
 		     mosquitto_connack_string(refused));
-	else if (!now)
+	else if (d != *drops)
 		olog(OLOG_SOURCE, NULL, "broker connection lost; reconnecting");
-	else
-		olog_info(2, NULL, "connected to the broker at %s",
+	if (now && (!*was || d != *drops))
+		olog_info(d ? 1 : 2, NULL, "connected to the broker at %s",
 			  mq_broker_name(&fw->mo, atomic_load(&fw->at)));
 	*was = now;
+	*drops = d;
 }
 
 static uint64_t now_ms(void)
@@ -281,9 +286,10 @@ static int run(struct fwd *fw, struct src *s, int semtech)
 {
 	struct pollfd p;
 	int rc = 0, n, was = 0;
+	unsigned int drops = 0;
 
 	while (!stop && !rc) {
-		link_news(fw, &was);
+		link_news(fw, &was, &drops);
 		if (s->fd < 0 && !src_reopen(s)) {
 			usleep(200000);	/* the serial port is still away */
 			continue;

@@ -64,6 +64,8 @@ struct vf {
 	int fatal;			/* -errno: stop, acknowledge nothing more */
 	int connected;
 	int was_connected;		/* a CONNACK came before */
+	uint32_t subscribed;		/* SUBSCRIBEs of this connection */
+	uint32_t suback_owed;		/* of them, not yet acknowledged */
 	uint64_t messages, taken, bad_topic, bad_envelope, bad_frame,
 		 misfiled, readings, events;
 };
@@ -289,13 +291,42 @@ static void on_connect(struct mosquitto *m, void *arg, int rc, int flags)
 			  flags & 1 ? "present" : "new");
 	v->connected = 1;
 	v->was_connected = 1;
+	v->suback_owed = 0;
 	for (s = 0; s < v->mo->shards; s++) {
 		if (!ours(v, s))
 			continue;
 		snprintf(topic, sizeof(topic), "%s/frames/%u/+", v->mo->prefix,
 			 (unsigned int)s);
-		mosquitto_subscribe(m, NULL, topic, 1);
+		if (mosquitto_subscribe(m, NULL, topic, 1) == MOSQ_ERR_SUCCESS)
+			v->suback_owed++;
 	}
+	v->subscribed = v->suback_owed;
+}
+
+/*
+ * A SUBACK. Frames published before the broker holds the subscription
+ * never reach this session (a first start: no session yet), so the log
+ * says when all are held; a subscription refused (0x80, as NATS answers
+ * when it cannot make the consumer) or granted at QoS 0 (no session
+ * keeps its frames) is an error.
+ */
+static void on_subscribe(struct mosquitto *m, void *arg, int mid, int n,
+			 const int *granted)
+{
+	struct vf *v = arg;
+	int i;
+
+	(void)m;
+	(void)mid;
+	for (i = 0; i < n; i++)
+		if (granted[i] != 1)
+			olog(OLOG_SOURCE, NULL, "broker %s %s a frames subscription",
+			     mq_broker_name(v->mo, v->mo->at),
+			     granted[i] == 0 ? "granted only QoS 0 to" : "refused");
+	if (v->suback_owed && !--v->suback_owed)
+		olog_info(1, NULL, "subscribed to the frames of its %u shards at %s",
+			  (unsigned int)v->subscribed,
+			  mq_broker_name(v->mo, v->mo->at));
 }
 
 static int pub(void *arg, const char *topic, const void *p, size_t len,
@@ -461,6 +492,7 @@ static int setup_client(struct vf *v, struct mq_opts *mo, char *id,
 	mosquitto_connect_with_flags_callback_set(v->m, on_connect);
 	mosquitto_message_callback_set(v->m, on_message);
 	mosquitto_publish_callback_set(v->m, on_publish);
+	mosquitto_subscribe_callback_set(v->m, on_subscribe);
 	return mq_connect(v->m, mo, 0, 0);
 }
 
