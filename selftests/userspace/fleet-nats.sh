@@ -164,9 +164,8 @@ RP=$!
 delay=$((RANDOM % 6))
 sleep "0.$delay"
 have=$(grep -c '^diamond/readings/' sub.txt)
-kill -KILL "$NP2"
+{ kill -KILL "$NP2"; wait "$NP2"; } 2>/dev/null	# no "Killed" notice
 killed_at=$SECONDS
-wait "$NP2" 2>/dev/null
 echo "# node 2 killed with SIGKILL 0.${delay} s into the rest of the replay, $have readings delivered by then"
 wait $RP
 ok $? "replay: the other $((nframes - cut)) frames, sent while node 2 dies"
@@ -208,8 +207,12 @@ wait $VP
 ok $? "verifier: SIGTERM ends it with status 0"
 check "the verifier's outbox is empty: the cluster acknowledged every reading and event" \
 	test ! -s st/mqtt/outbox
-check "the verifier lost node 2 and took its session over at node 3 (session present)" \
-	grep -q "connected to the broker at $N3 (session present)" verifier.err
+# Node 3 first; node 1 when node 3 could not load the session yet (its
+# stream's new leader not elected within NATS's 4 s: seen under load).
+took=$(sed -n 's/.*connected to the broker at \(.*\) (session present)$/\1/p' verifier.err | tail -1)
+check "the verifier lost node 2 and took its session over at another node (session present: ${took:-none})" \
+	test -n "$took" -a "$took" != "$N2"
+echo "# fleet stopped at $SECONDS s"
 last=$(wc -l <sub.txt) quiet=0
 for _ in $(seq $((ACK_WAIT * 5 + 10))); do
 	sleep 0.2
