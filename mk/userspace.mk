@@ -194,8 +194,8 @@ check-fleet: $(DIAMONDCTL) $(LOSSY)
 # Issue 31 item 4: the fleet on a three-node NATS cluster (Debian's
 # nats-server, started by the test: JetStream, MQTT state in 3 replicas),
 # one node killed with SIGKILL mid-run; every reading still delivered, by
-# ID, with its content. In make check: about 9 s of CPU and 35 to 55 s
-# wall on two cores at load 4 to 7 (most of it the three Go servers: their
+# ID, with its content. In make check: 9 to 12 s of CPU and 35 to 55 s
+# wall on two cores at load 4 to 10 (most of it the three Go servers: their
 # start, the failover, the ack_wait settle at the end); at load 15 to 24
 # it took 16 s of CPU and 9 minutes. It skips loudly without nats-server
 # or a diamondctl built with libmosquitto.
