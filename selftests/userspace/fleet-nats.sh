@@ -50,6 +50,13 @@ if [ ! -x "$NATS" ] || ! command -v mosquitto_sub >/dev/null ||
 	exit
 fi
 
+# The broker lists: a malformed entry is a usage error (exit 2).
+bad_list() {
+	"$D" forward --broker "$1" --gateway-id g --udp 1 2>/dev/null; [ $? = 2 ] || return 1
+	"$D" open --state-dir . --mqtt "$1" 2>/dev/null; [ $? = 2 ]
+}
+check "forward --broker and open --mqtt refuse a malformed broker list (exit 2)" \
+	sh -c "$(declare -f bad_list); D='$D'; bad_list 'a:1,,b' && bad_list 'a:1,b:0' && bad_list '[::1]x' && bad_list 'a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q'"
 seed=${DMD_SEED:-$(( ($(date +%s) ^ $$) % 1000000 ))}
 echo "# seed $seed (set DMD_SEED to repeat the delay before the kill)"
 RANDOM=$seed
