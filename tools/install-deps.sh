@@ -24,7 +24,7 @@ PKGS=(
 	gnuplot-nox python3 python3-docutils python3-cryptography file xz-utils zstd kmod iproute2
 	debootstrap mmdebstrap gcc-aarch64-linux-gnu libc6-dev-arm64-cross dwarves
 	clang libclang-rt-14-dev
-	mosquitto mosquitto-clients libmosquitto-dev
+	mosquitto mosquitto-clients libmosquitto-dev nats-server
 )
 
 missing=()

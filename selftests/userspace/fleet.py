@@ -4,6 +4,8 @@
 into the forwarders, and what the readings topic received.
 
   fleet.py interleave OUT FILE...     the frames of the FILEs round-robin
+  fleet.py deal SENT FROM TO OUT...   frames FROM to TO - 1 of SENT dealt
+                                      round-robin into the OUT files
   fleet.py ideal B G FILE...          records whose group is complete in
                                       the union of the FILEs (one line:
                                       count, then "lost D:E:GROUP ...")
@@ -26,6 +28,9 @@ into the forwarders, and what the readings topic received.
                                       "delivered N distinct N dups N
                                       wrong N" (data must be "dD rK",
                                       K = epoch * B + index)
+  fleet.py expect SUB B NDEV NREC     the IDs on the readings topics against
+                                      devices 1 to NDEV, NREC readings
+                                      each: "missing N extra N"
 """
 import socket
 import struct
@@ -59,6 +64,13 @@ def interleave(out, paths):
             for x in lists:
                 if i < len(x):
                     o.write(x[i])
+
+
+def deal(sent, lo, hi, outs):
+    fl = frames(sent)[lo:hi]
+    for i, out in enumerate(outs):
+        with open(out, 'wb') as o:
+            o.write(b''.join(fl[i::len(outs)]))
 
 
 def ideal(b, g, paths):
@@ -169,12 +181,30 @@ def readings(sub, b, dev=None):
     print('delivered', total, 'distinct', len(seen), 'dups', dups, 'wrong', wrong)
 
 
+def expect(sub, b, ndev, nrec):
+    import json
+    want = {(d, k // b, k % b) for d in range(1, ndev + 1) for k in range(nrec)}
+    got = set()
+    for line in open(sub, encoding='utf-8', errors='replace'):
+        topic, _, payload = line.rstrip('\n').partition(' ')
+        if '/readings/' not in topic:
+            continue
+        try:
+            r = json.loads(payload)
+            got.add((r['device'], r['epoch'], r['index']))
+        except (ValueError, KeyError, TypeError):
+            got.add(('unparsed', payload))
+    print('missing', len(want - got), 'extra', len(got - want))
+
+
 def main(argv):
     if len(argv) < 2:
         raise SystemExit(__doc__)
     cmd, args = argv[1], argv[2:]
     if cmd == 'interleave':
         interleave(args[0], args[1:])
+    elif cmd == 'deal':
+        deal(args[0], int(args[1]), int(args[2]), args[3:])
     elif cmd == 'ideal':
         ideal(int(args[0]), int(args[1]), args[2:])
     elif cmd == 'replay':
@@ -187,6 +217,8 @@ def main(argv):
         print(len(frames(args[0])))
     elif cmd == 'semtech':
         semtech(int(args[0]), args[1])
+    elif cmd == 'expect':
+        expect(args[0], int(args[1]), int(args[2]), int(args[3]))
     elif cmd == 'readings':
         readings(args[0], int(args[1]), int(args[2]) if len(args) > 2 else None)
     else:

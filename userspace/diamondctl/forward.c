@@ -10,11 +10,19 @@
  * frame are dropped and counted. It holds no key and does no crypto: a
  * forwarder is trusted for nothing, and the verifier checks every frame as
  * radio input.
+ *
+ * --broker may name several nodes of one broker cluster: when the
+ * connection drops, the network thread (net_thread()) connects to the
+ * next. libmosquitto keeps the frames published and not yet acknowledged
+ * and sends them again after the CONNACK, so a frame the old node stored
+ * but whose PUBACK was lost reaches the broker twice; the verifier merges
+ * copies by the copy rule, so that costs nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -32,6 +40,7 @@
 
 #define DEFAULT_MAX_QUEUE	10000	/* frames not yet acknowledged */
 #define DRAIN_SECONDS		30	/* at the end: waiting for PUBACKs */
+#define QUIT_SECONDS		2	/* then for the DISCONNECT to go out */
 
 static volatile sig_atomic_t stop;
 
@@ -44,20 +53,28 @@ struct fwd {
 	atomic_ulong outstanding;	/* published, not yet acknowledged */
 	atomic_int connected;		/* set by the network thread */
 	atomic_int refused;		/* its last CONNACK code, or 0 */
+	atomic_int quit;		/* the network thread ends */
+	atomic_uint at;			/* the broker of the last CONNACK */
+	atomic_uint drops;		/* connections lost */
+	pthread_t net;
+	int net_started;
 	uint64_t frames, full, errors, junk_bytes, bad_headers, gwmp_bad;
 };
 
 static void help(FILE *f)
 {
 	fprintf(f,
-		"usage: diamondctl forward --broker HOST[:PORT] --gateway-id ID\n"
+		"usage: diamondctl forward --broker HOST[:PORT][,...] --gateway-id ID\n"
 		"                          (--udp PORT | --semtech PORT | --serial DEV |\n"
 		"                           --input FILE) [--bind ADDR] [--shards N]\n"
 		"                          [--topic-prefix P] [--user NAME] [--max-queue N]\n\n"
 		"Publish every frame heard, unchanged, with this gateway's ID and its\n"
 		"receive metadata, QoS 1, on P/frames/<device mod N>/<ID>. No key, no\n"
 		"crypto: bytes that are not a frame are dropped and counted.\n\n"
-		"  --broker HOST[:PORT]  the MQTT broker (port 1883 by default)\n"
+		"  --broker HOST[:PORT][,HOST[:PORT]...]  the MQTT broker (port 1883\n"
+		"                    by default); several addresses are the nodes of\n"
+		"                    one cluster, tried in turn when the connection\n"
+		"                    drops\n"
 		"  --gateway-id ID   this gateway, [A-Za-z0-9._-], at most 64\n"
 		"  --udp PORT        frames in UDP datagrams, each parsed on its own\n"
 		"  --semtech PORT    a LoRa gateway's Semtech UDP packet forwarder\n"
@@ -96,6 +113,7 @@ static void on_connect(struct mosquitto *m, void *arg, int rc)
 	struct fwd *fw = arg;
 
 	(void)m;
+	atomic_store(&fw->at, fw->mo.at);	/* this thread's mq_connect() */
 	atomic_store(&fw->refused, rc);
 	atomic_store(&fw->connected, rc == 0);
 }
@@ -107,24 +125,29 @@ static void on_disconnect(struct mosquitto *m, void *arg, int rc)
 	(void)m;
 	(void)rc;
 	atomic_store(&fw->connected, 0);
+	atomic_fetch_add(&fw->drops, 1);
 }
 
-/* Say when the broker connection went away, came back or was refused. */
-static void link_news(struct fwd *fw, int *was)
+/*
+ * Say when the broker connection went away, came back or was refused:
+ * counted, since a failover may be over before run() looks again.
+ */
+static void link_news(struct fwd *fw, int *was, unsigned int *drops)
 {
-	int now = atomic_load(&fw->connected), refused;
+	int now = atomic_load(&fw->connected);
+	int refused = atomic_exchange(&fw->refused, 0);
+	unsigned int d = atomic_load(&fw->drops);
 
-	if (now == *was)
-		return;
-	refused = atomic_exchange(&fw->refused, 0);
-	if (!now && refused)
+	if (refused)
 		olog(OLOG_SOURCE, NULL, "broker refused the connection: %s",
 		     mosquitto_connack_string(refused));
-	else if (!now)
+	else if (d != *drops)
 		olog(OLOG_SOURCE, NULL, "broker connection lost; reconnecting");
-	else
-		olog_info(2, NULL, "connected to the broker");
+	if (now && (!*was || d != *drops))
+		olog_info(d ? 1 : 2, NULL, "connected to the broker at %s",
+			  mq_broker_name(&fw->mo, atomic_load(&fw->at)));
 	*was = now;
+	*drops = d;
 }
 
 static uint64_t now_ms(void)
@@ -263,9 +286,10 @@ static int run(struct fwd *fw, struct src *s, int semtech)
 {
 	struct pollfd p;
 	int rc = 0, n, was = 0;
+	unsigned int drops = 0;
 
 	while (!stop && !rc) {
-		link_news(fw, &was);
+		link_news(fw, &was, &drops);
 		if (s->fd < 0 && !src_reopen(s)) {
 			usleep(200000);	/* the serial port is still away */
 			continue;
@@ -293,6 +317,31 @@ static void drain(struct fwd *fw)
 		     (unsigned long)atomic_load(&fw->outstanding));
 }
 
+/*
+ * The network thread: libmosquitto's loop, and when the connection is
+ * lost, the next broker of the list (a second after a round in which none
+ * took the connection). Once quit is set it stops when the DISCONNECT is
+ * written and the connection closed, or after QUIT_SECONDS.
+ */
+static void *net_thread(void *arg)
+{
+	struct fwd *fw = arg;
+	int rc, quitting = 0;
+
+	while (1) {
+		rc = mosquitto_loop(fw->m, 200, 1);
+		if (atomic_load(&fw->quit) &&
+		    (rc != MOSQ_ERR_SUCCESS || ++quitting > QUIT_SECONDS * 5))
+			break;
+		if (rc == MOSQ_ERR_SUCCESS)
+			continue;
+		atomic_store(&fw->connected, 0);
+		if (mq_connect(fw->m, &fw->mo, 1, 1))
+			usleep(1000000);
+	}
+	return NULL;
+}
+
 static int setup(struct fwd *fw, struct src *s)
 {
 	char id[MQ_MAX_ID + 16];
@@ -308,13 +357,15 @@ static int setup(struct fwd *fw, struct src *s)
 	mosquitto_connect_callback_set(fw->m, on_connect);
 	mosquitto_disconnect_callback_set(fw->m, on_disconnect);
 	mosquitto_publish_callback_set(fw->m, on_publish);
-	mosquitto_reconnect_delay_set(fw->m, 1, 10, true);
-	if (mq_connect(fw->m, &fw->mo))
+	/* Packets queued by publish() are written by net_thread(). */
+	mosquitto_threaded_set(fw->m, true);
+	if (mq_connect(fw->m, &fw->mo, 0, 0))
 		return -1;
-	if (mosquitto_loop_start(fw->m) != MOSQ_ERR_SUCCESS) {
+	if (pthread_create(&fw->net, NULL, net_thread, fw)) {
 		err_msg("mqtt: cannot start the network thread");
 		return -1;
 	}
+	fw->net_started = 1;
 	return 0;
 }
 
@@ -356,7 +407,7 @@ static int options(int argc, char **argv, struct fwd *fw, struct src *s,
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
-			if (mq_parse_broker(optarg, &fw->mo))
+			if (mq_parse_brokers(optarg, &fw->mo))
 				return EXIT_USAGE;
 			broker = 1;
 			break;
@@ -418,9 +469,12 @@ int cmd_forward(int argc, char **argv)
 	if (!rc)
 		rc = run(&fw, &s, semtech) ? EXIT_SETUP : 0;
 	if (fw.m) {
-		drain(&fw);
+		if (fw.net_started)
+			drain(&fw);
+		atomic_store(&fw.quit, 1);
 		mosquitto_disconnect(fw.m);
-		mosquitto_loop_stop(fw.m, false);
+		if (fw.net_started)
+			pthread_join(fw.net, NULL);
 		mosquitto_destroy(fw.m);
 		summary(&fw);
 	}

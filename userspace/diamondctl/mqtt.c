@@ -17,35 +17,70 @@
 #include "diamondctl.h"
 #include "mqtt.h"
 
-int mq_parse_broker(const char *s, struct mq_opts *o)
+/* The port of @n bytes at @s, 1 to 65535, into *@port; 0 or -1. */
+static int parse_port(const char *s, size_t n, int *port)
 {
-	const char *colon, *end = s + strlen(s);
-	uint64_t port = MQ_DEFAULT_PORT;
+	char buf[8];
+	uint64_t v;
+
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	if (parse_u64(buf, 65535, &v) || !v)
+		return -1;
+	*port = (int)v;
+	return 0;
+}
+
+/* One HOST[:PORT] of @n bytes at @s into @b; 0 or -1. */
+static int parse_broker(const char *s, size_t n, struct mq_broker *b)
+{
+	const char *stop = s + n, *host = s, *host_end, *colon;
+
+	b->port = MQ_DEFAULT_PORT;
+	if (n && *s == '[') {		/* [IPv6]:PORT */
+		host = s + 1;
+		host_end = memchr(s, ']', n);
+		if (!host_end)
+			return -1;
+		colon = host_end + 1 < stop ? host_end + 1 : NULL;
+		if (colon && *colon != ':')
+			return -1;
+	} else {
+		colon = memrchr(s, ':', n);
+		host_end = colon ? colon : stop;
+	}
+	if (host_end == host || (size_t)(host_end - host) >= sizeof(b->host))
+		return -1;
+	if (colon && parse_port(colon + 1, (size_t)(stop - colon - 1), &b->port))
+		return -1;
+	memcpy(b->host, host, (size_t)(host_end - host));
+	b->host[host_end - host] = 0;
+	return 0;
+}
+
+int mq_parse_brokers(const char *list, struct mq_opts *o)
+{
+	const char *s = list, *comma;
 	size_t n;
 
-	if (*s == '[') {		/* [IPv6]:PORT */
-		end = strchr(s, ']');
-		if (!end)
-			goto bad;
-		colon = end[1] == ':' ? end + 1 : NULL;
-		s++;
-	} else {
-		colon = strrchr(s, ':');
-		if (colon)
-			end = colon;
-	}
-	n = (size_t)(end - s);
-	if (!n || n >= sizeof(o->host))
-		goto bad;
-	if (colon && (parse_u64(colon + 1, 65535, &port) || !port))
-		goto bad;
-	memcpy(o->host, s, n);
-	o->host[n] = 0;
-	o->port = (int)port;
+	do {
+		comma = strchr(s, ',');
+		n = comma ? (size_t)(comma - s) : strlen(s);
+		if (o->nbrokers == MQ_MAX_BROKERS) {
+			err_msg("'%s': at most %d broker addresses", list,
+				MQ_MAX_BROKERS);
+			return -1;
+		}
+		if (parse_broker(s, n, &o->broker[o->nbrokers])) {
+			err_msg("'%.*s': not HOST[:PORT] (in '%s')", (int)n, s, list);
+			return -1;
+		}
+		o->nbrokers++;
+		s = comma + 1;
+	} while (comma);
 	return 0;
-bad:
-	err_msg("--broker '%s': not HOST[:PORT]", s);
-	return -1;
 }
 
 int mq_id_ok(const char *id)
@@ -87,14 +122,39 @@ struct mosquitto *mq_client(const struct mq_opts *o, int clean, void *arg)
 	return m;
 }
 
-int mq_connect(struct mosquitto *m, const struct mq_opts *o)
+const char *mq_broker_name(const struct mq_opts *o, unsigned int i)
 {
-	int rc = mosquitto_connect(m, o->host, o->port, MQ_KEEPALIVE);
+	static _Thread_local char name[300];
+	const struct mq_broker *b = &o->broker[i % o->nbrokers];
 
-	if (rc == MOSQ_ERR_SUCCESS)
-		return 0;
-	err_msg("mqtt: broker %s port %d: %s", o->host, o->port,
-		rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
+	snprintf(name, sizeof(name), strchr(b->host, ':') ? "[%s]:%d" : "%s:%d",
+		 b->host, b->port);
+	return name;
+}
+
+int mq_connect(struct mosquitto *m, struct mq_opts *o, int next, int quiet)
+{
+	const struct mq_broker *b;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < o->nbrokers; i++) {
+		o->at = (o->at + (next || i)) % o->nbrokers;
+		b = &o->broker[o->at];
+		/*
+		 * mosquitto_connect(), unlike mosquitto_reconnect(), takes a
+		 * new address; both keep the client's queued QoS 1 messages
+		 * (sent again once the CONNACK comes) and drop the packets
+		 * not yet written, the PUBACKs of open --mqtt among them.
+		 */
+		rc = mosquitto_connect(m, b->host, b->port, MQ_KEEPALIVE);
+		if (rc == MOSQ_ERR_SUCCESS)
+			return 0;
+		if (!quiet)
+			err_msg("mqtt: broker %s: %s", mq_broker_name(o, o->at),
+				rc == MOSQ_ERR_ERRNO ? strerror(errno) :
+				mosquitto_strerror(rc));
+	}
 	return -1;
 }
 

@@ -34,7 +34,7 @@ static void help(FILE *f)
 		"                       [--no-spool] [--quarantine-max MIB]\n"
 		"                       [--metrics FILE] [--metrics-socket PATH]\n"
 		"                       [--metrics-interval S] [--log-rate N] [--json-errors]\n"
-		"       diamondctl open --state-dir DIR --mqtt HOST[:PORT] [--shards N]\n"
+		"       diamondctl open --state-dir DIR --mqtt HOST[:PORT][,...] [--shards N]\n"
 		"                       [--shard LIST] [--topic-prefix P] [--client-id ID]\n"
 		"                       [--user NAME] [the options above but the input]\n\n"
 		"Verify every epoch of the frames read (stdin by default) and write\n"
@@ -81,12 +81,15 @@ static void help(FILE *f)
 		"  --log-rate N     stderr lines per second per kind of message (default\n"
 		"                   10; 0 unlimited); the rest are counted as suppressed\n"
 		"  --json-errors    write every message on stderr as a JSON line\n"
-		"  --mqtt HOST[:PORT]  the fleet's verifier: frames from the broker's\n"
-		"                   P/frames/<shard>/+ (persistent session, QoS 1),\n"
-		"                   readings to P/readings/<shard>/<device>, rejected and\n"
-		"                   lost units to P/events/<shard>/<device> (QoS 1, through\n"
-		"                   DIR/mqtt/outbox); a frame is acknowledged once what\n"
-		"                   it produced is durable. Runs until SIGINT/SIGTERM\n"
+		"  --mqtt HOST[:PORT][,HOST[:PORT]...]  the fleet's verifier: frames from\n"
+		"                   the broker's P/frames/<shard>/+ (persistent session,\n"
+		"                   QoS 1), readings to P/readings/<shard>/<device>,\n"
+		"                   rejected and lost units to P/events/<shard>/<device>\n"
+		"                   (QoS 1, through DIR/mqtt/outbox); a frame is\n"
+		"                   acknowledged once what it produced is durable. Runs\n"
+		"                   until SIGINT/SIGTERM. Several addresses are the nodes\n"
+		"                   of one broker cluster: when the connection drops, the\n"
+		"                   next one takes the session over\n"
 		"  --shards N       the fleet's shard count: device ID mod N (default 1)\n"
 		"  --shard LIST     the shards this verifier takes, as 0,2,5-7 (default all)\n"
 		"  --topic-prefix P the topics' first level (default diamond)\n"
@@ -351,7 +354,7 @@ static int open_mqtt_args(const struct diamond_gw_opts *go,
 	struct mq_opts mo = { .prefix = a->prefix, .client_id = a->client_id,
 			      .user = a->user, .shards = a->shards };
 
-	if (mq_parse_broker(a->broker, &mo))
+	if (mq_parse_brokers(a->broker, &mo))
 		return EXIT_USAGE;
 	if (!(go->flags & DIAMOND_GW_SPOOL)) {
 		err_msg("--mqtt needs the spool: a frame is acknowledged once it is in it");

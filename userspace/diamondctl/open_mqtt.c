@@ -19,6 +19,15 @@
  * it). The gateway's stage (diamond_gw_set_stage()) puts a unit's
  * readings in the outbox and syncs it before the device's state is
  * saved, so a crash between the two gives them again, never loses them.
+ *
+ * The broker may be a cluster (--mqtt with several addresses): when the
+ * connection drops, run() connects to the next node with the same client
+ * ID and clean session off, and the cluster serves the session from
+ * there. The PUBACKs not yet written die with the old connection, so the
+ * cluster delivers those frames again; the outbox's messages stay queued
+ * in libmosquitto and go out again after the CONNACK. A CONNACK without
+ * the session (the cluster lost it) is logged: frames published meanwhile
+ * may be gone.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,12 +57,15 @@ struct vf {
 	struct diamond_gw *gw;
 	struct outbox *ob;
 	struct mosquitto *m;
-	const struct mq_opts *mo;
+	struct mq_opts *mo;
 	uint8_t *mine;			/* bit s: shard s is ours */
 	uint8_t *batch;
 	size_t blen;
 	int fatal;			/* -errno: stop, acknowledge nothing more */
 	int connected;
+	int was_connected;		/* a CONNACK came before */
+	uint32_t subscribed;		/* SUBSCRIBEs of this connection */
+	uint32_t suback_owed;		/* of them, not yet acknowledged */
 	uint64_t messages, taken, bad_topic, bad_envelope, bad_frame,
 		 misfiled, readings, events;
 };
@@ -257,25 +269,64 @@ static void on_publish(struct mosquitto *m, void *arg, int mid)
 	outbox_acked(v->ob, mid);
 }
 
-static void on_connect(struct mosquitto *m, void *arg, int rc)
+static void on_connect(struct mosquitto *m, void *arg, int rc, int flags)
 {
 	struct vf *v = arg;
 	char topic[600];
 	uint32_t s;
 
 	if (rc) {
-		olog(OLOG_SOURCE, NULL, "broker refused the connection: %s",
+		olog(OLOG_SOURCE, NULL, "broker %s refused the connection: %s",
+		     mq_broker_name(v->mo, v->mo->at),
 		     mosquitto_connack_string(rc));
 		return;
 	}
+	if (v->was_connected && !(flags & 1))
+		olog(OLOG_SOURCE, NULL, "broker %s: the session is gone (not "
+		     "present); frames published while none was connected "
+		     "may be lost", mq_broker_name(v->mo, v->mo->at));
+	else
+		olog_info(1, NULL, "connected to the broker at %s (session %s)",
+			  mq_broker_name(v->mo, v->mo->at),
+			  flags & 1 ? "present" : "new");
 	v->connected = 1;
+	v->was_connected = 1;
+	v->suback_owed = 0;
 	for (s = 0; s < v->mo->shards; s++) {
 		if (!ours(v, s))
 			continue;
 		snprintf(topic, sizeof(topic), "%s/frames/%u/+", v->mo->prefix,
 			 (unsigned int)s);
-		mosquitto_subscribe(m, NULL, topic, 1);
+		if (mosquitto_subscribe(m, NULL, topic, 1) == MOSQ_ERR_SUCCESS)
+			v->suback_owed++;
 	}
+	v->subscribed = v->suback_owed;
+}
+
+/*
+ * A SUBACK. Frames published before the broker holds the subscription
+ * never reach this session (a first start: no session yet), so the log
+ * says when all are held; a subscription refused (0x80, as NATS answers
+ * when it cannot make the consumer) or granted at QoS 0 (no session
+ * keeps its frames) is an error.
+ */
+static void on_subscribe(struct mosquitto *m, void *arg, int mid, int n,
+			 const int *granted)
+{
+	struct vf *v = arg;
+	int i;
+
+	(void)m;
+	(void)mid;
+	for (i = 0; i < n; i++)
+		if (granted[i] != 1)
+			olog(OLOG_SOURCE, NULL, "broker %s %s a frames subscription",
+			     mq_broker_name(v->mo, v->mo->at),
+			     granted[i] == 0 ? "granted only QoS 0 to" : "refused");
+	if (v->suback_owed && !--v->suback_owed)
+		olog_info(1, NULL, "subscribed to the frames of its %u shards at %s",
+			  (unsigned int)v->subscribed,
+			  mq_broker_name(v->mo, v->mo->at));
 }
 
 static int pub(void *arg, const char *topic, const void *p, size_t len,
@@ -340,6 +391,10 @@ static void round_trip(struct vf *v, int timeout_ms)
 	}
 }
 
+/*
+ * Until stopped: the broker's rounds, and when the connection is gone,
+ * the next broker of the list (every second once none took it).
+ */
 static void run(struct vf *v)
 {
 	double retry = 0, t, end = 0;
@@ -352,7 +407,7 @@ static void run(struct vf *v)
 			break;
 		if (mosquitto_socket(v->m) < 0) {
 			v->connected = 0;
-			if (t >= retry && mosquitto_reconnect(v->m) != MOSQ_ERR_SUCCESS)
+			if (t >= retry && mq_connect(v->m, v->mo, 1, 1))
 				retry = t + 1;
 			if (mosquitto_socket(v->m) < 0)
 				usleep(100000);
@@ -434,10 +489,11 @@ static int setup_client(struct vf *v, struct mq_opts *mo, char *id,
 		return -1;
 	/* Packets queued, written only by mosquitto_loop_write(): see above. */
 	mosquitto_threaded_set(v->m, true);
-	mosquitto_connect_callback_set(v->m, on_connect);
+	mosquitto_connect_with_flags_callback_set(v->m, on_connect);
 	mosquitto_message_callback_set(v->m, on_message);
 	mosquitto_publish_callback_set(v->m, on_publish);
-	return mq_connect(v->m, mo);
+	mosquitto_subscribe_callback_set(v->m, on_subscribe);
+	return mq_connect(v->m, mo, 0, 0);
 }
 
 int open_mqtt(const struct diamond_gw_opts *go, struct mq_opts *mo,
