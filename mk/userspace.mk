@@ -58,7 +58,8 @@ US_CTL_FLAGS := -DDIAMONDCTL_VERSION='"$(US_VERSION)"'
 # ships as a shared library only: the static builds (the VM's diamondctl)
 # leave it out, and so does a machine without libmosquitto-dev (then
 # check-fleet skips).
-US_MQTT_SRCS := $(addprefix $(US_CTL_SRC)/,forward.c mqtt.c open_mqtt.c outbox.c semtech.c)
+US_MQTT_SRCS := $(addprefix $(US_CTL_SRC)/,fleet.c forward.c lease.c mqtt.c open_mqtt.c \
+		outbox.c semtech.c)
 US_MQTT      := $(shell pkg-config --exists libmosquitto 2>/dev/null && echo 1)
 US_NO_MQTT   := -DDIAMONDCTL_NO_MQTT
 US_CTL_BASE  := $(filter-out $(US_MQTT_SRCS),$(US_CTL_SRCS))
