@@ -182,7 +182,9 @@ check-userspace-groups: $(DIAMONDCTL) $(US_FRAMETOOL)
 # by the test): three forwarders behind lossy links at 5% loss, one
 # verifier, then hostile input on the frames topics and a SIGKILL. In
 # make check: about 8 s of CPU, its wall time mostly the replay's pacing
-# and the broker. It skips loudly without mosquitto or a diamondctl built
+# and the broker. Then item 3 (fleet-failover.sh): two verifiers sharing
+# two shards through a lease and a fence, one stopped and continued (the
+# fencing test), one killed with SIGKILL. It skips loudly without mosquitto or a diamondctl built
 # with libmosquitto.
 CHECK_SUITES += fleet
 .PHONY: check-fleet
@@ -190,7 +192,11 @@ check-fleet: $(DIAMONDCTL) $(LOSSY)
 	@mkdir -p $(TAPDIR)
 	@D=$(DIAMONDCTL) LOSSY=$(LOSSY) $(US_TEST_SRC)/fleet.sh \
 		>$(TAPDIR)/fleet.tap; rc=$$?; \
-		cat $(TAPDIR)/fleet.tap; exit $$rc
+		cat $(TAPDIR)/fleet.tap; \
+	D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-failover.sh \
+		>$(TAPDIR)/fleet-failover.tap; rc2=$$?; \
+		cat $(TAPDIR)/fleet-failover.tap; \
+	[ $$rc = 0 ] && [ $$rc2 = 0 ]
 
 # Issue 23: what 300 forged units cost the gateway (instructions under
 # callgrind, chain steps, output bytes).

@@ -54,6 +54,7 @@ enum { FREE, CLAIMING, HELD };
 struct shard {
 	uint32_t id;
 	struct lease seen;		/* the last lease message */
+	struct lease before;		/* the lease we claimed over */
 	double seen_at;			/* when it came; 0: none yet */
 	double free_since;
 	int state;
@@ -261,6 +262,7 @@ static void claim(struct fleet *f, struct shard *s, double now)
 		return;
 	}
 	s->token = (stored > s->seen.token ? stored : s->seen.token) + 1;
+	s->before = s->seen;
 	s->state = CLAIMING;
 	s->since = now;
 	publish_lease(f, s, f->name);
@@ -295,9 +297,10 @@ static void take(struct fleet *f, struct shard *s, double now)
 	s->renewed = now;
 	publish_lease(f, s, f->name);
 	olog_info(1, NULL, "fleet: shard %u taken with token %" PRIu64
-		  " (last lease: %s, token %" PRIu64 ")", (unsigned int)s->id,
-		  s->token, *s->seen.holder ? s->seen.holder : "none",
-		  s->seen.token);
+		  " (the lease before: %s, token %" PRIu64 ")",
+		  (unsigned int)s->id, s->token,
+		  *s->before.holder ? s->before.holder : "none",
+		  s->before.token);
 }
 
 /* A held shard: one round, and its lease renewed while the fence holds. */
