@@ -188,6 +188,8 @@ $FP interleave f23.bin f2.bin f3.bin
 $FP send "$UPORT" f23.bin 0.01 &
 SP=$!
 wait_for 30 have 0 2 $K
+check "no churn: A, refused, stays a standby and B keeps both shards until it is killed" \
+	sh -c "[ \$(grep -c 'taken' va.err) = 2 ] && ! grep -q 'dropped' vb.err"
 kill -KILL $VB
 t_kill=$(now)
 early=$(nread 0 2)

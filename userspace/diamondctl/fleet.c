@@ -82,6 +82,7 @@ struct fleet {
 	struct mosquitto *m;
 	int connected;
 	double connected_at, retry;
+	double last_tick;		/* the loop's last turn */
 	struct peer peer[PEERS_MAX];
 	size_t npeer;
 	char id[128];
@@ -328,13 +329,36 @@ static void hold(struct fleet *f, struct shard *s, double now)
 	}
 }
 
+/*
+ * We did not run for a while (stopped, swapped out): the leases we saw
+ * are as old as that, and renewals may be waiting in the socket. Judge
+ * nothing free until the view is fresh again: a settle period from now,
+ * and every holder a whole lease from now to show a renewal.
+ */
+static void woke_up(struct fleet *f, double now)
+{
+	uint32_t i;
+
+	olog_info(1, NULL, "fleet: %.1f s without running: the leases are "
+		  "read again before any claim", now - f->last_tick);
+	f->connected_at = now;
+	for (i = 0; i < f->mo.shards; i++)
+		if (f->sh[i].seen_at)
+			f->sh[i].seen_at = now;
+}
+
 static void tick(struct fleet *f, double now)
 {
 	uint32_t i;
 	struct shard *s;
 
+	if (f->last_tick && now - f->last_tick > f->ttl_ms / 4000.0)
+		woke_up(f, now);
+	f->last_tick = now;
 	for (i = 0; i < f->mo.shards; i++) {
 		s = &f->sh[i];
+		if (s->state != FREE)
+			s->free_since = now;
 		if (s->state == HELD) {
 			hold(f, s, now);
 		} else if (s->state == CLAIMING) {
