@@ -92,7 +92,8 @@ $(US_BUILD)/%/diamondctl-static: $(US_CTL_SRCS) $(wildcard $(US_CTL_SRC)/*.h) \
 # ---- tests ---------------------------------------------------------------
 
 US_TESTS := $(US_BUILD)/test_units $(US_BUILD)/test_vectors_sw $(US_BUILD)/test_crash \
-	    $(US_BUILD)/test_hardening $(US_BUILD)/test_wstate $(US_BUILD)/test_stage
+	    $(US_BUILD)/test_hardening $(US_BUILD)/test_wstate $(US_BUILD)/test_stage \
+	    $(US_BUILD)/test_fence
 
 $(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
 		    $(TOP)/selftests/lib/vecfile.c $(TOP)/selftests/lib/vecfile.h
