@@ -48,7 +48,7 @@ if [ ! -x "$MOSQ" ] || ! command -v mosquitto_sub >/dev/null ||
 fi
 SEED=${FLEET_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 echo "# seed $SEED (FLEET_SEED=$SEED repeats this run)"
-B=32 G=16 LEASE=1500
+B=32 G=16 LEASE=3000
 
 free_port() { $PY -c 'import socket,sys
 s = socket.socket(socket.AF_INET, getattr(socket, sys.argv[1]))

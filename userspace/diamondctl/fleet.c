@@ -60,6 +60,7 @@ struct shard {
 	int state;
 	uint64_t token;			/* ours, CLAIMING or HELD */
 	double since, renewed;
+	double not_before;		/* after a failed take: no claim yet */
 	struct diamond_fence *fence;
 	struct vf *v;
 	char dir[4096];
@@ -140,7 +141,7 @@ static void drop(struct fleet *f, struct shard *s, const char *why)
 	diamond_fence_close(s->fence);
 	s->fence = NULL;
 	s->state = FREE;
-	(void)f;
+	s->not_before = mono() + f->ttl_ms / 1000.0;
 }
 
 /* A lease message on P/lease/<s>. */
@@ -227,7 +228,23 @@ static int is_free(const struct fleet *f, const struct shard *s, double now)
 	return 0;
 }
 
-/* Should we claim free @s: we rank first, or it stayed free 2 ttl? */
+/* Has a lease of @name run out unrenewed? Then it is alive but stuck. */
+static int stuck(const struct fleet *f, const char *name, double now)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->mo.shards; i++)
+		if (f->sh[i].seen_at && !strcmp(f->sh[i].seen.holder, name) &&
+		    now > f->sh[i].seen_at + f->sh[i].seen.ttl_ms / 1000.0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Should we claim free @s? When we rank first among the live verifiers
+ * (a verifier that let a lease run out counts as not live: it is stopped
+ * or stuck, its will not yet fired), or once it stayed free for 2 ttl.
+ */
 static int ours_to_claim(const struct fleet *f, const struct shard *s,
 			 double now)
 {
@@ -238,7 +255,8 @@ static int ours_to_claim(const struct fleet *f, const struct shard *s,
 		return 1;
 	live[n++] = f->name;
 	for (i = 0; i < f->npeer; i++)
-		if (f->peer[i].alive && strcmp(f->peer[i].name, f->name))
+		if (f->peer[i].alive && strcmp(f->peer[i].name, f->name) &&
+		    !stuck(f, f->peer[i].name, now))
 			live[n++] = f->peer[i].name;
 	return !strcmp(lease_choose(live, n, s->id), f->name);
 }
@@ -366,7 +384,7 @@ static void tick(struct fleet *f, double now)
 				take(f, s, now);
 		} else if (!(f->may[i / 8] >> (i % 8) & 1) ||
 			   !f->connected || now - f->connected_at < SETTLE_S ||
-			   !is_free(f, s, now)) {
+			   now < s->not_before || !is_free(f, s, now)) {
 			s->free_since = now;
 		} else if (ours_to_claim(f, s, now)) {
 			claim(f, s, now);
