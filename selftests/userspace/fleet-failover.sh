@@ -174,6 +174,8 @@ wait_for 30 holds vb 1
 ok $? "B takes shard 1 from the stopped A in $(elapsed "$t_stop" "$(now)") s (lease $LEASE ms): $(grep 'shard 1 taken' vb.err | sed 's/.*taken/taken/')"
 $FP send "$UPORT" f1c.bin 0.002
 wait_for 20 have 1 1 128
+# B is done with the shard: its outbox acknowledged, no epoch open.
+wait_for 10 sh -c '! test -s fleet/1/mqtt/outbox && ! test -s fleet/1/spool/frames'
 before=$(cd fleet/1 && sha256sum 1.state 3.state fence spool/frames mqtt/outbox 2>/dev/null | sha256sum)
 kill -CONT $VA
 wait_for 10 grep -q 'shard 1 dropped' va.err
@@ -201,7 +203,7 @@ wait_for 30 have 0 2 $K
 # Liveness, not safety: on a machine so loaded that B's renewals stall
 # for a whole lease, A may take a shard back before the kill; every
 # check below holds either way, so this is reported, not judged.
-echo "# before the kill: A has taken shards $(grep -c 'taken' va.err) times (2: no churn), B dropped $(grep -c 'dropped' vb.err)"
+echo "# before the kill: A has taken shards $(grep -c 'fleet: shard [0-9]* taken' va.err) times (2: no churn), B dropped $(grep -c 'fleet: shard [0-9]* dropped' vb.err)"
 kill -KILL $VB
 t_kill=$(now)
 early=$(nread 0 2)
