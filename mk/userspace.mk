@@ -185,8 +185,9 @@ check-userspace-groups: $(DIAMONDCTL) $(US_FRAMETOOL)
 # make check: about 8 s of CPU, its wall time mostly the replay's pacing
 # and the broker. Then item 3 (fleet-failover.sh): two verifiers sharing
 # two shards through a lease and a fence, one stopped and continued (the
-# fencing test), one killed with SIGKILL. It skips loudly without mosquitto or a diamondctl built
-# with libmosquitto.
+# fencing test), one killed with SIGKILL: about 4 s of CPU more, 15 s wall
+# (leases and settle periods). Both skip loudly without mosquitto or a
+# diamondctl built with libmosquitto.
 CHECK_SUITES += fleet
 .PHONY: check-fleet
 check-fleet: $(DIAMONDCTL) $(LOSSY)
