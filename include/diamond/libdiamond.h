@@ -251,6 +251,45 @@ int diamond_store_import(struct diamond_store *store, const uint8_t *blob,
 int diamond_store_save(struct diamond_store *store, const uint8_t *blob,
 		       size_t len);
 
+/*
+ * The fence of a state directory that several gateways share, one at a
+ * time (a fleet's shard: Documentation/userspace.rst section 12, "Shards
+ * and failover"). @dir/fence holds the highest fencing token any holder
+ * took the directory with, and its holder's name; every write a fenced
+ * gateway makes in the directory is checked against it under an exclusive
+ * flock() of that file, so a holder whose token is no longer the stored
+ * one writes nothing there again.
+ */
+struct diamond_fence;
+
+#define DIAMOND_FENCE_HOLDER_MAX	64	/* a holder's name, no blanks */
+
+/* Open (create) @dir/fence. 0 or a negative errno. */
+int diamond_fence_open(struct diamond_fence **f, const char *dir);
+void diamond_fence_close(struct diamond_fence *f);
+/* The stored token (0: never taken) and holder. 0 or a negative errno. */
+int diamond_fence_read(struct diamond_fence *f, uint64_t *token,
+		       char *holder, size_t size);
+/*
+ * Take the directory with @token, which must be larger than the stored
+ * one (else -ESTALE: as new a holder took it); written and fsync'd.
+ */
+int diamond_fence_take(struct diamond_fence *f, uint64_t token,
+		       const char *holder);
+/*
+ * Lock the fence and check that the stored token is still ours: 0 (call
+ * diamond_fence_exit() after the write), or -ESTALE, for good: a newer
+ * holder took the directory (diamond_fence_stale() gives its token).
+ */
+int diamond_fence_enter(struct diamond_fence *f);
+void diamond_fence_exit(struct diamond_fence *f);
+/* diamond_fence_enter() and exit: is the directory still ours? */
+int diamond_fence_check(struct diamond_fence *f);
+/* Our token (0 before a take). */
+uint64_t diamond_fence_token(const struct diamond_fence *f);
+/* The newer token that refused us, or 0 while we hold the directory. */
+uint64_t diamond_fence_stale(const struct diamond_fence *f);
+
 /**
  * diamond_store_create() - write a device's first state, never overwriting
  * @store: the store
@@ -533,6 +572,14 @@ struct diamond_gw_opts {
  * userspace.rst section 1, "Custody".
  */
 #define DIAMOND_GW_CUSTODY	4
+/*
+ * DIAMOND_GW_SHARED: @state_dir is a fleet's shard directory, shared by
+ * the verifiers that may take the shard: no lifetime lock is taken on it;
+ * instead every write there (device states, the spool) is made under the
+ * fence given by diamond_gw_set_fence(), and refused (-ESTALE) once a
+ * newer holder took the directory.
+ */
+#define DIAMOND_GW_SHARED	8
 
 /**
  * struct diamond_keys_opts - the custody loader (diamond_keys_load())
@@ -927,6 +974,22 @@ void diamond_gw_break(struct diamond_gw *gw);
  */
 int diamond_gw_set_stage(struct diamond_gw *gw, int (*commit)(void *arg),
 			 void *arg);
+
+/**
+ * diamond_gw_set_fence() - fence every write to a shared state directory
+ * @gw: a gateway opened with DIAMOND_GW_SHARED
+ * @fence: the directory's fence, taken (diamond_fence_take()); it must
+ *	outlive @gw
+ *
+ * Set it before diamond_gw_resume() and the first feed. From then on each
+ * device state and each spool write is checked and made under the fence;
+ * once it is refused the write is not made (the state stays where it was,
+ * as when its file cannot be written) and the caller finds out from
+ * diamond_fence_stale(): it must drop the gateway, releasing nothing more.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int diamond_gw_set_fence(struct diamond_gw *gw, struct diamond_fence *fence);
 
 /**
  * diamond_gw_resume() - take up the spool of an earlier run

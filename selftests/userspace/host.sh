@@ -36,6 +36,7 @@ run_tap test_units "$US_BUILD/test_units"
 mkdir -p "$W/wstate"
 run_tap test_wstate "$US_BUILD/test_wstate" "$W/wstate/state"
 run_tap test_stage "$US_BUILD/test_stage" "$W/stage"
+run_tap test_fence "$US_BUILD/test_fence" "$W/fence"
 run_tap test_vectors_sw "$US_BUILD/test_vectors_sw" "$TOP/vectors/diamond.txt"
 
 cd "$W" || exit 1

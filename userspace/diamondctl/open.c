@@ -20,7 +20,11 @@
 
 #include "open.h"
 #ifndef DIAMONDCTL_NO_MQTT
+#include "fleet.h"
+#include "lease.h"
 #include "mqtt.h"
+#else
+#define FLEET_DEFAULT_LEASE_MS	0
 #endif
 
 static volatile sig_atomic_t stop;
@@ -36,7 +40,9 @@ static void help(FILE *f)
 		"                       [--metrics-interval S] [--log-rate N] [--json-errors]\n"
 		"       diamondctl open --state-dir DIR --mqtt HOST[:PORT][,...] [--shards N]\n"
 		"                       [--shard LIST] [--topic-prefix P] [--client-id ID]\n"
-		"                       [--user NAME] [the options above but the input]\n\n"
+		"                       [--user NAME] [the options above but the input]\n"
+		"       diamondctl open --fleet DIR --client-id NAME --mqtt HOST[:PORT]\n"
+		"                       [--shards N] [--shard LIST] [--lease-ms MS] [...]\n\n"
 		"Verify every epoch of the frames read (stdin by default) and write\n"
 		"its records to stdout as JSON lines:\n"
 		"  {\"device\":ID,\"epoch\":E,\"index\":J,\"data\":\"...\"[,\"ad\":\"HEX\"]}\n"
@@ -96,6 +102,13 @@ static void help(FILE *f)
 		"  --client-id ID   the MQTT session, the same across restarts (default\n"
 		"                   diamond-verifier-LIST-of-N)\n"
 		"  --user NAME      broker username; the password from $DIAMOND_MQTT_PASSWORD\n"
+		"  --fleet DIR      one of several verifiers sharing the shards, with\n"
+		"                   failover: shard s lives in DIR/s (device states,\n"
+		"                   spool, outbox, fence), shared by every verifier that\n"
+		"                   may take it; --shard names those this one may take,\n"
+		"                   --client-id its name in the fleet (required)\n"
+		"  --lease-ms MS    with --fleet: a shard's lease, renewed every MS/3; a\n"
+		"                   silent holder's shard is taken after MS (default 3000)\n"
 		"  -h, --help       this text\n\n"
 		"Exit status: 0; 1 an epoch or frame was rejected (file or stdin input);\n"
 		"2 usage; 3 setup (state directory, missing kernel module, I/O).\n");
@@ -338,8 +351,8 @@ static int start(struct diamond_gw **gw, const struct diamond_gw_opts *go)
 
 /* open --mqtt's own options, checked by open_mqtt_args(). */
 struct mqtt_args {
-	const char *broker, *shard, *prefix, *client_id, *user;
-	uint32_t shards;
+	const char *broker, *shard, *prefix, *client_id, *user, *fleet;
+	uint32_t shards, lease_ms;
 };
 
 static int open_mqtt_args(const struct diamond_gw_opts *go,
@@ -363,6 +376,18 @@ static int open_mqtt_args(const struct diamond_gw_opts *go,
 	if (!*a->prefix || strpbrk(a->prefix, "+#")) {
 		err_msg("--topic-prefix: not empty, no + or #");
 		return EXIT_USAGE;
+	}
+	if (a->fleet) {
+		struct fleet_opts fo = { .dir = a->fleet, .name = a->client_id,
+					 .shards = a->shard,
+					 .lease_ms = a->lease_ms };
+
+		if (!a->client_id || !lease_name_ok(a->client_id)) {
+			err_msg("--fleet needs --client-id NAME, this verifier's "
+				"name in the fleet: [A-Za-z0-9._-]{1,64}");
+			return EXIT_USAGE;
+		}
+		return fleet_run(go, &mo, &fo);
 	}
 	return open_mqtt(go, &mo, a->shard);
 #endif
@@ -394,10 +419,13 @@ int cmd_open(int argc, char **argv)
 		{ "topic-prefix", required_argument, NULL, 'P' },
 		{ "client-id", required_argument, NULL, 'c' },
 		{ "user", required_argument, NULL, 'U' },
+		{ "fleet", required_argument, NULL, 'F' },
+		{ "lease-ms", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct mqtt_args mq = { .prefix = "diamond", .shards = 1 };
+	struct mqtt_args mq = { .prefix = "diamond", .shards = 1,
+				.lease_ms = FLEET_DEFAULT_LEASE_MS };
 	struct diamond_gw_opts go = {
 		.backend = DIAMOND_BACKEND_KERNEL,
 		.flags = DIAMOND_GW_SPOOL | DIAMOND_GW_QUARANTINE,
@@ -461,6 +489,12 @@ int cmd_open(int argc, char **argv)
 		case 'P': mq.prefix = optarg; break;
 		case 'c': mq.client_id = optarg; break;
 		case 'U': mq.user = optarg; break;
+		case 'F': mq.fleet = optarg; break;
+		case 'l':
+			if (parse_u64(optarg, 600000, &v) || v < 300)
+				goto bad;
+			mq.lease_ms = (uint32_t)v;
+			break;
 		case 'N':
 			if (parse_u64(optarg, 65536, &v) || !v)
 				goto bad;
@@ -473,7 +507,10 @@ int cmd_open(int argc, char **argv)
 	if (json)
 		set_json_errors("open");
 	olog_setup(rate);
-	if (!go.state_dir || nsrc > 1 || optind != argc) {
+	if (mq.fleet && !go.state_dir)
+		go.state_dir = mq.fleet;	/* each shard has its own */
+	if (!go.state_dir || nsrc > 1 || optind != argc ||
+	    (mq.fleet && !mq.broker)) {
 		if (nsrc > 1)
 			err_msg("choose one of --input, --serial, --udp, --mqtt");
 		help(stderr);

@@ -28,6 +28,12 @@
  * in libmosquitto and go out again after the CONNACK. A CONNACK without
  * the session (the cluster lost it) is logged: frames published meanwhile
  * may be gone.
+ *
+ * One struct vf is one gateway with its outbox and its MQTT session: the
+ * whole verifier (open_mqtt()), or one shard of a fleet (fleet.c, through
+ * verifier.h), whose directory is shared and fenced: every write there is
+ * checked against the shard's fencing token, and a round whose frames
+ * would be fed after a newer holder took the shard feeds nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +50,7 @@
 #include "mqtt.h"
 #include "open.h"
 #include "outbox.h"
+#include "verifier.h"
 
 #define BATCH_BYTES	(256u << 10)	/* frames fed to the gateway at once */
 #define READS_PER_ROUND	64		/* packets read before a sync */
@@ -54,6 +61,8 @@
 static volatile sig_atomic_t stop;
 
 struct vf {
+	struct diamond_fence *fence;	/* a fleet's shard, or NULL */
+	double retry;			/* next reconnect */
 	struct diamond_gw *gw;
 	struct outbox *ob;
 	struct mosquitto *m;
@@ -61,13 +70,16 @@ struct vf {
 	uint8_t *mine;			/* bit s: shard s is ours */
 	uint8_t *batch;
 	size_t blen;
+	uint64_t nbatch;		/* frames in @batch */
+	char id[128];			/* the default client ID */
+	int started;			/* vf_start() went through */
 	int fatal;			/* -errno: stop, acknowledge nothing more */
 	int connected;
 	int was_connected;		/* a CONNACK came before */
 	uint32_t subscribed;		/* SUBSCRIBEs of this connection */
 	uint32_t suback_owed;		/* of them, not yet acknowledged */
 	uint64_t messages, taken, bad_topic, bad_envelope, bad_frame,
-		 misfiled, readings, events;
+		 misfiled, readings, events, refused;
 };
 
 static void on_signal(int sig)
@@ -185,8 +197,18 @@ static int commit(void *arg)
 	return rc;
 }
 
+/*
+ * The frames read, to the gateway; in a fleet's shard only while the
+ * shard is still ours: its device states are not used once a newer
+ * holder took it (and every write would be refused anyway).
+ */
 static void flush_batch(struct vf *v)
 {
+	if (v->blen && v->fence && diamond_fence_check(v->fence)) {
+		v->refused += v->nbatch;
+		v->blen = 0;
+	}
+	v->nbatch = 0;
 	if (v->blen && diamond_gw_feed(v->gw, v->batch, v->blen) < 0 &&
 	    !v->fatal)
 		v->fatal = -ENOMEM;
@@ -258,6 +280,7 @@ static void on_message(struct mosquitto *m, void *arg,
 		flush_batch(v);
 	memcpy(v->batch + v->blen, frame, flen);
 	v->blen += flen;
+	v->nbatch++;
 	v->taken++;
 }
 
@@ -374,6 +397,8 @@ static void round_trip(struct vf *v, int timeout_ms)
 	flush_batch(v);
 	if (!v->fatal)
 		commit(v);	/* the events of rejected units */
+	if (v->fence && diamond_fence_stale(v->fence))
+		v->fatal = -ESTALE;	/* nothing fed, written or acknowledged */
 	if (v->fatal)
 		return;		/* nothing more acknowledged */
 	outbox_send(v->ob, pub, v);
@@ -391,13 +416,58 @@ static void round_trip(struct vf *v, int timeout_ms)
 	}
 }
 
+int vf_socket(const struct vf *v)
+{
+	return mosquitto_socket(v->m);
+}
+
+int vf_error(const struct vf *v)
+{
+	return v->fatal;
+}
+
+size_t vf_owed(const struct vf *v)
+{
+	return outbox_owed(v->ob);
+}
+
+uint64_t vf_refused(const struct vf *v)
+{
+	return v->refused;
+}
+
+void vf_step(struct vf *v, int timeout_ms)
+{
+	double t = mono();
+
+	if (v->fatal)
+		return;
+	if (mosquitto_socket(v->m) >= 0) {
+		round_trip(v, timeout_ms);
+		return;
+	}
+	v->connected = 0;
+	if (t >= v->retry) {
+		/* A fleet's shard: its session only while the shard is ours. */
+		if (v->fence && diamond_fence_check(v->fence)) {
+			v->fatal = -ESTALE;
+			return;
+		}
+		/* The next broker of the list (a cluster's next node). */
+		if (mq_connect(v->m, v->mo, 1, 1))
+			v->retry = t + 1;
+	}
+	if (mosquitto_socket(v->m) < 0 && timeout_ms)
+		usleep(100000);
+}
+
 /*
  * Until stopped: the broker's rounds, and when the connection is gone,
  * the next broker of the list (every second once none took it).
  */
 static void run(struct vf *v)
 {
-	double retry = 0, t, end = 0;
+	double t, end = 0;
 
 	while (!v->fatal) {
 		t = mono();
@@ -405,15 +475,7 @@ static void run(struct vf *v)
 			end = t + DRAIN_SECONDS;
 		if (end && (t >= end || !outbox_owed(v->ob)))
 			break;
-		if (mosquitto_socket(v->m) < 0) {
-			v->connected = 0;
-			if (t >= retry && mq_connect(v->m, v->mo, 1, 1))
-				retry = t + 1;
-			if (mosquitto_socket(v->m) < 0)
-				usleep(100000);
-			continue;
-		}
-		round_trip(v, 200);
+		vf_step(v, 200);
 	}
 }
 
@@ -426,7 +488,7 @@ static void summary(const struct vf *v)
 		  "%llu dropped (%llu topic, %llu envelope, %llu frame, %llu "
 		  "misfiled); %llu epochs verified, %llu rejected, %llu groups "
 		  "released, %llu groups rejected; %llu readings, %llu events "
-		  "published, %zu not yet acknowledged (kept in the outbox)",
+		  "published, %zu not yet acknowledged (kept in the outbox)%s",
 		  (unsigned long long)v->messages, (unsigned long long)v->taken,
 		  (unsigned long long)(v->bad_topic + v->bad_envelope +
 				       v->bad_frame + v->misfiled),
@@ -439,7 +501,8 @@ static void summary(const struct vf *v)
 		  (unsigned long long)st.groups_verified,
 		  (unsigned long long)st.groups_rejected,
 		  (unsigned long long)v->readings,
-		  (unsigned long long)v->events, outbox_owed(v->ob));
+		  (unsigned long long)v->events, outbox_owed(v->ob),
+		  v->fatal == -ESTALE ? "; the shard is a newer holder's" : "");
 }
 
 /* The gateway, its outbox and stage, the spool taken up. */
@@ -462,6 +525,10 @@ static int setup_gw(struct vf *v, const struct diamond_gw_opts *go)
 		     strerror(-rc));
 		return -1;
 	}
+	if (v->fence) {
+		diamond_gw_set_fence(v->gw, v->fence);
+		outbox_set_fence(v->ob, v->fence);
+	}
 	diamond_gw_set_stage(v->gw, commit, v);
 	rc = diamond_gw_resume(v->gw);
 	if (rc > 0)
@@ -476,13 +543,12 @@ static int setup_gw(struct vf *v, const struct diamond_gw_opts *go)
 	return 0;
 }
 
-static int setup_client(struct vf *v, struct mq_opts *mo, char *id,
-			size_t idsize, const char *shards)
+static int setup_client(struct vf *v, struct mq_opts *mo, const char *shards)
 {
 	if (!mo->client_id) {
-		snprintf(id, idsize, "diamond-verifier-%s-of-%u",
+		snprintf(v->id, sizeof(v->id), "diamond-verifier-%s-of-%u",
 			 shards ? shards : "all", (unsigned int)mo->shards);
-		mo->client_id = id;
+		mo->client_id = v->id;
 	}
 	v->m = mq_client(mo, 0, v);
 	if (!v->m)
@@ -496,48 +562,76 @@ static int setup_client(struct vf *v, struct mq_opts *mo, char *id,
 	return mq_connect(v->m, mo, 0, 0);
 }
 
+void vf_stop(struct vf *v, int graceful)
+{
+	if (!v)
+		return;
+	if (v->started)
+		summary(v);
+	if (v->m) {
+		/* Fatal: the socket closes with the PUBACKs still queued. */
+		if (graceful && !v->fatal &&
+		    mosquitto_disconnect(v->m) == MOSQ_ERR_SUCCESS)
+			mosquitto_loop_write(v->m, 1);
+		mosquitto_destroy(v->m);
+	}
+	outbox_close(v->ob);
+	diamond_gw_free(v->gw);
+	free(v->batch);
+	free(v->mine);
+	free(v);
+}
+
+struct vf *vf_start(const struct diamond_gw_opts *go, struct mq_opts *mo,
+		    const char *shards, struct diamond_fence *fence,
+		    int *usage)
+{
+	struct vf *v = calloc(1, sizeof(*v));
+
+	*usage = 0;
+	if (!v)
+		return NULL;
+	v->mo = mo;
+	v->fence = fence;
+	v->mine = calloc(mo->shards / 8 + 1, 1);
+	v->batch = malloc(BATCH_BYTES);
+	if (!v->mine || !v->batch)
+		goto fail;
+	if (shards ? parse_shards(v, shards) :
+	    (memset(v->mine, 0xff, mo->shards / 8 + 1), 0)) {
+		err_msg("--shard '%s': shards below --shards, as 0,2,5-7", shards);
+		*usage = 1;
+		goto fail;
+	}
+	if (setup_gw(v, go) || setup_client(v, mo, shards))
+		goto fail;
+	outbox_send(v->ob, pub, v);	/* what an earlier run still owed */
+	v->started = 1;
+	return v;
+fail:
+	v->fatal = -EIO;
+	vf_stop(v, 0);
+	return NULL;
+}
+
 int open_mqtt(const struct diamond_gw_opts *go, struct mq_opts *mo,
 	      const char *shards)
 {
-	struct vf v = { .mo = mo };
 	struct sigaction sa = { .sa_handler = on_signal };
-	char id[128];
-	int rc = EXIT_SETUP;
+	int usage, rc = 0;
+	struct vf *v = vf_start(go, mo, shards, NULL, &usage);
 
-	v.mine = calloc(mo->shards / 8 + 1, 1);
-	v.batch = malloc(BATCH_BYTES);
-	if (!v.mine || !v.batch)
-		goto out;
-	if (shards ? parse_shards(&v, shards) :
-	    (memset(v.mine, 0xff, mo->shards / 8 + 1), 0)) {
-		err_msg("--shard '%s': shards below --shards, as 0,2,5-7", shards);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (setup_gw(&v, go) || setup_client(&v, mo, id, sizeof(id), shards))
-		goto out;
+	if (!v)
+		return usage ? EXIT_USAGE : EXIT_SETUP;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	outbox_send(v.ob, pub, &v);	/* what an earlier run still owed */
-	run(&v);
-	rc = 0;
-	if (v.fatal) {
+	run(v);
+	if (v->fatal) {
 		olog(OLOG_SETUP, NULL, "stopping, frames not acknowledged: %s",
-		     v.fatal == -ENOBUFS ? "the broker does not acknowledge readings" :
-		     strerror(-v.fatal));
+		     v->fatal == -ENOBUFS ? "the broker does not acknowledge readings" :
+		     strerror(-v->fatal));
 		rc = EXIT_SETUP;
 	}
-	summary(&v);
-out:
-	if (v.m) {
-		/* Fatal: the socket closes with the PUBACKs still queued. */
-		if (!v.fatal && mosquitto_disconnect(v.m) == MOSQ_ERR_SUCCESS)
-			mosquitto_loop_write(v.m, 1);
-		mosquitto_destroy(v.m);
-	}
-	outbox_close(v.ob);
-	diamond_gw_free(v.gw);
-	free(v.batch);
-	free(v.mine);
+	vf_stop(v, 1);
 	return rc;
 }

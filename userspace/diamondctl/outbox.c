@@ -9,6 +9,12 @@
  * payload's (32-bit little-endian), then both; a torn last record is
  * ignored. With nothing owed it is truncated; when it grows past twice
  * what is owed (plus 1 MiB) it is rewritten from memory, as the spool is.
+ *
+ * A fleet's shard keeps its outbox in the shard's shared directory, so
+ * that a verifier taking the shard over publishes what the last holder
+ * still owed; every write to it is then made under the shard's fence
+ * (outbox_set_fence()), so a holder that lost the shard writes nothing
+ * there again: no reading it verified after that is ever released.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,6 +25,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <diamond/libdiamond.h>
 
 #include "outbox.h"
 
@@ -41,7 +49,25 @@ struct outbox {
 	size_t owed;
 	struct msg *head, *tail;
 	struct msg *by_mid[65536];
+	struct diamond_fence *fence;	/* a shared shard's, or NULL */
 };
+
+void outbox_set_fence(struct outbox *ob, struct diamond_fence *fence)
+{
+	ob->fence = fence;
+}
+
+/* May the file be written now? Then unfence(). 0 or -ESTALE. */
+static int fence(struct outbox *ob)
+{
+	return ob->fence ? diamond_fence_enter(ob->fence) : 0;
+}
+
+static void unfence(struct outbox *ob)
+{
+	if (ob->fence)
+		diamond_fence_exit(ob->fence);
+}
 
 static size_t rec_size(const struct msg *m)
 {
@@ -219,15 +245,11 @@ static int write_rec(int fd, const struct msg *m)
 	return 0;
 }
 
-int outbox_sync(struct outbox *ob)
+static int sync_locked(struct outbox *ob, struct msg *first)
 {
-	struct msg *m, *first = NULL;
+	struct msg *m;
 	int rc;
 
-	for (m = ob->tail; m && !m->durable; m = m->prev)
-		first = m;
-	if (!first)
-		return 0;
 	for (m = first; m; m = m->next) {
 		rc = write_rec(ob->fd, m);
 		if (rc)
@@ -239,6 +261,23 @@ int outbox_sync(struct outbox *ob)
 	for (m = first; m; m = m->next)
 		m->durable = 1;
 	return 0;
+}
+
+int outbox_sync(struct outbox *ob)
+{
+	struct msg *m, *first = NULL;
+	int rc;
+
+	for (m = ob->tail; m && !m->durable; m = m->prev)
+		first = m;
+	if (!first)
+		return 0;
+	rc = fence(ob);
+	if (rc)
+		return rc;
+	rc = sync_locked(ob, first);
+	unfence(ob);
+	return rc;
 }
 
 void outbox_send(struct outbox *ob, outbox_pub_fn pub, void *arg)
@@ -300,12 +339,18 @@ void outbox_acked(struct outbox *ob, int mid)
 	unlink_msg(ob, m);
 	free(m);
 	/* A lost truncate or rewrite only means a message published twice. */
+	if (ob->owed ? ob->file_bytes <= 2 * ob->owed_bytes + SLACK :
+	    !ob->file_bytes)
+		return;
+	if (fence(ob))
+		return;
 	if (!ob->owed) {
-		if (ob->file_bytes && ftruncate(ob->fd, 0) == 0)
+		if (ftruncate(ob->fd, 0) == 0)
 			ob->file_bytes = 0;
-	} else if (ob->file_bytes > 2 * ob->owed_bytes + SLACK) {
+	} else {
 		rewrite(ob);
 	}
+	unfence(ob);
 }
 
 size_t outbox_owed(const struct outbox *ob)

@@ -23,6 +23,12 @@ typedef int (*outbox_pub_fn)(void *arg, const char *topic, const void *p,
  */
 int outbox_open(struct outbox **ob, const char *state_dir);
 void outbox_close(struct outbox *ob);
+struct diamond_fence;
+/*
+ * A shard's outbox in its shared directory: every write from now on under
+ * @fence (libdiamond.h), none once it is refused (outbox_sync(): -ESTALE).
+ */
+void outbox_set_fence(struct outbox *ob, struct diamond_fence *fence);
 /* Owe a message (not durable until outbox_sync()). 0 or -errno. */
 int outbox_add(struct outbox *ob, const char *topic, const void *p,
 	       size_t len);

@@ -83,11 +83,15 @@ static void set_limits(struct diamond_gw *gw, const struct diamond_gw_opts *o)
 			 DIAMOND_DEFAULT_MAX_BUFFER;
 }
 
-/* The state directory (locked), its spool and quarantine as @o asks. */
+/*
+ * The state directory (locked for the gateway's life, or shared and
+ * fenced: DIAMOND_GW_SHARED), its spool and quarantine as @o asks.
+ */
 static int open_dirs(struct diamond_gw *gw, const struct diamond_gw_opts *o,
 		     char *msg, size_t size)
 {
 	int rc = diamond_store_open(&gw->store, o->state_dir,
+				    o->flags & DIAMOND_GW_SHARED ? 0 :
 				    DIAMOND_STORE_LOCK);
 
 	if (rc) {
@@ -180,6 +184,15 @@ int diamond_gw_set_stage(struct diamond_gw *gw, int (*commit)(void *arg),
 		return -EINVAL;
 	gw->stage = commit;
 	gw->stage_arg = arg;
+	return 0;
+}
+
+int diamond_gw_set_fence(struct diamond_gw *gw, struct diamond_fence *fence)
+{
+	if (!gw || !fence)
+		return -EINVAL;
+	gw->fence = fence;
+	dlib_store_set_fence(gw->store, fence);
 	return 0;
 }
 

@@ -178,6 +178,7 @@ struct diamond_gw {
 	size_t qmax, qused, qfiles;
 	uint64_t qseq;
 	int replaying;			/* feeding the spool back: no appends */
+	struct diamond_fence *fence;	/* DIAMOND_GW_SHARED: every write */
 	uint8_t *body;		/* assembled epoch, shared by all devices */
 	size_t body_cap;
 	uint8_t *pt;
@@ -583,6 +584,9 @@ int32_t dlib_key_ring(void);
 int dlib_key_link_user(int32_t ring, uid_t uid);
 int dlib_key_setperm(int32_t key, uint32_t perm);
 
+/* store.c: every state written under @fence from now on (NULL: none). */
+void dlib_store_set_fence(struct diamond_store *store,
+			  struct diamond_fence *fence);
 /* store.c: a version 4 file; @dec: the runs when @w has a cursor. */
 int dlib_store_load_w(struct diamond_store *store, uint32_t device_id,
 		      struct dlib_wstate *w, struct dlib_decided *dec);

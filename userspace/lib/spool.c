@@ -7,6 +7,10 @@
  * grows until it holds twice what is open (plus 1 MiB); then it is
  * rewritten from the open epochs in memory, so its size stays within
  * 2 * max_buffer + 1 MiB. With nothing open it is truncated.
+ *
+ * In a shared shard directory (DIAMOND_GW_SHARED) every write, fsync,
+ * truncate and rewrite is made under the gateway's fence (fence.c): a
+ * holder that lost the shard appends nothing to its new holder's spool.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -56,6 +60,18 @@ int dlib_spool_open(struct diamond_gw *gw, const char *state_dir)
 	return 0;
 }
 
+/* May the spool be written now? Then diamond_fence_exit() (unfence()). */
+static int fence(struct diamond_gw *gw)
+{
+	return gw->fence ? diamond_fence_enter(gw->fence) : 0;
+}
+
+static void unfence(struct diamond_gw *gw)
+{
+	if (gw->fence)
+		diamond_fence_exit(gw->fence);
+}
+
 static void flush(struct dlib_spool *s)
 {
 	if (s->used && dlib_write_all(s->fd, s->buf, s->used) < 0)
@@ -67,9 +83,12 @@ void dlib_spool_close(struct diamond_gw *gw)
 {
 	if (!gw->spool)
 		return;
-	flush(gw->spool);
-	if (gw->spool->dirty)
-		fdatasync(gw->spool->fd);
+	if (!fence(gw)) {
+		flush(gw->spool);
+		if (gw->spool->dirty)
+			fdatasync(gw->spool->fd);
+		unfence(gw);
+	}
 	close(gw->spool->fd);
 	free(gw->spool);
 	gw->spool = NULL;
@@ -82,8 +101,15 @@ void dlib_spool_append(struct diamond_gw *gw, const struct diamond_frame *f)
 
 	if (!s || s->fd < 0)
 		return;
-	if (sizeof(s->buf) - s->used < DIAMOND_FRAME_HDR + (size_t)f->len)
-		flush(s);
+	if (sizeof(s->buf) - s->used < DIAMOND_FRAME_HDR + (size_t)f->len) {
+		if (fence(gw)) {	/* not ours now: nothing more written */
+			s->bytes -= s->used;
+			s->used = 0;
+		} else {
+			flush(s);
+			unfence(gw);
+		}
+	}
 	n = diamond_frame_write(s->buf + s->used, sizeof(s->buf) - s->used, f);
 	if (n > 0) {
 		s->used += (size_t)n;
@@ -93,7 +119,7 @@ void dlib_spool_append(struct diamond_gw *gw, const struct diamond_frame *f)
 }
 
 /* Replace the spool by the frames of the open epochs, crash-safely. */
-int dlib_spool_rewrite(struct diamond_gw *gw)
+static int rewrite(struct diamond_gw *gw)
 {
 	struct dlib_spool *s = gw->spool;
 	struct dlib_ep *ep;
@@ -131,12 +157,21 @@ int dlib_spool_rewrite(struct diamond_gw *gw)
 	return 0;
 }
 
-void dlib_spool_commit(struct diamond_gw *gw)
+int dlib_spool_rewrite(struct diamond_gw *gw)
+{
+	int rc = fence(gw);
+
+	if (!rc) {
+		rc = rewrite(gw);
+		unfence(gw);
+	}
+	return rc;
+}
+
+static void commit(struct diamond_gw *gw)
 {
 	struct dlib_spool *s = gw->spool;
 
-	if (!s || s->fd < 0)
-		return;
 	if (!gw->stats.open_epochs) {
 		/* Epochs that opened and closed within this feed: no disk. */
 		s->bytes -= s->used;
@@ -150,13 +185,29 @@ void dlib_spool_commit(struct diamond_gw *gw)
 	}
 	flush(s);
 	if (s->bytes > 2 * gw->stats.buffered + SPOOL_SLACK) {
-		if (dlib_spool_rewrite(gw) == 0)
+		if (rewrite(gw) == 0)
 			return;
 		fdatasync(s->fd);
 	} else if (s->dirty) {
 		fdatasync(s->fd);
 	}
 	s->dirty = 0;
+}
+
+void dlib_spool_commit(struct diamond_gw *gw)
+{
+	struct dlib_spool *s = gw->spool;
+
+	if (!s || s->fd < 0)
+		return;
+	if (fence(gw)) {	/* the shard is another's: drop what is held */
+		s->bytes -= s->used;
+		s->used = 0;
+		s->dirty = 0;
+		return;
+	}
+	commit(gw);
+	unfence(gw);
 }
 
 int dlib_spool_reader(const struct diamond_gw *gw)

@@ -2,7 +2,9 @@
 /*
  * The gateway's state directory: one file per device holding only its
  * current state blob, checked by a CRC-32 and the device id, replaced
- * crash-safely (fileio.c).
+ * crash-safely (fileio.c). A fleet's shard directory, shared by the
+ * verifiers that may take the shard, has a fence (fence.c): each state is
+ * then replaced under it, and not at all once a newer holder took it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -37,7 +39,28 @@ _Static_assert(STATE_MAX >= DIAMOND_STATE_FILE_SIZE(DIAMOND_BLOB_MAX) +
 struct diamond_store {
 	char *dir;
 	int lockfd;
+	struct diamond_fence *fence;	/* a shared shard directory's */
 };
+
+void dlib_store_set_fence(struct diamond_store *store,
+			  struct diamond_fence *fence)
+{
+	store->fence = fence;
+}
+
+/* Replace @path, checked and made under the fence if there is one. */
+static int put(struct diamond_store *store, const char *path,
+	       const void *data, size_t len)
+{
+	int rc = store->fence ? diamond_fence_enter(store->fence) : 0;
+
+	if (rc)
+		return rc;
+	rc = diamond_file_replace(path, data, len, 0600);
+	if (store->fence)
+		diamond_fence_exit(store->fence);
+	return rc;
+}
 
 void diamond_store_path(const struct diamond_store *store, uint32_t device_id,
 			char *buf, size_t size)
@@ -401,7 +424,7 @@ int dlib_store_save_rx(struct diamond_store *store,
 		cl = put_cursor(buf + STATE_HDR + blen, rx, dec);
 	n = encode(buf, blob, blen, st.device_id, cl);
 	diamond_store_path(store, st.device_id, path, sizeof(path));
-	rc = diamond_file_replace(path, buf, n, 0600);
+	rc = put(store, path, buf, n);
 	dlib_free_secret(buf, size);
 	dmd_wipe(blob, sizeof(blob));
 	dmd_wipe(&st, sizeof(st));
@@ -494,7 +517,7 @@ int dlib_store_save_w(struct diamond_store *store,
 		n += put_runs(buf + n, dec);
 	dmd_store32_le(buf + n, dlib_crc32(buf, n));
 	diamond_store_path(store, w->st.device_id, path, sizeof(path));
-	rc = diamond_file_replace(path, buf, n + 4, 0600);
+	rc = put(store, path, buf, n + 4);
 	free(buf);
 	return rc;
 }
@@ -512,7 +535,7 @@ int diamond_store_save(struct diamond_store *store, const uint8_t *blob,
 		return -EINVAL;
 	n = encode(buf, blob, len, p.device_id, 0);
 	diamond_store_path(store, p.device_id, path, sizeof(path));
-	rc = diamond_file_replace(path, buf, n, 0600);
+	rc = put(store, path, buf, n);
 	dmd_wipe(buf, sizeof(buf));
 	return rc;
 }
