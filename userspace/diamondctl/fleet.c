@@ -43,7 +43,6 @@
 #include "verifier.h"
 
 #define SETTLE_S	1.0	/* a claim stands this long before the take */
-#define CONTROL_KEEPALIVE 5	/* seconds; libmosquitto's least */
 #define PEERS_MAX	256
 #define DRAIN_S		5.0	/* at the end: the outboxes' PUBACKs */
 
@@ -403,7 +402,8 @@ static void control(struct fleet *f, double now)
 		olog(OLOG_SOURCE, NULL, "fleet: broker connection lost (%s); "
 		     "reconnecting", mosquitto_strerror(rc));
 	f->connected = 0;
-	if (now >= f->retry && mosquitto_reconnect(f->m) != MOSQ_ERR_SUCCESS)
+	/* The next broker of the list (a cluster's next node). */
+	if (now >= f->retry && mq_connect(f->m, &f->mo, 1, 1))
 		f->retry = now + 1;
 }
 
@@ -508,8 +508,12 @@ static int setup(struct fleet *f, const char *shards)
 	mosquitto_will_set(f->m, topic, 0, NULL, 1, true);
 	mosquitto_connect_callback_set(f->m, on_connect);
 	mosquitto_message_callback_set(f->m, on_message);
-	if (mosquitto_connect(f->m, f->mo.host, f->mo.port, CONTROL_KEEPALIVE) !=
-	    MOSQ_ERR_SUCCESS)
+	/*
+	 * A dead verifier's will is sent when its connection closes (a crash
+	 * closes it at once); one that hangs loses its shards when its
+	 * leases run out, whatever the keepalive.
+	 */
+	if (mq_connect(f->m, &f->mo, 0, 1))
 		f->retry = mono() + 1;	/* the loop keeps trying */
 	return 0;
 }
