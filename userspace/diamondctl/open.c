@@ -495,8 +495,12 @@ int cmd_open(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);	/* a scraper that hangs up early */
 	rc = loop(&r, gw) < 0 ? EXIT_SETUP : 0;
-	if (!stream)
-		diamond_gw_finish(gw);	/* the input ended: nothing more comes */
+	/* The input ended: nothing more comes (after a failure: spooled). */
+	if (!stream && !rc) {
+		c = diamond_gw_finish(gw);
+		if (c < 0 && feed_failed(gw, c))
+			rc = EXIT_SETUP;
+	}
 	fflush(stdout);
 	write_metrics(&r, gw);
 	summary(&go, gw, stream);

@@ -53,6 +53,7 @@ struct vf {
 	uint8_t *batch;
 	size_t blen;
 	int fatal;			/* -errno: stop, acknowledge nothing more */
+	char fatal_what[4400];		/* the file it is about, or "" */
 	int connected;
 	uint64_t messages, taken, bad_topic, bad_envelope, bad_frame,
 		 misfiled, readings, events;
@@ -62,6 +63,15 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+/* The first fatal error (@what: the file it is about): stop there. */
+static void fail(struct vf *v, int err, const char *what)
+{
+	if (v->fatal)
+		return;
+	v->fatal = err;
+	snprintf(v->fatal_what, sizeof(v->fatal_what), "%s", what);
 }
 
 static int ours(const struct vf *v, uint32_t shard)
@@ -112,8 +122,8 @@ static void owe(struct vf *v, const char *what, uint32_t dev,
 		rc = p ? outbox_add(v->ob, topic, p, n) : -ENOMEM;
 	}
 	free(p);
-	if (rc && !v->fatal)
-		v->fatal = rc;
+	if (rc)
+		fail(v, rc, "outbox");
 }
 
 static void reading_json(FILE *f, const void *x)
@@ -166,18 +176,26 @@ static void on_event(void *arg, const struct diamond_event *ev)
 static int commit(void *arg)
 {
 	struct vf *v = arg;
+	char what[4200];
 	int rc = v->fatal ? v->fatal : outbox_sync(v->ob);
 
-	if (rc && !v->fatal)
-		v->fatal = rc;
+	if (rc && !v->fatal) {
+		snprintf(what, sizeof(what), "outbox %s", outbox_path(v->ob));
+		fail(v, rc, what);
+	}
 	return rc;
 }
 
+/*
+ * The frames read, to the gateway; it fails when it could not make what
+ * they brought durable (the spool, a state file: diamond_gw_failure()).
+ */
 static void flush_batch(struct vf *v)
 {
-	if (v->blen && diamond_gw_feed(v->gw, v->batch, v->blen) < 0 &&
-	    !v->fatal)
-		v->fatal = -ENOMEM;
+	int rc = v->blen ? diamond_gw_feed(v->gw, v->batch, v->blen) : 0;
+
+	if (rc < 0)
+		fail(v, rc, diamond_gw_failure(v->gw));
 	v->blen = 0;
 }
 
@@ -326,8 +344,8 @@ static void round_trip(struct vf *v, int timeout_ms)
 	if (v->fatal)
 		return;		/* nothing more acknowledged */
 	outbox_send(v->ob, pub, v);
-	if (outbox_owed(v->ob) > OWED_MAX && !v->fatal)
-		v->fatal = -ENOBUFS;	/* the broker does not take readings */
+	if (outbox_owed(v->ob) > OWED_MAX)	/* the broker takes no readings */
+		fail(v, -ENOBUFS, "");
 	if (rc == MOSQ_ERR_SUCCESS && mosquitto_want_write(v->m))
 		rc = mosquitto_loop_write(v->m, 1);
 	if (rc == MOSQ_ERR_SUCCESS)
@@ -411,11 +429,14 @@ static int setup_gw(struct vf *v, const struct diamond_gw_opts *go)
 	rc = diamond_gw_resume(v->gw);
 	if (rc > 0)
 		olog_info(1, NULL, "%d open epochs taken up from the spool", rc);
-	if (rc >= 0 && !v->fatal)
-		rc = outbox_sync(v->ob);
-	if (rc < 0 || v->fatal) {
-		olog(OLOG_SETUP, NULL, "spool or outbox: %s",
-		     strerror(rc < 0 ? -rc : -v->fatal));
+	if (rc < 0)
+		fail(v, rc, *diamond_gw_failure(v->gw) ?
+		     diamond_gw_failure(v->gw) : "spool");
+	else
+		commit(v);
+	if (v->fatal) {
+		olog(OLOG_SETUP, NULL, "%s: %s", v->fatal_what,
+		     diamond_strerror(v->fatal));
 		return -1;
 	}
 	return 0;
@@ -466,9 +487,10 @@ int open_mqtt(const struct diamond_gw_opts *go, struct mq_opts *mo,
 	run(&v);
 	rc = 0;
 	if (v.fatal) {
-		olog(OLOG_SETUP, NULL, "stopping, frames not acknowledged: %s",
+		olog(OLOG_SETUP, NULL, "stopping, frames not acknowledged: %s%s%s",
+		     v.fatal_what, *v.fatal_what ? ": " : "",
 		     v.fatal == -ENOBUFS ? "the broker does not acknowledge readings" :
-		     strerror(-v.fatal));
+		     diamond_strerror(v.fatal));
 		rc = EXIT_SETUP;
 	}
 	summary(&v);
