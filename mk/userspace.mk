@@ -191,6 +191,18 @@ check-fleet: $(DIAMONDCTL) $(LOSSY)
 		>$(TAPDIR)/fleet.tap; rc=$$?; \
 		cat $(TAPDIR)/fleet.tap; exit $$rc
 
+# A full filesystem under the verifier and under open (a small tmpfs the
+# test mounts, as root, in a mount namespace of its own): exit 3 with the
+# file named, no PUBACK for what is not durable, every reading once by ID
+# after. About 3 s wall and 1.5 s of CPU; it skips loudly without root.
+CHECK_SUITES += fleet-disk
+.PHONY: check-fleet-disk
+check-fleet-disk: $(DIAMONDCTL)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-disk.sh \
+		>$(TAPDIR)/fleet-disk.tap; rc=$$?; \
+		cat $(TAPDIR)/fleet-disk.tap; exit $$rc
+
 # Issue 23: what 300 forged units cost the gateway (instructions under
 # callgrind, chain steps, output bytes).
 .PHONY: check-userspace-forgery
