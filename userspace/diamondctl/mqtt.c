@@ -8,6 +8,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,7 @@
 int mq_parse_broker(const char *s, struct mq_opts *o)
 {
 	const char *colon, *end = s + strlen(s);
-	uint64_t port = MQ_DEFAULT_PORT;
+	uint64_t port = 0;		/* the default: mq_port() */
 	size_t n;
 
 	if (*s == '[') {		/* [IPv6]:PORT */
@@ -45,6 +47,93 @@ int mq_parse_broker(const char *s, struct mq_opts *o)
 	return 0;
 bad:
 	err_msg("--broker '%s': not HOST[:PORT]", s);
+	return -1;
+}
+
+int mq_tls_option(int c, const char *arg, struct mq_opts *o)
+{
+	switch (c) {
+	case MQ_OPT_CAFILE: o->cafile = arg; return 1;
+	case MQ_OPT_CERT: o->cert = arg; return 1;
+	case MQ_OPT_KEY: o->key = arg; return 1;
+	default: return 0;
+	}
+}
+
+int mq_tls_check(const struct mq_opts *o)
+{
+	if (!o->cert != !o->key || (o->cert && !o->cafile)) {
+		err_msg("--cert and --key go together, and with --cafile");
+		return -1;
+	}
+	return 0;
+}
+
+int mq_port(const struct mq_opts *o)
+{
+	if (o->port)
+		return o->port;
+	return o->cafile ? MQ_DEFAULT_TLS_PORT : MQ_DEFAULT_PORT;
+}
+
+/*
+ * libmosquitto's error log lines (the network thread's, too): the last
+ * one is the reason a TLS handshake failed. One writer at a time in
+ * practice; a torn line only garbles a message.
+ */
+static char last_error[256];
+static atomic_int have_error;
+
+static void on_log(struct mosquitto *m, void *arg, int level, const char *s)
+{
+	(void)m;
+	(void)arg;
+	if (level != MOSQ_LOG_ERR)
+		return;
+	snprintf(last_error, sizeof(last_error), "%s", s);
+	atomic_store(&have_error, 1);
+}
+
+const char *mq_last_error(void)
+{
+	return atomic_load(&have_error) ? last_error : "";
+}
+
+const char *mq_early_error(int rc)
+{
+	int e = errno;
+	int closed = rc == MOSQ_ERR_CONN_LOST || rc == MOSQ_ERR_PROTOCOL ||
+		     (rc == MOSQ_ERR_ERRNO &&
+		      (e == EPROTO || e == ECONNRESET || e == EPIPE));
+
+	if (closed && !*mq_last_error())
+		return MQ_LOST_EARLY;
+	return rc == MOSQ_ERR_ERRNO ? strerror(e) : mosquitto_strerror(rc);
+}
+
+void mq_failed(const struct mq_opts *o, const char *why)
+{
+	const char *e = mq_last_error();
+
+	err_msg("mqtt: broker %s port %d: %s%s%s%s", o->host, mq_port(o), why,
+		*e ? " (" : "", e, *e ? ")" : "");
+}
+
+/* --cafile, --cert, --key: TLS, the broker's certificate verified. */
+static int tls_setup(struct mosquitto *m, const struct mq_opts *o)
+{
+	int rc;
+
+	if (!o->cafile)
+		return 0;
+	rc = mosquitto_tls_set(m, o->cafile, NULL, o->cert, o->key, NULL);
+	if (rc == MOSQ_ERR_SUCCESS)
+		return 0;
+	err_msg("mqtt: --cafile %s%s%s%s%s: %s", o->cafile,
+		o->cert ? ", --cert " : "", o->cert ? o->cert : "",
+		o->key ? ", --key " : "", o->key ? o->key : "",
+		rc == MOSQ_ERR_INVAL ? "a file cannot be read" :
+		mosquitto_strerror(rc));
 	return -1;
 }
 
@@ -78,9 +167,14 @@ struct mosquitto *mq_client(const struct mq_opts *o, int clean, void *arg)
 	}
 	/* MQTT 3.1.1, so that any broker will do. */
 	mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
+	mosquitto_log_callback_set(m, on_log);
 	if ((o->user || pass) &&
 	    mosquitto_username_pw_set(m, o->user, pass) != MOSQ_ERR_SUCCESS) {
 		err_msg("mqtt: bad username or password");
+		mosquitto_destroy(m);
+		return NULL;
+	}
+	if (tls_setup(m, o)) {
 		mosquitto_destroy(m);
 		return NULL;
 	}
@@ -89,12 +183,11 @@ struct mosquitto *mq_client(const struct mq_opts *o, int clean, void *arg)
 
 int mq_connect(struct mosquitto *m, const struct mq_opts *o)
 {
-	int rc = mosquitto_connect(m, o->host, o->port, MQ_KEEPALIVE);
+	int rc = mosquitto_connect(m, o->host, mq_port(o), MQ_KEEPALIVE);
 
 	if (rc == MOSQ_ERR_SUCCESS)
 		return 0;
-	err_msg("mqtt: broker %s port %d: %s", o->host, o->port,
-		rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
+	mq_failed(o, mq_early_error(rc));
 	return -1;
 }
 

@@ -15,6 +15,8 @@
 struct mosquitto;
 
 #define MQ_DEFAULT_PORT		1883
+#define MQ_DEFAULT_TLS_PORT	8883	/* with --cafile, as mosquitto_pub */
+#define MQ_CONNECT_SECONDS	10	/* the first CONNACK, or exit 3 */
 #define MQ_DEFAULT_PREFIX	"diamond"
 #define MQ_KEEPALIVE		30	/* seconds: a dead peer found in 45 */
 #define MQ_MAX_SHARDS		65536
@@ -30,12 +32,39 @@ struct mosquitto;
 
 struct mq_opts {
 	char host[256];
-	int port;
+	int port;		/* 0: the default, 1883, or 8883 with TLS */
 	const char *prefix;	/* topic prefix P */
 	const char *client_id;
 	const char *user;	/* password from $DIAMOND_MQTT_PASSWORD */
 	uint32_t shards;	/* N: a device's shard is its ID mod N */
+	/* TLS (--cafile): the broker's certificate is verified against
+	 * @cafile and must name the broker's host (DNS name or IP address);
+	 * --cert and --key, an unencrypted PEM key, for a broker that asks
+	 * for client certificates. */
+	const char *cafile, *cert, *key;
 };
+
+/* --cafile, --cert and --key, as mosquitto_pub names them. */
+#define MQ_OPT_CAFILE	0x1001
+#define MQ_OPT_CERT	0x1002
+#define MQ_OPT_KEY	0x1003
+#define MQ_TLS_LONGOPTS \
+	{ "cafile", required_argument, NULL, MQ_OPT_CAFILE }, \
+	{ "cert", required_argument, NULL, MQ_OPT_CERT }, \
+	{ "key", required_argument, NULL, MQ_OPT_KEY }
+#define MQ_TLS_HELP \
+	"  --cafile FILE     TLS: the CA certificate(s), PEM, that the broker's\n" \
+	"                    certificate must chain to; it must name HOST\n" \
+	"                    (default port then 8883)\n" \
+	"  --cert FILE       TLS: this client's certificate, PEM, for a broker\n" \
+	"                    that requires one (with --key and --cafile)\n" \
+	"  --key FILE        TLS: its private key, PEM, unencrypted\n"
+/* A getopt_long() result @c: 1 if it was one of them (into @o), else 0. */
+int mq_tls_option(int c, const char *arg, struct mq_opts *o);
+/* --cert and --key go together, and with --cafile; 0 or -1 after a message. */
+int mq_tls_check(const struct mq_opts *o);
+/* The port to connect to: --broker's, or the default (TLS or not). */
+int mq_port(const struct mq_opts *o);
 
 /* HOST[:PORT] (an IPv6 literal as [ADDR]:PORT); 0 or -1 after a message. */
 int mq_parse_broker(const char *s, struct mq_opts *o);
@@ -46,8 +75,33 @@ int mq_id_ok(const char *id);
  * libmosquitto initialised once; NULL after a message.
  */
 struct mosquitto *mq_client(const struct mq_opts *o, int clean, void *arg);
-/* Connect (TCP and the CONNECT packet queued); 0 or -1 after a message. */
+/*
+ * Connect (TCP, the TLS handshake with --cafile, the CONNECT packet
+ * queued); 0 or -1 after a message that names the reason (libmosquitto's
+ * error, and OpenSSL's for TLS: "certificate verify failed").
+ */
 int mq_connect(struct mosquitto *m, const struct mq_opts *o);
+/*
+ * The last error libmosquitto logged for this process (OpenSSL's reason
+ * for a failed handshake, which its return codes do not carry), or "".
+ */
+const char *mq_last_error(void);
+/*
+ * Why the first connection failed with libmosquitto's @rc (and errno for
+ * MOSQ_ERR_ERRNO), in words.
+ */
+const char *mq_early_error(int rc);
+/* Print "mqtt: broker HOST port PORT: @why[ (last error)]". */
+void mq_failed(const struct mq_opts *o, const char *why);
+/*
+ * The first connection closed (or garbled: a TLS alert read as MQTT)
+ * before the broker's CONNACK: why, likely.
+ */
+#define MQ_LOST_EARLY \
+	"the broker closed the connection before its CONNACK (a TLS listener " \
+	"needs --cafile, one that requires client certificates --cert and " \
+	"--key)"
+
 
 /* Wrap @frame for a frames topic; the envelope's size, or 0. */
 size_t mq_wrap(uint8_t *out, size_t cap, const char *gw_id, const char *meta,

@@ -36,7 +36,8 @@ static void help(FILE *f)
 		"                       [--metrics-interval S] [--log-rate N] [--json-errors]\n"
 		"       diamondctl open --state-dir DIR --mqtt HOST[:PORT] [--shards N]\n"
 		"                       [--shard LIST] [--topic-prefix P] [--client-id ID]\n"
-		"                       [--user NAME] [the options above but the input]\n\n"
+		"                       [--user NAME] [--cafile FILE [--cert FILE --key FILE]]\n"
+		"                       [the options above but the input]\n\n"
 		"Verify every epoch of the frames read (stdin by default) and write\n"
 		"its records to stdout as JSON lines:\n"
 		"  {\"device\":ID,\"epoch\":E,\"index\":J,\"data\":\"...\"[,\"ad\":\"HEX\"]}\n"
@@ -93,9 +94,12 @@ static void help(FILE *f)
 		"  --client-id ID   the MQTT session, the same across restarts (default\n"
 		"                   diamond-verifier-LIST-of-N)\n"
 		"  --user NAME      broker username; the password from $DIAMOND_MQTT_PASSWORD\n"
+		MQ_TLS_HELP
 		"  -h, --help       this text\n\n"
 		"Exit status: 0; 1 an epoch or frame was rejected (file or stdin input);\n"
-		"2 usage; 3 setup (state directory, missing kernel module, I/O).\n");
+		"2 usage; 3 setup (state directory, missing kernel module, I/O: a\n"
+		"spool, state file or outbox that cannot be written; --mqtt: a broker\n"
+		"not reached, a TLS certificate that does not verify, a refused client).\n");
 }
 
 static void on_signal(int sig)
@@ -336,6 +340,7 @@ static int start(struct diamond_gw **gw, const struct diamond_gw_opts *go)
 /* open --mqtt's own options, checked by open_mqtt_args(). */
 struct mqtt_args {
 	const char *broker, *shard, *prefix, *client_id, *user;
+	const char *cafile, *cert, *key;
 	uint32_t shards;
 };
 
@@ -349,9 +354,10 @@ static int open_mqtt_args(const struct diamond_gw_opts *go,
 	return EXIT_USAGE;
 #else
 	struct mq_opts mo = { .prefix = a->prefix, .client_id = a->client_id,
-			      .user = a->user, .shards = a->shards };
+			      .user = a->user, .shards = a->shards,
+			      .cafile = a->cafile, .cert = a->cert, .key = a->key };
 
-	if (mq_parse_broker(a->broker, &mo))
+	if (mq_parse_broker(a->broker, &mo) || mq_tls_check(&mo))
 		return EXIT_USAGE;
 	if (!(go->flags & DIAMOND_GW_SPOOL)) {
 		err_msg("--mqtt needs the spool: a frame is acknowledged once it is in it");
@@ -391,6 +397,7 @@ int cmd_open(int argc, char **argv)
 		{ "topic-prefix", required_argument, NULL, 'P' },
 		{ "client-id", required_argument, NULL, 'c' },
 		{ "user", required_argument, NULL, 'U' },
+		MQ_TLS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -458,6 +465,9 @@ int cmd_open(int argc, char **argv)
 		case 'P': mq.prefix = optarg; break;
 		case 'c': mq.client_id = optarg; break;
 		case 'U': mq.user = optarg; break;
+		case MQ_OPT_CAFILE: mq.cafile = optarg; break;
+		case MQ_OPT_CERT: mq.cert = optarg; break;
+		case MQ_OPT_KEY: mq.key = optarg; break;
 		case 'N':
 			if (parse_u64(optarg, 65536, &v) || !v)
 				goto bad;

@@ -55,6 +55,8 @@ struct vf {
 	int fatal;			/* -errno: stop, acknowledge nothing more */
 	char fatal_what[4400];		/* the file it is about, or "" */
 	int connected;
+	int ever;			/* the first CONNACK accepted us */
+	const char *never;		/* why the first connection failed */
 	uint64_t messages, taken, bad_topic, bad_envelope, bad_frame,
 		 misfiled, readings, events;
 };
@@ -281,12 +283,17 @@ static void on_connect(struct mosquitto *m, void *arg, int rc)
 	char topic[600];
 	uint32_t s;
 
+	if (rc && !v->ever) {	/* this client is refused: a setup error */
+		v->never = mosquitto_connack_string(rc);
+		return;
+	}
 	if (rc) {
 		olog(OLOG_SOURCE, NULL, "broker refused the connection: %s",
 		     mosquitto_connack_string(rc));
 		return;
 	}
 	v->connected = 1;
+	v->ever = 1;
 	for (s = 0; s < v->mo->shards; s++) {
 		if (!ours(v, s))
 			continue;
@@ -350,6 +357,10 @@ static void round_trip(struct vf *v, int timeout_ms)
 		rc = mosquitto_loop_write(v->m, 1);
 	if (rc == MOSQ_ERR_SUCCESS)
 		rc = mosquitto_loop_misc(v->m);
+	/* The first connection failed (TLS: a certificate that does not
+	 * verify): a setup error. */
+	if (rc != MOSQ_ERR_SUCCESS && !v->ever && !v->never)
+		v->never = mq_early_error(rc);
 	/* On an error libmosquitto closed the socket: run() reconnects. */
 	if (rc != MOSQ_ERR_SUCCESS && v->connected) {
 		olog(OLOG_SOURCE, NULL, "broker connection lost (%s); reconnecting",
@@ -360,10 +371,12 @@ static void round_trip(struct vf *v, int timeout_ms)
 
 static void run(struct vf *v)
 {
-	double retry = 0, t, end = 0;
+	double retry = 0, t, end = 0, first = mono() + MQ_CONNECT_SECONDS;
 
-	while (!v->fatal) {
+	while (!v->fatal && !v->never) {
 		t = mono();
+		if (!v->ever && t >= first)
+			v->never = "no CONNACK";
 		if (stop && !end)
 			end = t + DRAIN_SECONDS;
 		if (end && (t >= end || !outbox_owed(v->ob)))
@@ -486,6 +499,11 @@ int open_mqtt(const struct diamond_gw_opts *go, struct mq_opts *mo,
 	outbox_send(v.ob, pub, &v);	/* what an earlier run still owed */
 	run(&v);
 	rc = 0;
+	if (v.never) {
+		mq_failed(mo, v.never);
+		rc = EXIT_SETUP;
+		goto out;
+	}
 	if (v.fatal) {
 		olog(OLOG_SETUP, NULL, "stopping, frames not acknowledged: %s%s%s",
 		     v.fatal_what, *v.fatal_what ? ": " : "",
