@@ -476,7 +476,9 @@ int diamond_kernel_probe(char *msg, size_t size);
  * struct diamond_gw_opts - gateway options
  * @state_dir: the state directory
  * @backend: DIAMOND_BACKEND_KERNEL (default) or DIAMOND_BACKEND_SOFTWARE
- * @max_tfms: kernel backend: keyed tfms kept open at once (LRU; 0 = 256)
+ * @max_tfms: kernel backend: keyed tfms kept open at once (LRU; 0 =
+ *	16384, about 800 MiB of kernel memory at b = 1024; lowered to fit
+ *	the descriptor limit, four each, and when a tfm is refused -ENOMEM)
  * @max_skip: lost epochs a device may skip (0 = 4096, spec section 9)
  * @max_body: 0 or DIAMOND_MAX_BODY, the one limit of sender and gateway
  *	(any other value is -EINVAL: a smaller cap would refuse epochs the

@@ -34,7 +34,20 @@ DIAMOND_SAME(DIAMOND_FRAME_RECORD, DMD_FRAME_RECORD);
 DIAMOND_SAME(DIAMOND_FRAME_TAG, DMD_FRAME_TAG);
 #undef DIAMOND_SAME
 #define DIAMOND_DEFAULT_MAX_BODY	DIAMOND_MAX_BODY
-#define DIAMOND_DEFAULT_MAX_TFMS	256
+/*
+ * Keyed kernel tfms kept open (an LRU, tfm.c). A keyed tfm costs about
+ * 49 KiB of kernel memory between epochs at b = 1024 (48,832 to 50,752
+ * bytes measured through its memcg, 51.5 KiB by the formula:
+ * Documentation/kernel-api.rst, "Memory"; performance.md, "Issue 31"),
+ * so 16,384 of them stay under 1 GiB (about 800 MiB), above the 10,000
+ * devices issue 31 wants kept keyed; it was 256 when a tfm cost 1.16 MiB.
+ * Four descriptors each: dlib_fit_tfms() lowers the cap to the hard
+ * descriptor limit, and a tfm refused for memory (a memcg at its limit)
+ * lowers it too (open_epoch.c), so a smaller host re-keys instead.
+ */
+#define DIAMOND_DEFAULT_MAX_TFMS	16384
+/* The kernel memory of one keyed tfm at b = 1024, by kernel-api.rst's formula. */
+#define DIAMOND_TFM_KERNEL_BYTES	(51u * 1024 + 512)
 
 /* Map a portable-core DMD_E* code to the errno the kernel would return. */
 int dlib_core_errno(int dmd_rc);

@@ -13,7 +13,9 @@
 
 /*
  * The backend's verdict on @body, with a tfm from the LRU: out of
- * descriptors anyway, the LRU shrinks and the open is tried once more.
+ * descriptors anyway, or of memory (the tfm's, charged to our memcg:
+ * kernel-api.rst, "Memory"), the LRU shrinks and the open is tried once
+ * more.
  */
 static int backend_open(struct diamond_gw *gw, struct dlib_dev *d,
 			const struct diamond_epoch_body *body, uint8_t *pt)
@@ -24,7 +26,8 @@ static int backend_open(struct diamond_gw *gw, struct dlib_dev *d,
 		dlib_make_room(gw, d);
 	rc = gw->be->open(d, body, pt, gw->max_skip);
 	dlib_track_tfm(gw, d, had);
-	if ((rc == -EMFILE || rc == -ENFILE) && !d->tfm && gw->ntfms) {
+	if ((rc == -EMFILE || rc == -ENFILE || rc == -ENOMEM) && !d->tfm &&
+	    gw->ntfms) {
 		gw->max_tfms = gw->ntfms > 1 ? gw->ntfms - 1 : 1;
 		dlib_make_room(gw, d);
 		rc = gw->be->open(d, body, pt, gw->max_skip);
