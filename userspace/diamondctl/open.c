@@ -19,9 +19,8 @@
 #include <unistd.h>
 
 #include "open.h"
-#ifndef DIAMONDCTL_NO_MQTT
+/* Its options and help are parsed without MQTT too (then --mqtt fails). */
 #include "mqtt.h"
-#endif
 
 static volatile sig_atomic_t stop;
 

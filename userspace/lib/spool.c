@@ -48,12 +48,14 @@ int dlib_spool_open(struct diamond_gw *gw, const char *state_dir)
 	if (!s)
 		return -ENOMEM;
 	rc = dlib_make_dir(s->path, sizeof(s->path), state_dir, "spool");
+	/* New names (directory, file) durable before any frame counts. */
+	if (!rc)
+		rc = dlib_fsync_parent(s->path);
 	strncat(s->path, "/frames", sizeof(s->path) - strlen(s->path) - 1);
 	s->fd = rc ? -1 : open(s->path, O_RDWR | O_CREAT | O_APPEND |
 			       O_CLOEXEC, 0600);
 	if (!rc && (s->fd < 0 || fstat(s->fd, &sb) < 0))
 		rc = -errno;
-	/* A new file's name must be durable before its frames count. */
 	if (!rc)
 		rc = dlib_fsync_parent(s->path);
 	if (rc) {
