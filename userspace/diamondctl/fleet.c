@@ -303,6 +303,7 @@ static void take(struct fleet *f, struct shard *s, double now)
 	go.state_dir = s->dir;
 	go.flags |= DIAMOND_GW_SHARED;
 	s->mo = f->mo;
+	s->mo.keepalive = 0;	/* a shard's session: MQ_KEEPALIVE */
 	snprintf(s->client_id, sizeof(s->client_id), "%s-shard-%u-of-%u",
 		 f->mo.prefix, (unsigned int)s->id, (unsigned int)f->mo.shards);
 	s->mo.client_id = s->client_id;
@@ -403,7 +404,8 @@ static void control(struct fleet *f, double now)
 		olog(OLOG_SOURCE, NULL, "fleet: broker connection lost (%s); "
 		     "reconnecting", mosquitto_strerror(rc));
 	f->connected = 0;
-	if (now >= f->retry && mosquitto_reconnect(f->m) != MOSQ_ERR_SUCCESS)
+	/* The next broker of the list (a cluster's next node). */
+	if (now >= f->retry && mq_connect(f->m, &f->mo, 1, 1))
 		f->retry = now + 1;
 }
 
@@ -508,8 +510,8 @@ static int setup(struct fleet *f, const char *shards)
 	mosquitto_will_set(f->m, topic, 0, NULL, 1, true);
 	mosquitto_connect_callback_set(f->m, on_connect);
 	mosquitto_message_callback_set(f->m, on_message);
-	if (mosquitto_connect(f->m, f->mo.host, f->mo.port, CONTROL_KEEPALIVE) !=
-	    MOSQ_ERR_SUCCESS)
+	f->mo.keepalive = CONTROL_KEEPALIVE;
+	if (mq_connect(f->m, &f->mo, 0, 0))
 		f->retry = mono() + 1;	/* the loop keeps trying */
 	return 0;
 }
