@@ -336,8 +336,12 @@ static void hold(struct fleet *f, struct shard *s, double now)
 			  (unsigned int)s->id, diamond_fence_stale(s->fence),
 			  s->token);
 		drop(f, s, "a newer holder took it");
-	} else if (rc) {
-		drop(f, s, strerror(-rc));
+	} else if (rc) {	/* a storage failure: nothing acknowledged */
+		char why[4600];
+
+		snprintf(why, sizeof(why), "%s%s%s", vf_failure(s->v),
+			 *vf_failure(s->v) ? ": " : "", diamond_strerror(rc));
+		drop(f, s, why);
 	} else if (now - s->renewed >= f->ttl_ms / 3000.0) {
 		if (diamond_fence_check(s->fence)) {
 			drop(f, s, "the fence holds a newer token");

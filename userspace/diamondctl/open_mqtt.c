@@ -450,6 +450,11 @@ int vf_error(const struct vf *v)
 	return v->fatal;
 }
 
+const char *vf_failure(const struct vf *v)
+{
+	return v->fatal_what;
+}
+
 size_t vf_owed(const struct vf *v)
 {
 	return outbox_owed(v->ob);
