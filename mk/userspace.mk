@@ -216,6 +216,28 @@ check-fleet-nats: $(DIAMONDCTL)
 		>$(TAPDIR)/fleet-nats.tap; rc=$$?; \
 		cat $(TAPDIR)/fleet-nats.tap; exit $$rc
 
+# A full filesystem under the verifier and under open (a small tmpfs the
+# test mounts, as root, in a mount namespace of its own): exit 3 with the
+# file named, no PUBACK for what is not durable, every reading once by ID
+# after. About 3 s wall and 1.5 s of CPU; it skips loudly without root.
+CHECK_SUITES += fleet-disk fleet-tls
+.PHONY: check-fleet-disk
+check-fleet-disk: $(DIAMONDCTL)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-disk.sh \
+		>$(TAPDIR)/fleet-disk.tap; rc=$$?; \
+		cat $(TAPDIR)/fleet-disk.tap; exit $$rc
+
+# Issue 31 item 4: the fleet over TLS with a throwaway CA made by openssl
+# at test time: client certificates, the wrong CA, plaintext, no broker.
+# About 2 s wall and 1.2 s of CPU.
+.PHONY: check-fleet-tls
+check-fleet-tls: $(DIAMONDCTL)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-tls.sh \
+		>$(TAPDIR)/fleet-tls.tap; rc=$$?; \
+		cat $(TAPDIR)/fleet-tls.tap; exit $$rc
+
 # Issue 23: what 300 forged units cost the gateway (instructions under
 # callgrind, chain steps, output bytes).
 .PHONY: check-userspace-forgery

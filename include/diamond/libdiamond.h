@@ -515,7 +515,9 @@ int diamond_kernel_probe(char *msg, size_t size);
  * struct diamond_gw_opts - gateway options
  * @state_dir: the state directory
  * @backend: DIAMOND_BACKEND_KERNEL (default) or DIAMOND_BACKEND_SOFTWARE
- * @max_tfms: kernel backend: keyed tfms kept open at once (LRU; 0 = 256)
+ * @max_tfms: kernel backend: keyed tfms kept open at once (LRU; 0 =
+ *	16384, about 800 MiB of kernel memory at b = 1024; lowered to fit
+ *	the descriptor limit, four each, and when a tfm is refused -ENOMEM)
  * @max_skip: lost epochs a device may skip (0 = 4096, spec section 9)
  * @max_body: 0 or DIAMOND_MAX_BODY, the one limit of sender and gateway
  *	(any other value is -EINVAL: a smaller cap would refuse epochs the
@@ -551,7 +553,8 @@ struct diamond_gw_opts {
 
 /*
  * DIAMOND_GW_SPOOL: every frame taken into an open epoch is appended to
- * @state_dir/spool/frames (fsync'd once per diamond_gw_feed() call);
+ * @state_dir/spool/frames (fdatasync'd once per diamond_gw_feed() call,
+ * which fails if that fails);
  * diamond_gw_resume() reloads it after a restart. The file is rewritten
  * from memory when it outgrows twice what is open, so it stays within
  * 2 * max_buffer + 1 MiB.
@@ -869,7 +872,18 @@ void diamond_gw_free(struct diamond_gw *gw);
  * are reported through the event callback and counted; they do not fail
  * this call.
  *
- * Return: 0, or a negative errno for a fatal error (out of memory).
+ * Storage does: when the spool (DIAMOND_GW_SPOOL), a state file or the
+ * stage's commit (diamond_gw_set_stage()) cannot be written or synced,
+ * the call fails with that errno and diamond_gw_failure() names the file.
+ * Then what @data brought may not be durable, so a caller that
+ * acknowledges its input must not acknowledge it; an epoch or unit that
+ * verified but could not be made durable is not decided (no event, no
+ * records without a stage), and stays open. A later call tries again (a
+ * spool that failed is rewritten from memory first), but the usual answer
+ * is to stop: diamond_gw_free() leaves what is open in the spool.
+ *
+ * Return: 0, or a negative errno for a fatal error: out of memory, or
+ * storage (above).
  */
 int diamond_gw_feed(struct diamond_gw *gw, const uint8_t *data, size_t len);
 
@@ -881,7 +895,8 @@ int diamond_gw_feed(struct diamond_gw *gw, const uint8_t *data, size_t len);
  * (-ENOMSG), quarantines them and empties the spool. A gateway freed
  * without this keeps its open epochs in the spool for the next run.
  *
- * Return: 0.
+ * Return: 0, or a storage failure as for diamond_gw_feed(); then nothing
+ * was closed, and the open epochs stay in the spool.
  */
 int diamond_gw_finish(struct diamond_gw *gw);
 
@@ -900,6 +915,19 @@ int diamond_gw_finish(struct diamond_gw *gw);
  */
 int diamond_gw_open_epoch(struct diamond_gw *gw,
 			  const struct diamond_epoch_body *body, uint8_t *pt);
+
+/**
+ * diamond_gw_failure() - what the last call could not make durable
+ * @gw: the gateway
+ *
+ * After diamond_gw_feed(), diamond_gw_feed_datagram(), diamond_gw_finish()
+ * or diamond_gw_resume() failed on storage: "spool PATH", "state PATH"
+ * (a device's state file) or "stage" (the stage's commit failed: its
+ * caller knows why).
+ *
+ * Return: that text, or "" when the last call had no storage failure.
+ */
+const char *diamond_gw_failure(const struct diamond_gw *gw);
 
 void diamond_gw_stats(const struct diamond_gw *gw,
 		      struct diamond_gw_stats *stats);
@@ -967,8 +995,9 @@ void diamond_gw_break(struct diamond_gw *gw);
  * @commit -> state durable instead: a crash before the state is saved
  * gives the same records again (same ID, same content) when the frames
  * come again, so delivery is at least once. When @commit fails the
- * state is not saved and the epoch or unit counts as not opened (a tfm
- * that moved on is closed, as when the state file cannot be written).
+ * state is not saved, the epoch or unit counts as not opened (a tfm that
+ * moved on is closed, as when the state file cannot be written) and the
+ * feed call fails with @commit's negative errno (diamond_gw_feed()).
  *
  * Return: 0, or -EINVAL without @gw.
  */

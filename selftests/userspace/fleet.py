@@ -18,6 +18,7 @@ into the forwarders, and what the readings topic received.
                                       DELAY seconds apart
   fleet.py count FILE                 the number of frames in FILE
   fleet.py frame FILE K               frame K of FILE, on stdout
+  fleet.py slice FILE A B OUT         frames A .. B - 1 of FILE, to OUT
   fleet.py semtech PORT FILE          FILE's frames to a packet forwarder
                                       port as a LoRa gateway sends them
                                       (Semtech GWMP v2 PUSH_DATA, 4 rxpk
@@ -213,6 +214,9 @@ def main(argv):
         send(int(args[0]), args[1], float(args[2]))
     elif cmd == 'frame':
         sys.stdout.buffer.write(frames(args[0])[int(args[1])])
+    elif cmd == 'slice':
+        with open(args[3], 'wb') as o:
+            o.write(b''.join(frames(args[0])[int(args[1]):int(args[2])]))
     elif cmd == 'count':
         print(len(frames(args[0])))
     elif cmd == 'semtech':

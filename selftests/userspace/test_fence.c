@@ -133,10 +133,12 @@ static int gw_open(struct diamond_gw **gw, const char *dir,
 	return rc;
 }
 
+/* Epoch @e of both devices: 0, or the first feed's error. */
 static int feed_both(struct diamond_gw *gw, int e)
 {
-	return diamond_gw_feed(gw, frames[0][e], flen[0][e]) ||
-	       diamond_gw_feed(gw, frames[1][e], flen[1][e]);
+	int rc = diamond_gw_feed(gw, frames[0][e], flen[0][e]);
+
+	return rc ? rc : diamond_gw_feed(gw, frames[1][e], flen[1][e]);
 }
 
 int main(int argc, char **argv)
@@ -179,9 +181,10 @@ int main(int argc, char **argv)
 	     diamond_fence_token(fb) == 2;
 	tap_result(ok, "B takes the directory with token 2");
 	ra = 0;
-	ok = !feed_both(ga, 1) && ra == 0;
-	tap_result(ok, "A, its states still in memory, releases nothing of epoch 1 (%u records)",
-		   ra);
+	rc = feed_both(ga, 1);
+	ok = rc == -ESTALE && ra == 0;
+	tap_result(ok, "A, its states still in memory, releases nothing of epoch 1 (%u records) and its feed fails -ESTALE (%d: %s)",
+		   ra, rc, diamond_gw_failure(ga));
 	tap_result(disk_epoch(dir, ids[0]) == 1,
 		   "... and A's state write is refused: the file stays at epoch 1");
 	ok = diamond_fence_stale(fa) == 2 &&
@@ -195,9 +198,10 @@ int main(int argc, char **argv)
 	tap_result(ok, "B verifies epoch 1 of both devices from the stored states (%u records), the state moves to epoch 2",
 		   rb);
 	ra = 0;
-	ok = !feed_both(ga, 2) && ra == 0 && disk_epoch(dir, ids[0]) == 2;
-	tap_result(ok, "A, fed epoch 2 as well, still releases and writes nothing (%u records)",
-		   ra);
+	rc = feed_both(ga, 2);
+	ok = rc == -ESTALE && ra == 0 && disk_epoch(dir, ids[0]) == 2;
+	tap_result(ok, "A, fed epoch 2 as well, still releases and writes nothing (%u records) and fails -ESTALE (%d)",
+		   ra, rc);
 	diamond_gw_free(ga);
 	diamond_gw_free(gb);
 	diamond_fence_close(fa);

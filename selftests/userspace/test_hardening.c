@@ -3,13 +3,15 @@
  * libdiamond units for issue 10's sender-side hardening: error words that
  * do not lie, the exclusive sender lock, the one epoch body limit, and the
  * forward-only state import; issue 23's fresh value N in provisioning; and
- * issue 20's open-only keys, which the host sender refuses.
+ * issue 20's open-only keys, which the host sender refuses; issue 31's
+ * kernel tfm cap and how it fits the descriptor limit.
  * Usage: test_hardening SCRATCH_DIR
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <diamond/core.h>
@@ -271,6 +273,49 @@ static void fresh(void)
 		   "provision_fresh: group size above b -> EINVAL");
 }
 
+/*
+ * The kernel tfm cap (issue 31): the default keeps 10,000 devices keyed in
+ * under 1 GiB of kernel memory, and dlib_fit_tfms() fits it to the
+ * descriptor limit (four per tfm, 32 kept). Last: it lowers this
+ * process's limits for good.
+ */
+static void tfm_cap(void)
+{
+	struct rlimit big = { 4 * DIAMOND_DEFAULT_MAX_TFMS + 32,
+			      4 * DIAMOND_DEFAULT_MAX_TFMS + 32 };
+	struct rlimit small = { 4096, 4096 }, soft = { 1024, 4096 }, now;
+	unsigned int got;
+
+	tap_result(DIAMOND_DEFAULT_MAX_TFMS >= 10000 &&
+		   (uint64_t)DIAMOND_DEFAULT_MAX_TFMS *
+		   DIAMOND_TFM_KERNEL_BYTES < (1ull << 30),
+		   "tfm cap: the default, %u (at least 10,000), costs at most %llu MiB of kernel memory (under 1 GiB)",
+		   DIAMOND_DEFAULT_MAX_TFMS,
+		   (unsigned long long)DIAMOND_DEFAULT_MAX_TFMS *
+		   DIAMOND_TFM_KERNEL_BYTES >> 20);
+	if (setrlimit(RLIMIT_NOFILE, &big))
+		tap_skip("cannot raise RLIMIT_NOFILE to 65,568 (CAP_SYS_RESOURCE, nr_open)",
+			 "tfm cap: the default fits 65,568 descriptors whole");
+	else
+		tap_result(dlib_fit_tfms(DIAMOND_DEFAULT_MAX_TFMS) ==
+			   DIAMOND_DEFAULT_MAX_TFMS,
+			   "tfm cap: the default fits %llu descriptors whole",
+			   (unsigned long long)big.rlim_max);
+	got = setrlimit(RLIMIT_NOFILE, &small) ? 0 :
+	      dlib_fit_tfms(DIAMOND_DEFAULT_MAX_TFMS);
+	tap_result(got == (4096 - 32) / 4,
+		   "tfm cap: a hard limit of 4096 descriptors lowers it to %u",
+		   got);
+	got = setrlimit(RLIMIT_NOFILE, &soft) ? 0 :
+	      dlib_fit_tfms(DIAMOND_DEFAULT_MAX_TFMS);
+	getrlimit(RLIMIT_NOFILE, &now);
+	tap_result(got == (4096 - 32) / 4 && now.rlim_cur == 4096,
+		   "tfm cap: a soft limit of 1024 is raised to the hard 4096 first (%u, %llu)",
+		   got, (unsigned long long)now.rlim_cur);
+	tap_result(dlib_fit_tfms(100) == 100,
+		   "tfm cap: a cap below the limit stays as asked");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -286,6 +331,7 @@ int main(int argc, char **argv)
 	gateway_keys();
 	import();
 	fresh();
+	tfm_cap();
 	tap_trailing_plan();
 	return tap_finish();
 }

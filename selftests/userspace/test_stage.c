@@ -152,9 +152,9 @@ int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : NULL;
 	struct seen s;
-	int d;
+	int d, rc;
 
-	tap_plan(10);
+	tap_plan(12);
 	if (!dir || make(dir)) {
 		tap_result(0, "make the state directory (usage: test_stage DIR)");
 		return tap_finish();
@@ -181,10 +181,14 @@ int main(int argc, char **argv)
 		memset(&s, 0, sizeof(s));
 		s.dir = dir;
 		s.fail = -EIO;
-		feed(dir, &s, d, 1);
+		rc = feed(dir, &s, d, 1);
 		tap_result(s.commits >= 1 && s.records >= 1,
 			   "%s: a failing commit is called after the records (%u, %u)",
 			   what, s.records, s.commits);
+		/* Nothing of it durable: the caller must acknowledge nothing. */
+		tap_result(rc == -EIO,
+			   "%s: a failing commit fails the feed call with its errno (%d)",
+			   what, rc);
 		if (!d)
 			tap_result(disk_epoch(dir, ids[0]) == 1,
 				   "ungrouped: after a failing commit the state file stays at epoch 1");

@@ -42,7 +42,7 @@ static void help(FILE *f)
 		"  --suite 1|2   default 2; --agg xor|add|hash, default xor\n"
 		"  --software    software path only (no kernel module needed)\n"
 		"  --dir DIR     where the temporary state directories go\n"
-		"  --max-tfms N  kernel tfms kept open (default 256)\n"
+		"  --max-tfms N  kernel tfms kept open (default 16384)\n"
 		"  --custody     the kernel gateway in custody mode: as root, load the\n"
 		"                keys (keys load) into a new session keyring and open\n"
 		"                from wrapped states, as a gateway service does\n"
@@ -281,7 +281,7 @@ int cmd_bench(int argc, char **argv)
 		printf("kernel tfms: %llu created, %llu evicted (LRU cap %llu)\n",
 		       (unsigned long long)sk.tfm_inits,
 		       (unsigned long long)sk.tfm_evictions,
-		       (unsigned long long)(max_tfms ? max_tfms : 256));
+		       (unsigned long long)(max_tfms ? max_tfms : 16384));
 	}
 	printf("max RSS: %ld KiB\n", ru.ru_maxrss);
 	if (ssw.verified != epochs || (gk && sk.verified != epochs)) {

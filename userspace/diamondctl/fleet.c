@@ -43,6 +43,7 @@
 #include "verifier.h"
 
 #define SETTLE_S	1.0	/* a claim stands this long before the take */
+#define CONTROL_KEEPALIVE 5	/* seconds; libmosquitto's least */
 #define PEERS_MAX	256
 #define DRAIN_S		5.0	/* at the end: the outboxes' PUBACKs */
 
@@ -302,6 +303,7 @@ static void take(struct fleet *f, struct shard *s, double now)
 	go.state_dir = s->dir;
 	go.flags |= DIAMOND_GW_SHARED;
 	s->mo = f->mo;
+	s->mo.keepalive = 0;	/* a shard's session: MQ_KEEPALIVE */
 	snprintf(s->client_id, sizeof(s->client_id), "%s-shard-%u-of-%u",
 		 f->mo.prefix, (unsigned int)s->id, (unsigned int)f->mo.shards);
 	s->mo.client_id = s->client_id;
@@ -334,8 +336,12 @@ static void hold(struct fleet *f, struct shard *s, double now)
 			  (unsigned int)s->id, diamond_fence_stale(s->fence),
 			  s->token);
 		drop(f, s, "a newer holder took it");
-	} else if (rc) {
-		drop(f, s, strerror(-rc));
+	} else if (rc) {	/* a storage failure: nothing acknowledged */
+		char why[4600];
+
+		snprintf(why, sizeof(why), "%s%s%s", vf_failure(s->v),
+			 *vf_failure(s->v) ? ": " : "", diamond_strerror(rc));
+		drop(f, s, why);
 	} else if (now - s->renewed >= f->ttl_ms / 3000.0) {
 		if (diamond_fence_check(s->fence)) {
 			drop(f, s, "the fence holds a newer token");
@@ -508,12 +514,8 @@ static int setup(struct fleet *f, const char *shards)
 	mosquitto_will_set(f->m, topic, 0, NULL, 1, true);
 	mosquitto_connect_callback_set(f->m, on_connect);
 	mosquitto_message_callback_set(f->m, on_message);
-	/*
-	 * A dead verifier's will is sent when its connection closes (a crash
-	 * closes it at once); one that hangs loses its shards when its
-	 * leases run out, whatever the keepalive.
-	 */
-	if (mq_connect(f->m, &f->mo, 0, 1))
+	f->mo.keepalive = CONTROL_KEEPALIVE;
+	if (mq_connect(f->m, &f->mo, 0, 0))
 		f->retry = mono() + 1;	/* the loop keeps trying */
 	return 0;
 }

@@ -67,14 +67,15 @@ static void help(FILE *f)
 		"usage: diamondctl forward --broker HOST[:PORT][,...] --gateway-id ID\n"
 		"                          (--udp PORT | --semtech PORT | --serial DEV |\n"
 		"                           --input FILE) [--bind ADDR] [--shards N]\n"
-		"                          [--topic-prefix P] [--user NAME] [--max-queue N]\n\n"
+		"                          [--topic-prefix P] [--user NAME] [--max-queue N]\n"
+		"                          [--cafile FILE [--cert FILE --key FILE]]\n\n"
 		"Publish every frame heard, unchanged, with this gateway's ID and its\n"
 		"receive metadata, QoS 1, on P/frames/<device mod N>/<ID>. No key, no\n"
 		"crypto: bytes that are not a frame are dropped and counted.\n\n"
 		"  --broker HOST[:PORT][,HOST[:PORT]...]  the MQTT broker (port 1883\n"
-		"                    by default); several addresses are the nodes of\n"
-		"                    one cluster, tried in turn when the connection\n"
-		"                    drops\n"
+		"                    by default, 8883 with --cafile); several\n"
+		"                    addresses are the nodes of one cluster, tried\n"
+		"                    in turn when the connection drops\n"
 		"  --gateway-id ID   this gateway, [A-Za-z0-9._-], at most 64\n"
 		"  --udp PORT        frames in UDP datagrams, each parsed on its own\n"
 		"  --semtech PORT    a LoRa gateway's Semtech UDP packet forwarder\n"
@@ -88,8 +89,10 @@ static void help(FILE *f)
 		"  --user NAME       broker username; the password is taken from\n"
 		"                    $DIAMOND_MQTT_PASSWORD\n"
 		"  --max-queue N     frames not yet acknowledged by the broker before\n"
-		"                    new ones are dropped and counted (default 10000)\n\n"
-		"Exit status: 0; 2 usage; 3 setup (broker, input).\n");
+		"                    new ones are dropped and counted (default 10000)\n"
+		MQ_TLS_HELP "\n"
+		"Exit status: 0; 2 usage; 3 setup (broker: not reached, TLS, refused;\n"
+		"input; --input: frames the broker did not acknowledge).\n");
 }
 
 static void on_signal(int sig)
@@ -304,17 +307,49 @@ static int run(struct fwd *fw, struct src *s, int semtech)
 	return rc < 0 ? -1 : 0;
 }
 
-/* At the end: the broker's PUBACK for everything published, or a note. */
-static void drain(struct fwd *fw)
+/* At the end: the broker's PUBACK for everything published; 0, or -1 and a note. */
+static int drain(struct fwd *fw)
 {
 	int i;
 
 	for (i = 0; i < DRAIN_SECONDS * 20 && atomic_load(&fw->outstanding);
 	     i++)
 		usleep(50000);
-	if (atomic_load(&fw->outstanding))
-		olog(OLOG_SOURCE, NULL, "%lu frames not acknowledged by the broker",
-		     (unsigned long)atomic_load(&fw->outstanding));
+	if (!atomic_load(&fw->outstanding))
+		return 0;
+	olog(OLOG_SOURCE, NULL, "%lu frames not acknowledged by the broker",
+	     (unsigned long)atomic_load(&fw->outstanding));
+	return -1;
+}
+
+/*
+ * The first connection must come up (the broker's CONNACK accepting it)
+ * within MQ_CONNECT_SECONDS: a broker that refuses this client, a TLS
+ * handshake that fails (a certificate that does not verify) or no answer
+ * is a setup error, not something to retry forever. 0 or -1 after a
+ * message; later losses are reconnected.
+ */
+static int first_connack(struct fwd *fw)
+{
+	int i, refused;
+
+	for (i = 0; i < MQ_CONNECT_SECONDS * 20; i++) {
+		if (atomic_load(&fw->connected))
+			return 0;
+		refused = atomic_load(&fw->refused);
+		if (refused) {
+			mq_failed(&fw->mo, mosquitto_connack_string(refused));
+			return -1;
+		}
+		if (*mq_last_error() || atomic_load(&fw->drops)) {
+			mq_failed(&fw->mo, *mq_last_error() ?
+				  "the connection failed" : MQ_LOST_EARLY);
+			return -1;
+		}
+		usleep(50000);
+	}
+	mq_failed(&fw->mo, "no CONNACK");
+	return -1;
 }
 
 /*
@@ -366,7 +401,7 @@ static int setup(struct fwd *fw, struct src *s)
 		return -1;
 	}
 	fw->net_started = 1;
-	return 0;
+	return first_connack(fw);
 }
 
 static void summary(const struct fwd *fw)
@@ -398,6 +433,7 @@ static int options(int argc, char **argv, struct fwd *fw, struct src *s,
 		{ "topic-prefix", required_argument, NULL, 'P' },
 		{ "user", required_argument, NULL, 'U' },
 		{ "max-queue", required_argument, NULL, 'q' },
+		MQ_TLS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -405,6 +441,8 @@ static int options(int argc, char **argv, struct fwd *fw, struct src *s,
 	uint64_t v;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (mq_tls_option(c, optarg, &fw->mo))
+			continue;
 		switch (c) {
 		case 'b':
 			if (mq_parse_brokers(optarg, &fw->mo))
@@ -445,7 +483,7 @@ static int options(int argc, char **argv, struct fwd *fw, struct src *s,
 		err_msg("--gateway-id: [A-Za-z0-9._-], 1 to 64; --topic-prefix: no + or #");
 		return EXIT_USAGE;
 	}
-	return 0;
+	return mq_tls_check(&fw->mo) ? EXIT_USAGE : 0;
 bad:
 	err_msg("bad value '%s'", optarg);
 	return EXIT_USAGE;
@@ -457,7 +495,7 @@ int cmd_forward(int argc, char **argv)
 			  .max_queue = DEFAULT_MAX_QUEUE };
 	struct src s = { .kind = SRC_FD, .bind = "127.0.0.1", .fd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
-	int semtech = 0, rc;
+	int semtech = 0, rc, up;
 
 	olog_setup(10);
 	rc = options(argc, argv, &fw, &s, &semtech);
@@ -465,19 +503,24 @@ int cmd_forward(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	rc = setup(&fw, &s) ? EXIT_SETUP : 0;
-	if (!rc)
+	up = !setup(&fw, &s);
+	rc = up ? 0 : EXIT_SETUP;
+	if (up) {
 		rc = run(&fw, &s, semtech) ? EXIT_SETUP : 0;
+		/* A file is forwarded once the broker has all of it. */
+		if (drain(&fw) && s.kind == SRC_FILE && !rc)
+			rc = EXIT_SETUP;
+	}
 	if (fw.m) {
-		if (fw.net_started)
-			drain(&fw);
+		/* Never up: the thread may be retrying; it stops too. */
 		atomic_store(&fw.quit, 1);
 		mosquitto_disconnect(fw.m);
 		if (fw.net_started)
 			pthread_join(fw.net, NULL);
 		mosquitto_destroy(fw.m);
-		summary(&fw);
 	}
+	if (up)		/* never connected: nothing to sum up */
+		summary(&fw);
 	src_close(&s);
 	diamond_reader_free(fw.rd);
 	return rc;

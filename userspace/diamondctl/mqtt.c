@@ -8,6 +8,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,7 @@ static int parse_broker(const char *s, size_t n, struct mq_broker *b)
 {
 	const char *stop = s + n, *host = s, *host_end, *colon;
 
-	b->port = MQ_DEFAULT_PORT;
+	b->port = 0;			/* the default: mq_port() */
 	if (n && *s == '[') {		/* [IPv6]:PORT */
 		host = s + 1;
 		host_end = memchr(s, ']', n);
@@ -83,6 +85,95 @@ int mq_parse_brokers(const char *list, struct mq_opts *o)
 	return 0;
 }
 
+int mq_tls_option(int c, const char *arg, struct mq_opts *o)
+{
+	switch (c) {
+	case MQ_OPT_CAFILE: o->cafile = arg; return 1;
+	case MQ_OPT_CERT: o->cert = arg; return 1;
+	case MQ_OPT_KEY: o->key = arg; return 1;
+	default: return 0;
+	}
+}
+
+int mq_tls_check(const struct mq_opts *o)
+{
+	if (!o->cert != !o->key || (o->cert && !o->cafile)) {
+		err_msg("--cert and --key go together, and with --cafile");
+		return -1;
+	}
+	return 0;
+}
+
+int mq_port(const struct mq_opts *o, unsigned int i)
+{
+	int port = o->broker[i % o->nbrokers].port;
+
+	if (port)
+		return port;
+	return o->cafile ? MQ_DEFAULT_TLS_PORT : MQ_DEFAULT_PORT;
+}
+
+/*
+ * libmosquitto's error log lines (the network thread's, too): the last
+ * one is the reason a TLS handshake failed. One writer at a time in
+ * practice; a torn line only garbles a message.
+ */
+static char last_error[256];
+static atomic_int have_error;
+
+static void on_log(struct mosquitto *m, void *arg, int level, const char *s)
+{
+	(void)m;
+	(void)arg;
+	if (level != MOSQ_LOG_ERR)
+		return;
+	snprintf(last_error, sizeof(last_error), "%s", s);
+	atomic_store(&have_error, 1);
+}
+
+const char *mq_last_error(void)
+{
+	return atomic_load(&have_error) ? last_error : "";
+}
+
+const char *mq_early_error(int rc)
+{
+	int e = errno;
+	int closed = rc == MOSQ_ERR_CONN_LOST || rc == MOSQ_ERR_PROTOCOL ||
+		     (rc == MOSQ_ERR_ERRNO &&
+		      (e == EPROTO || e == ECONNRESET || e == EPIPE));
+
+	if (closed && !*mq_last_error())
+		return MQ_LOST_EARLY;
+	return rc == MOSQ_ERR_ERRNO ? strerror(e) : mosquitto_strerror(rc);
+}
+
+void mq_failed(const struct mq_opts *o, const char *why)
+{
+	const char *e = mq_last_error();
+
+	err_msg("mqtt: broker %s port %d: %s%s%s%s", o->broker[o->at].host,
+		mq_port(o, o->at), why, *e ? " (" : "", e, *e ? ")" : "");
+}
+
+/* --cafile, --cert, --key: TLS, the broker's certificate verified. */
+static int tls_setup(struct mosquitto *m, const struct mq_opts *o)
+{
+	int rc;
+
+	if (!o->cafile)
+		return 0;
+	rc = mosquitto_tls_set(m, o->cafile, NULL, o->cert, o->key, NULL);
+	if (rc == MOSQ_ERR_SUCCESS)
+		return 0;
+	err_msg("mqtt: --cafile %s%s%s%s%s: %s", o->cafile,
+		o->cert ? ", --cert " : "", o->cert ? o->cert : "",
+		o->key ? ", --key " : "", o->key ? o->key : "",
+		rc == MOSQ_ERR_INVAL ? "a file cannot be read" :
+		mosquitto_strerror(rc));
+	return -1;
+}
+
 int mq_id_ok(const char *id)
 {
 	size_t i, n = strlen(id);
@@ -113,9 +204,14 @@ struct mosquitto *mq_client(const struct mq_opts *o, int clean, void *arg)
 	}
 	/* MQTT 3.1.1, so that any broker will do. */
 	mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
+	mosquitto_log_callback_set(m, on_log);
 	if ((o->user || pass) &&
 	    mosquitto_username_pw_set(m, o->user, pass) != MOSQ_ERR_SUCCESS) {
 		err_msg("mqtt: bad username or password");
+		mosquitto_destroy(m);
+		return NULL;
+	}
+	if (tls_setup(m, o)) {
 		mosquitto_destroy(m);
 		return NULL;
 	}
@@ -128,8 +224,18 @@ const char *mq_broker_name(const struct mq_opts *o, unsigned int i)
 	const struct mq_broker *b = &o->broker[i % o->nbrokers];
 
 	snprintf(name, sizeof(name), strchr(b->host, ':') ? "[%s]:%d" : "%s:%d",
-		 b->host, b->port);
+		 b->host, mq_port(o, i));
 	return name;
+}
+
+/*
+ * A failure that is the node's (down, unreachable, not resolved): the
+ * next node of the list may do. A failed TLS handshake is the setup's
+ * (the CA, the certificate, the listener), the same at every node.
+ */
+static int node_down(int rc)
+{
+	return rc != MOSQ_ERR_TLS;
 }
 
 int mq_connect(struct mosquitto *m, struct mq_opts *o, int next, int quiet)
@@ -141,19 +247,21 @@ int mq_connect(struct mosquitto *m, struct mq_opts *o, int next, int quiet)
 	for (i = 0; i < o->nbrokers; i++) {
 		o->at = (o->at + (next || i)) % o->nbrokers;
 		b = &o->broker[o->at];
+		atomic_store(&have_error, 0);	/* this node's reason only */
 		/*
 		 * mosquitto_connect(), unlike mosquitto_reconnect(), takes a
 		 * new address; both keep the client's queued QoS 1 messages
 		 * (sent again once the CONNACK comes) and drop the packets
 		 * not yet written, the PUBACKs of open --mqtt among them.
 		 */
-		rc = mosquitto_connect(m, b->host, b->port, MQ_KEEPALIVE);
+		rc = mosquitto_connect(m, b->host, mq_port(o, o->at),
+				       o->keepalive ? o->keepalive : MQ_KEEPALIVE);
 		if (rc == MOSQ_ERR_SUCCESS)
 			return 0;
 		if (!quiet)
-			err_msg("mqtt: broker %s: %s", mq_broker_name(o, o->at),
-				rc == MOSQ_ERR_ERRNO ? strerror(errno) :
-				mosquitto_strerror(rc));
+			mq_failed(o, mq_early_error(rc));
+		if (!node_down(rc))
+			return MQ_SETUP_ERROR;
 	}
 	return -1;
 }

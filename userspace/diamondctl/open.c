@@ -19,10 +19,11 @@
 #include <unistd.h>
 
 #include "open.h"
+/* Its options and help are parsed without MQTT too (then --mqtt fails). */
+#include "mqtt.h"
 #ifndef DIAMONDCTL_NO_MQTT
 #include "fleet.h"
 #include "lease.h"
-#include "mqtt.h"
 #else
 #define FLEET_DEFAULT_LEASE_MS	0
 #endif
@@ -40,8 +41,9 @@ static void help(FILE *f)
 		"                       [--metrics-interval S] [--log-rate N] [--json-errors]\n"
 		"       diamondctl open --state-dir DIR --mqtt HOST[:PORT][,...] [--shards N]\n"
 		"                       [--shard LIST] [--topic-prefix P] [--client-id ID]\n"
-		"                       [--user NAME] [the options above but the input]\n"
-		"       diamondctl open --fleet DIR --client-id NAME --mqtt HOST[:PORT]\n"
+		"                       [--user NAME] [--cafile FILE [--cert FILE --key FILE]]\n"
+		"                       [the options above but the input]\n"
+		"       diamondctl open --fleet DIR --client-id NAME --mqtt HOST[:PORT][,...]\n"
 		"                       [--shards N] [--shard LIST] [--lease-ms MS] [...]\n\n"
 		"Verify every epoch of the frames read (stdin by default) and write\n"
 		"its records to stdout as JSON lines:\n"
@@ -74,7 +76,8 @@ static void help(FILE *f)
 		"                   SIGINT/SIGTERM; reconnects when it goes away\n"
 		"  --udp PORT       read datagrams until SIGINT/SIGTERM, each parsed on its own\n"
 		"  --bind ADDR      the address --udp binds, IPv4 or IPv6 (default 127.0.0.1)\n"
-		"  --max-tfms N     kernel tfms kept open at once, LRU (default 256)\n"
+		"  --max-tfms N     kernel tfms kept open at once, LRU (default 16384:\n"
+		"                   about 49 KiB of kernel memory each at b = 1024)\n"
 		"  --max-skip N     lost epochs a device may skip (default 4096)\n"
 		"  --max-buffer MIB memory all open epochs may hold together (default 32,\n"
 		"                   at least 4)\n"
@@ -109,9 +112,12 @@ static void help(FILE *f)
 		"                   --client-id its name in the fleet (required)\n"
 		"  --lease-ms MS    with --fleet: a shard's lease, renewed every MS/3; a\n"
 		"                   silent holder's shard is taken after MS (default 3000)\n"
+		MQ_TLS_HELP
 		"  -h, --help       this text\n\n"
 		"Exit status: 0; 1 an epoch or frame was rejected (file or stdin input);\n"
-		"2 usage; 3 setup (state directory, missing kernel module, I/O).\n");
+		"2 usage; 3 setup (state directory, missing kernel module, I/O: a\n"
+		"spool, state file or outbox that cannot be written; --mqtt: a broker\n"
+		"not reached, a TLS certificate that does not verify, a refused client).\n");
 }
 
 static void on_signal(int sig)
@@ -352,6 +358,7 @@ static int start(struct diamond_gw **gw, const struct diamond_gw_opts *go)
 /* open --mqtt's own options, checked by open_mqtt_args(). */
 struct mqtt_args {
 	const char *broker, *shard, *prefix, *client_id, *user, *fleet;
+	const char *cafile, *cert, *key;
 	uint32_t shards, lease_ms;
 };
 
@@ -365,9 +372,10 @@ static int open_mqtt_args(const struct diamond_gw_opts *go,
 	return EXIT_USAGE;
 #else
 	struct mq_opts mo = { .prefix = a->prefix, .client_id = a->client_id,
-			      .user = a->user, .shards = a->shards };
+			      .user = a->user, .shards = a->shards,
+			      .cafile = a->cafile, .cert = a->cert, .key = a->key };
 
-	if (mq_parse_brokers(a->broker, &mo))
+	if (mq_parse_brokers(a->broker, &mo) || mq_tls_check(&mo))
 		return EXIT_USAGE;
 	if (!(go->flags & DIAMOND_GW_SPOOL)) {
 		err_msg("--mqtt needs the spool: a frame is acknowledged once it is in it");
@@ -421,6 +429,7 @@ int cmd_open(int argc, char **argv)
 		{ "user", required_argument, NULL, 'U' },
 		{ "fleet", required_argument, NULL, 'F' },
 		{ "lease-ms", required_argument, NULL, 'l' },
+		MQ_TLS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -495,6 +504,9 @@ int cmd_open(int argc, char **argv)
 				goto bad;
 			mq.lease_ms = (uint32_t)v;
 			break;
+		case MQ_OPT_CAFILE: mq.cafile = optarg; break;
+		case MQ_OPT_CERT: mq.cert = optarg; break;
+		case MQ_OPT_KEY: mq.key = optarg; break;
 		case 'N':
 			if (parse_u64(optarg, 65536, &v) || !v)
 				goto bad;
@@ -535,8 +547,12 @@ int cmd_open(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);	/* a scraper that hangs up early */
 	rc = loop(&r, gw) < 0 ? EXIT_SETUP : 0;
-	if (!stream)
-		diamond_gw_finish(gw);	/* the input ended: nothing more comes */
+	/* The input ended: nothing more comes (after a failure: spooled). */
+	if (!stream && !rc) {
+		c = diamond_gw_finish(gw);
+		if (c < 0 && feed_failed(gw, c))
+			rc = EXIT_SETUP;
+	}
 	fflush(stdout);
 	write_metrics(&r, gw);
 	summary(&go, gw, stream);

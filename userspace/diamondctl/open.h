@@ -61,6 +61,11 @@ int src_open(struct src *s);
  * brings it back.
  */
 int src_pump(struct src *s, struct diamond_gw *gw, uint8_t *buf, size_t size);
+/*
+ * A gateway call failed with @rc: out of memory, or what could not be
+ * made durable (diamond_gw_failure()); the message says so. Returns -1.
+ */
+int feed_failed(struct diamond_gw *gw, int rc);
 /* Close a serial port whose path went away or now names another file. */
 int src_check(struct src *s, struct diamond_gw *gw);
 /* Try to open a serial port again; 1 if it is back. */

@@ -74,10 +74,12 @@ struct vf {
 	char id[128];			/* the default client ID */
 	int started;			/* vf_start() went through */
 	int fatal;			/* -errno: stop, acknowledge nothing more */
+	char fatal_what[4400];		/* the file it is about, or "" */
 	int connected;
-	int was_connected;		/* a CONNACK came before */
+	int was_connected;		/* a CONNACK accepted us before */
 	uint32_t subscribed;		/* SUBSCRIBEs of this connection */
 	uint32_t suback_owed;		/* of them, not yet acknowledged */
+	const char *never;		/* why the first connection failed */
 	uint64_t messages, taken, bad_topic, bad_envelope, bad_frame,
 		 misfiled, readings, events, refused;
 };
@@ -86,6 +88,15 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+/* The first fatal error (@what: the file it is about): stop there. */
+static void fail(struct vf *v, int err, const char *what)
+{
+	if (v->fatal)
+		return;
+	v->fatal = err;
+	snprintf(v->fatal_what, sizeof(v->fatal_what), "%s", what);
 }
 
 static int ours(const struct vf *v, uint32_t shard)
@@ -136,8 +147,8 @@ static void owe(struct vf *v, const char *what, uint32_t dev,
 		rc = p ? outbox_add(v->ob, topic, p, n) : -ENOMEM;
 	}
 	free(p);
-	if (rc && !v->fatal)
-		v->fatal = rc;
+	if (rc)
+		fail(v, rc, "outbox");
 }
 
 static void reading_json(FILE *f, const void *x)
@@ -190,28 +201,35 @@ static void on_event(void *arg, const struct diamond_event *ev)
 static int commit(void *arg)
 {
 	struct vf *v = arg;
+	char what[4200];
 	int rc = v->fatal ? v->fatal : outbox_sync(v->ob);
 
-	if (rc && !v->fatal)
-		v->fatal = rc;
+	if (rc && !v->fatal) {
+		snprintf(what, sizeof(what), "outbox %s", outbox_path(v->ob));
+		fail(v, rc, what);
+	}
 	return rc;
 }
 
 /*
  * The frames read, to the gateway; in a fleet's shard only while the
  * shard is still ours: its device states are not used once a newer
- * holder took it (and every write would be refused anyway).
+ * holder took it (and every write would be refused anyway). The feed
+ * fails when it could not make what they brought durable (the spool, a
+ * state file: diamond_gw_failure(); -ESTALE: the shard was lost).
  */
 static void flush_batch(struct vf *v)
 {
+	int rc;
+
 	if (v->blen && v->fence && diamond_fence_check(v->fence)) {
 		v->refused += v->nbatch;
 		v->blen = 0;
 	}
 	v->nbatch = 0;
-	if (v->blen && diamond_gw_feed(v->gw, v->batch, v->blen) < 0 &&
-	    !v->fatal)
-		v->fatal = -ENOMEM;
+	rc = v->blen ? diamond_gw_feed(v->gw, v->batch, v->blen) : 0;
+	if (rc < 0)
+		fail(v, rc, diamond_gw_failure(v->gw));
 	v->blen = 0;
 }
 
@@ -298,6 +316,8 @@ static void on_connect(struct mosquitto *m, void *arg, int rc, int flags)
 	char topic[600];
 	uint32_t s;
 
+	if (rc && !v->was_connected && !v->never)	/* a setup error */
+		v->never = mosquitto_connack_string(rc);
 	if (rc) {
 		olog(OLOG_SOURCE, NULL, "broker %s refused the connection: %s",
 		     mq_broker_name(v->mo, v->mo->at),
@@ -402,12 +422,16 @@ static void round_trip(struct vf *v, int timeout_ms)
 	if (v->fatal)
 		return;		/* nothing more acknowledged */
 	outbox_send(v->ob, pub, v);
-	if (outbox_owed(v->ob) > OWED_MAX && !v->fatal)
-		v->fatal = -ENOBUFS;	/* the broker does not take readings */
+	if (outbox_owed(v->ob) > OWED_MAX)	/* the broker takes no readings */
+		fail(v, -ENOBUFS, "");
 	if (rc == MOSQ_ERR_SUCCESS && mosquitto_want_write(v->m))
 		rc = mosquitto_loop_write(v->m, 1);
 	if (rc == MOSQ_ERR_SUCCESS)
 		rc = mosquitto_loop_misc(v->m);
+	/* The first connection failed (TLS: a certificate that does not
+	 * verify): a setup error. */
+	if (rc != MOSQ_ERR_SUCCESS && !v->was_connected && !v->never)
+		v->never = mq_early_error(rc);
 	/* On an error libmosquitto closed the socket: run() reconnects. */
 	if (rc != MOSQ_ERR_SUCCESS && v->connected) {
 		olog(OLOG_SOURCE, NULL, "broker connection lost (%s); reconnecting",
@@ -424,6 +448,11 @@ int vf_socket(const struct vf *v)
 int vf_error(const struct vf *v)
 {
 	return v->fatal;
+}
+
+const char *vf_failure(const struct vf *v)
+{
+	return v->fatal_what;
 }
 
 size_t vf_owed(const struct vf *v)
@@ -467,10 +496,12 @@ void vf_step(struct vf *v, int timeout_ms)
  */
 static void run(struct vf *v)
 {
-	double t, end = 0;
+	double t, end = 0, first = mono() + MQ_CONNECT_SECONDS;
 
-	while (!v->fatal) {
+	while (!v->fatal && !v->never) {
 		t = mono();
+		if (!v->was_connected && t >= first)
+			v->never = "no CONNACK";
 		if (stop && !end)
 			end = t + DRAIN_SECONDS;
 		if (end && (t >= end || !outbox_owed(v->ob)))
@@ -533,11 +564,14 @@ static int setup_gw(struct vf *v, const struct diamond_gw_opts *go)
 	rc = diamond_gw_resume(v->gw);
 	if (rc > 0)
 		olog_info(1, NULL, "%d open epochs taken up from the spool", rc);
-	if (rc >= 0 && !v->fatal)
-		rc = outbox_sync(v->ob);
-	if (rc < 0 || v->fatal) {
-		olog(OLOG_SETUP, NULL, "spool or outbox: %s",
-		     strerror(rc < 0 ? -rc : -v->fatal));
+	if (rc < 0)
+		fail(v, rc, *diamond_gw_failure(v->gw) ?
+		     diamond_gw_failure(v->gw) : "spool");
+	else
+		commit(v);
+	if (v->fatal) {
+		olog(OLOG_SETUP, NULL, "%s: %s", v->fatal_what,
+		     diamond_strerror(v->fatal));
 		return -1;
 	}
 	return 0;
@@ -626,10 +660,15 @@ int open_mqtt(const struct diamond_gw_opts *go, struct mq_opts *mo,
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	run(v);
-	if (v->fatal) {
-		olog(OLOG_SETUP, NULL, "stopping, frames not acknowledged: %s",
+	if (v->never) {
+		mq_failed(mo, v->never);
+		v->started = 0;		/* never connected: no summary */
+		rc = EXIT_SETUP;
+	} else if (v->fatal) {
+		olog(OLOG_SETUP, NULL, "stopping, frames not acknowledged: %s%s%s",
+		     v->fatal_what, *v->fatal_what ? ": " : "",
 		     v->fatal == -ENOBUFS ? "the broker does not acknowledge readings" :
-		     strerror(-v->fatal));
+		     diamond_strerror(v->fatal));
 		rc = EXIT_SETUP;
 	}
 	vf_stop(v, 1);

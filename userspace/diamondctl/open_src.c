@@ -168,12 +168,25 @@ int src_check(struct src *s, struct diamond_gw *gw)
  */
 #define UDP_BATCH	16
 
+int feed_failed(struct diamond_gw *gw, int rc)
+{
+	const char *what = diamond_gw_failure(gw);
+
+	if (*what)
+		olog(OLOG_SETUP, &setup_ctx, "cannot make durable: %s: %s; "
+		     "stopping (what is open stays in the spool)", what,
+		     diamond_strerror(rc));
+	else
+		olog(OLOG_SETUP, &setup_ctx, "%s", diamond_strerror(rc));
+	return -1;
+}
+
 static int pump_udp(struct src *s, struct diamond_gw *gw)
 {
 	static uint8_t bufs[UDP_BATCH][65536];
 	struct mmsghdr m[UDP_BATCH];
 	struct iovec iov[UDP_BATCH];
-	int i, n, round;
+	int i, n, round, rc;
 
 	for (round = 0; round < 4; round++) {
 		for (i = 0; i < UDP_BATCH; i++) {
@@ -189,10 +202,9 @@ static int pump_udp(struct src *s, struct diamond_gw *gw)
 			return -1;
 		}
 		for (i = 0; i < n; i++) {
-			if (diamond_gw_feed_datagram(gw, bufs[i], m[i].msg_len) < 0) {
-				olog(OLOG_SETUP, &setup_ctx, "out of memory");
-				return -1;
-			}
+			rc = diamond_gw_feed_datagram(gw, bufs[i], m[i].msg_len);
+			if (rc < 0)
+				return feed_failed(gw, rc);
 		}
 		if (n < UDP_BATCH)
 			return 1;
@@ -203,6 +215,7 @@ static int pump_udp(struct src *s, struct diamond_gw *gw)
 int src_pump(struct src *s, struct diamond_gw *gw, uint8_t *buf, size_t size)
 {
 	ssize_t n;
+	int rc;
 
 	if (s->fd < 0)
 		return 1;
@@ -221,9 +234,6 @@ int src_pump(struct src *s, struct diamond_gw *gw, uint8_t *buf, size_t size)
 	}
 	if (n == 0)
 		return 0;
-	if (diamond_gw_feed(gw, buf, (size_t)n) < 0) {
-		olog(OLOG_SETUP, &setup_ctx, "out of memory");
-		return -1;
-	}
-	return 1;
+	rc = diamond_gw_feed(gw, buf, (size_t)n);
+	return rc < 0 ? feed_failed(gw, rc) : 1;
 }

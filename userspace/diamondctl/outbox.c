@@ -7,8 +7,11 @@
  * run publishes the file again (consumers dedupe on the reading's ID).
  * The file is a run of records, each the topic's length and the
  * payload's (32-bit little-endian), then both; a torn last record is
- * ignored. With nothing owed it is truncated; when it grows past twice
- * what is owed (plus 1 MiB) it is rewritten from memory, as the spool is.
+ * ignored and cut off. With nothing owed it is truncated; when it grows
+ * past twice what is owed (plus 1 MiB) it is rewritten from memory, as the
+ * spool is. A failed write or fdatasync is returned; then the file may
+ * lack what memory holds (a second fsync proves nothing after a failed
+ * one), so it is broken until a rewrite into a new file succeeds.
  *
  * A fleet's shard keeps its outbox in the shard's shared directory, so
  * that a verifier taking the shard over publishes what the last holder
@@ -47,6 +50,7 @@ struct outbox {
 	size_t file_bytes;	/* in the file */
 	size_t owed_bytes;	/* records of the messages owed */
 	size_t owed;
+	int broken;		/* -errno: rewrite before appending */
 	struct msg *head, *tail;
 	struct msg *by_mid[65536];
 	struct diamond_fence *fence;	/* a shared shard's, or NULL */
@@ -128,6 +132,18 @@ static void unlink_msg(struct outbox *ob, struct msg *m)
 	ob->owed_bytes -= rec_size(m);
 }
 
+/* fsync the directory @path names: the names in it are durable. */
+static int sync_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0 || fsync(fd) < 0)
+		rc = -errno;
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
 /* What an earlier run left: every whole record, owed again. */
 static int load(struct outbox *ob)
 {
@@ -164,7 +180,10 @@ static int load(struct outbox *ob)
 		at += 8 + tl + pl;
 	}
 	free(buf);
-	ob->file_bytes = n;
+	/* A torn tail cut off: no record is ever appended behind one. */
+	if (at < n && ftruncate(ob->fd, (off_t)at) < 0)
+		return -errno;
+	ob->file_bytes = at;
 	return 0;
 }
 
@@ -181,9 +200,14 @@ int outbox_open(struct outbox **out, const char *state_dir)
 		free(ob);
 		return rc;
 	}
+	/* The names of a new directory and file durable before any record. */
+	rc = sync_dir(state_dir);
+	if (!rc)
+		rc = sync_dir(ob->path);
 	strncat(ob->path, "/outbox", sizeof(ob->path) - strlen(ob->path) - 1);
 	ob->fd = open(ob->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	rc = ob->fd < 0 ? -errno : load(ob);
+	if (!rc)
+		rc = ob->fd < 0 ? -errno : load(ob);
 	if (rc) {
 		outbox_close(ob);
 		return rc;
@@ -245,19 +269,36 @@ static int write_rec(int fd, const struct msg *m)
 	return 0;
 }
 
-static int sync_locked(struct outbox *ob, struct msg *first)
+static int rewrite(struct outbox *ob);
+
+static int sync_locked(struct outbox *ob)
 {
-	struct msg *m;
+	struct msg *m, *first = NULL;
+	size_t at;
 	int rc;
 
+	if (ob->broken && (rc = rewrite(ob)))
+		return rc;
+	for (m = ob->tail; m && !m->durable; m = m->prev)
+		first = m;
+	if (!first)
+		return 0;
+	at = ob->file_bytes;
 	for (m = first; m; m = m->next) {
 		rc = write_rec(ob->fd, m);
-		if (rc)
+		if (rc) {
+			/* Cut off, so no torn record sits before later ones. */
+			if (ftruncate(ob->fd, (off_t)at) < 0)
+				ob->broken = rc;
+			ob->file_bytes = at;
 			return rc;
+		}
 		ob->file_bytes += rec_size(m);
 	}
-	if (fdatasync(ob->fd) < 0)
-		return -errno;
+	if (fdatasync(ob->fd) < 0) {
+		ob->broken = -errno;
+		return ob->broken;
+	}
 	for (m = first; m; m = m->next)
 		m->durable = 1;
 	return 0;
@@ -265,17 +306,14 @@ static int sync_locked(struct outbox *ob, struct msg *first)
 
 int outbox_sync(struct outbox *ob)
 {
-	struct msg *m, *first = NULL;
 	int rc;
 
-	for (m = ob->tail; m && !m->durable; m = m->prev)
-		first = m;
-	if (!first)
-		return 0;
+	if (!ob->broken && (!ob->tail || ob->tail->durable))
+		return 0;	/* nothing to write: no fence taken */
 	rc = fence(ob);
 	if (rc)
 		return rc;
-	rc = sync_locked(ob, first);
+	rc = sync_locked(ob);
 	unfence(ob);
 	return rc;
 }
@@ -297,10 +335,14 @@ void outbox_send(struct outbox *ob, outbox_pub_fn pub, void *arg)
 	}
 }
 
-/* The owed messages alone in the file, crash-safely. 0 or -errno. */
+/*
+ * The owed messages alone in the file, crash-safely: a new file, written
+ * and fdatasync'd, renamed over the old one, the directory fsync'd (the
+ * records appended next count on the new name). 0 or -errno.
+ */
 static int rewrite(struct outbox *ob)
 {
-	char tmp[4200];
+	char tmp[4200], dir[4200];
 	struct msg *m;
 	int fd, rc = 0;
 
@@ -326,7 +368,10 @@ static int rewrite(struct outbox *ob)
 		ob->file_bytes += rec_size(m);
 	for (; m; m = m->next)	/* not yet durable: written by the next sync */
 		m->durable = 0;
-	return 0;
+	snprintf(dir, sizeof(dir), "%s", ob->path);
+	*strrchr(dir, '/') = 0;
+	ob->broken = sync_dir(dir);
+	return ob->broken;
 }
 
 void outbox_acked(struct outbox *ob, int mid)
@@ -356,4 +401,9 @@ void outbox_acked(struct outbox *ob, int mid)
 size_t outbox_owed(const struct outbox *ob)
 {
 	return ob->owed;
+}
+
+const char *outbox_path(const struct outbox *ob)
+{
+	return ob->path;
 }

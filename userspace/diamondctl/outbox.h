@@ -32,7 +32,10 @@ void outbox_set_fence(struct outbox *ob, struct diamond_fence *fence);
 /* Owe a message (not durable until outbox_sync()). 0 or -errno. */
 int outbox_add(struct outbox *ob, const char *topic, const void *p,
 	       size_t len);
-/* Make every message added durable (write, fdatasync). 0 or -errno. */
+/*
+ * Make every message added durable (write, fdatasync). 0 or -errno; after
+ * a failure the file is rewritten from memory by the next call.
+ */
 int outbox_sync(struct outbox *ob);
 /* Publish every durable message not yet published. */
 void outbox_send(struct outbox *ob, outbox_pub_fn pub, void *arg);
@@ -40,5 +43,7 @@ void outbox_send(struct outbox *ob, outbox_pub_fn pub, void *arg);
 void outbox_acked(struct outbox *ob, int mid);
 /* Messages owed (added and not yet acknowledged). */
 size_t outbox_owed(const struct outbox *ob);
+/* DIR/mqtt/outbox, for messages. */
+const char *outbox_path(const struct outbox *ob);
 
 #endif

@@ -37,6 +37,8 @@ int vf_socket(const struct vf *v);
 void vf_step(struct vf *v, int timeout_ms);
 /* 0, or the -errno that stopped it (-ESTALE: a newer holder's shard). */
 int vf_error(const struct vf *v);
+/* The file vf_error() is about (a spool, state file, outbox), or "". */
+const char *vf_failure(const struct vf *v);
 /* Readings and events the broker has not acknowledged yet. */
 size_t vf_owed(const struct vf *v);
 /* Frames read but not fed because the shard was no longer ours. */

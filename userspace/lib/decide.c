@@ -109,6 +109,8 @@ int dlib_dec_epoch(struct diamond_gw *gw, struct dlib_ep *ep)
 	int rc;
 
 	rc = dlib_verify_epoch(gw, ep, &t, &body);
+	if (rc && gw->fatal)
+		return rc;	/* not durable: nothing decided, kept */
 	if (rc == -ENOMSG)
 		return 0;	/* no tag copy's records all here yet */
 	if (rc == -EBADMSG && ep->tag.have < DLIB_COPIES) {
@@ -365,29 +367,35 @@ static void unit_failed(struct dlib_dev *d, struct dlib_ep *ep,
 
 /*
  * Make the cursor @next, moved past @u, durable with the decisions it
- * carries: the groups from @from lost, @u released. On failure nothing
- * moved: the decisions are as before and a kernel tfm, whose cursor moved
- * but whose file did not, is closed.
+ * carries: the groups from @from lost, @u released. On failure (the
+ * call's, dlib_gw_fail()) nothing moved: the decisions are as before.
  */
 static int store_cursor(struct diamond_gw *gw, struct dlib_dev *d,
 			struct dlib_ep *ep, const struct dlib_unit *u,
 			uint32_t from, const struct dmd_receiver *next)
 {
-	int rc = plan(d, ep, from, u), had;
+	char path[4200];
+	int rc = plan(d, ep, from, u);
 
-	if (!rc)
-		rc = d->w ? dlib_custody_save(gw, d, next->st.epoch + next->open,
-					      next->open, next->group) :
-		     dlib_store_save_rx(gw->store, next, &d->dec);
+	if (rc)
+		return dlib_gw_fail(gw, rc, "decisions", "");
+	rc = d->w ? dlib_custody_save(gw, d, next->st.epoch + next->open,
+				      next->open, next->group) :
+	     dlib_store_save_rx(gw->store, next, &d->dec);
 	if (!rc)
 		return 0;
-	if (rc != -ENOMEM) {
-		had = d->tfm != NULL;
-		gw->be->release(d);
-		dlib_track_tfm(gw, d, had);
-	}
 	dlib_cur_unplan(d);
-	return rc;
+	diamond_store_path(gw->store, d->id, path, sizeof(path));
+	return dlib_gw_fail(gw, rc, "state", path);
+}
+
+/* A kernel tfm whose cursor moved but whose file did not: closed. */
+static void close_tfm(struct diamond_gw *gw, struct dlib_dev *d)
+{
+	int had = d->tfm != NULL;
+
+	gw->be->release(d);
+	dlib_track_tfm(gw, d, had);
 }
 
 /*
@@ -434,8 +442,34 @@ static void unit_released(struct diamond_gw *gw, struct dlib_dev *d,
 }
 
 /*
+ * Verified unit @u made durable: its records through the stage first, if
+ * there is one, then the cursor @next. On failure (the call's) the unit
+ * is not decided and the tfm, which moved, is closed.
+ */
+static int make_durable(struct diamond_gw *gw, struct dlib_dev *d,
+			struct dlib_ep *ep, const struct dlib_unit *u,
+			uint32_t from, const struct dmd_receiver *next,
+			struct diamond_epoch_body *body)
+{
+	int rc;
+
+	body->device_id = d->id;
+	body->epoch = ep->epoch;
+	rc = dlib_stage(gw, body, gw->pt, u->first, u->group);
+	if (rc)
+		dlib_gw_fail(gw, rc, "stage", "");
+	else
+		rc = store_cursor(gw, d, ep, u, from, next);
+	if (rc)
+		close_tfm(gw, d);
+	return rc;
+}
+
+/*
  * A complete unit @u of @ep: verify -> durable cursor -> deliver, or, if
- * it fails, nothing changes. -ENOMEM only is fatal.
+ * it fails, nothing changes. -ENOMEM and storage failures are fatal: a
+ * verified unit that could not be made durable is not decided, and the
+ * next call tries it again.
  */
 int dlib_dec_unit(struct diamond_gw *gw, struct dlib_dev *d,
 		  struct dlib_ep *ep, struct dlib_unit *u)
@@ -447,13 +481,11 @@ int dlib_dec_unit(struct diamond_gw *gw, struct dlib_dev *d,
 	int rc;
 
 	rc = dlib_verify_unit(gw, d, ep, u, &body, &next);
-	if (!rc) {	/* a stage makes the records durable first */
-		body.device_id = d->id;
-		body.epoch = ep->epoch;
-		rc = dlib_stage(gw, &body, gw->pt, u->first, u->group);
+	if (!rc && make_durable(gw, d, ep, u, from, &next, &body)) {
+		dmd_wipe(gw->pt, gw->pt_cap);
+		dmd_wipe(&next, sizeof(next));
+		return gw->fatal;
 	}
-	if (!rc)
-		rc = store_cursor(gw, d, ep, u, from, &next);
 	if (rc) {
 		if (rc != -EBADMSG && rc != -ENOMEM)
 			diamond_store_path(gw->store, d->id, gw->detail,

@@ -3,9 +3,11 @@
  * What the receive path reports: every event goes through here, which
  * counts it (gateway and device statistics) and hands it to the caller's
  * callback. Frames dropped are only counted. The stage that decides
- * (decide.c) calls these; nothing here decides anything.
+ * (decide.c) calls these; nothing here decides anything. Storage failures
+ * are not events: the call fails with the first (dlib_gw_fail()).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +70,22 @@ void dlib_group_event(struct diamond_gw *gw, struct dlib_dev *d,
 	if (gw->cbs.event)
 		gw->cbs.event(gw->cbs.arg, ev);
 	gw->detail[0] = 0;
+}
+
+int dlib_gw_fail(struct diamond_gw *gw, int err, const char *what,
+		 const char *path)
+{
+	if (!gw->fatal) {
+		gw->fatal = err;
+		snprintf(gw->failure, sizeof(gw->failure), "%s%s%s", what,
+			 *path ? " " : "", path);
+	}
+	return err;
+}
+
+const char *diamond_gw_failure(const struct diamond_gw *gw)
+{
+	return gw->failure;
 }
 
 int diamond_reason(int err)

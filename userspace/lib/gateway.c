@@ -201,16 +201,31 @@ uint64_t diamond_gw_chain_steps(const struct diamond_gw *gw)
 	return gw->chain_steps;
 }
 
+/* A public call begins: no storage failure yet (diamond_gw_failure()). */
+static void begin(struct diamond_gw *gw)
+{
+	gw->fatal = 0;
+	gw->failure[0] = 0;
+}
+
+/* The spool made durable after a call; what the call returns. */
+static int end(struct diamond_gw *gw, int rc)
+{
+	int sync = dlib_spool_commit(gw);
+
+	return rc ? rc : sync;
+}
+
 int diamond_gw_feed(struct diamond_gw *gw, const uint8_t *data, size_t len)
 {
 	int rc;
 
+	begin(gw);
 	gw->stats.bytes += len;
 	rc = diamond_reader_feed(gw->rd, data, len);
 	if (!rc)
 		rc = dlib_rx_drain(gw);
-	dlib_spool_commit(gw);
-	return rc;
+	return end(gw, rc);
 }
 
 /* Report and drop what the reader holds that is not a whole frame. */
@@ -242,10 +257,9 @@ void diamond_gw_break(struct diamond_gw *gw)
 
 int diamond_gw_finish(struct diamond_gw *gw)
 {
+	begin(gw);
 	drop_partial(gw);
-	dlib_rx_finish(gw);
-	dlib_spool_commit(gw);
-	return 0;
+	return end(gw, dlib_rx_finish(gw));
 }
 
 /* Feed the spool back as it was received, with no appends to it. */
@@ -258,6 +272,7 @@ int diamond_gw_resume(struct diamond_gw *gw)
 
 	if (!gw->spool)
 		return 0;
+	begin(gw);
 	fd = dlib_spool_reader(gw);
 	if (fd < 0)
 		return fd;
@@ -277,8 +292,8 @@ int diamond_gw_resume(struct diamond_gw *gw)
 	diamond_reader_reset(gw->rd);	/* a torn last frame: dropped */
 	gw->replaying = 0;
 	gw->stats.bytes = before;
-	if (!rc)
-		rc = gw->stats.open_epochs ? dlib_spool_rewrite(gw) : 0;
-	dlib_spool_commit(gw);
+	if (!rc && gw->stats.open_epochs && (rc = dlib_spool_rewrite(gw)))
+		dlib_gw_fail(gw, rc, "spool", dlib_spool_path(gw));
+	rc = end(gw, rc);
 	return rc ? rc : (int)gw->stats.open_epochs;
 }

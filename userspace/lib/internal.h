@@ -34,7 +34,20 @@ DIAMOND_SAME(DIAMOND_FRAME_RECORD, DMD_FRAME_RECORD);
 DIAMOND_SAME(DIAMOND_FRAME_TAG, DMD_FRAME_TAG);
 #undef DIAMOND_SAME
 #define DIAMOND_DEFAULT_MAX_BODY	DIAMOND_MAX_BODY
-#define DIAMOND_DEFAULT_MAX_TFMS	256
+/*
+ * Keyed kernel tfms kept open (an LRU, tfm.c). A keyed tfm costs about
+ * 49 KiB of kernel memory between epochs at b = 1024 (48,832 to 50,752
+ * bytes measured through its memcg, 51.5 KiB by the formula:
+ * Documentation/kernel-api.rst, "Memory"; performance.md, "Issue 31"),
+ * so 16,384 of them stay under 1 GiB (about 800 MiB), above the 10,000
+ * devices issue 31 wants kept keyed; it was 256 when a tfm cost 1.16 MiB.
+ * Four descriptors each: dlib_fit_tfms() lowers the cap to the hard
+ * descriptor limit, and a tfm refused for memory (a memcg at its limit)
+ * lowers it too (open_epoch.c), so a smaller host re-keys instead.
+ */
+#define DIAMOND_DEFAULT_MAX_TFMS	16384
+/* The kernel memory of one keyed tfm at b = 1024, by kernel-api.rst's formula. */
+#define DIAMOND_TFM_KERNEL_BYTES	(51u * 1024 + 512)
 
 /* Map a portable-core DMD_E* code to the errno the kernel would return. */
 int dlib_core_errno(int dmd_rc);
@@ -189,6 +202,9 @@ struct diamond_gw {
 	int (*stage)(void *arg);	/* diamond_gw_set_stage() or NULL */
 	void *stage_arg;
 	char detail[4200];
+	/* The first storage failure of the current call (dlib_gw_fail()). */
+	int fatal;
+	char failure[4300];
 };
 
 /*
@@ -201,10 +217,16 @@ struct diamond_gw {
  */
 
 /* receive.c: frames down the pipeline. */
-/* Take every whole frame gw->rd holds; only -ENOMEM is returned. */
+/*
+ * Take every whole frame gw->rd holds; 0, or -ENOMEM, or the storage
+ * failure (gw->fatal) that stopped it.
+ */
 int dlib_rx_drain(struct diamond_gw *gw);
-/* End of input: open what is complete, sum up, close every open epoch. */
-void dlib_rx_finish(struct diamond_gw *gw);
+/*
+ * End of input: open what is complete, sum up, close every open epoch;
+ * after a storage failure (returned) nothing is closed: it stays spooled.
+ */
+int dlib_rx_finish(struct diamond_gw *gw);
 
 /* window.c: frames into open epochs (assembly); it decides nothing. */
 int dlib_win_screen(struct diamond_gw *gw, struct dlib_dev *d,
@@ -311,6 +333,12 @@ void dlib_gw_event(struct diamond_gw *gw, int kind, int err,
 		   uint32_t dev, uint64_t epoch, uint32_t count);
 void dlib_group_event(struct diamond_gw *gw, struct dlib_dev *d,
 		      struct diamond_event *ev);
+/*
+ * @what (@path) could not be made durable: the first such failure of a
+ * call is what it returns (diamond_gw_failure()). Returns @err.
+ */
+int dlib_gw_fail(struct diamond_gw *gw, int err, const char *what,
+		 const char *path);
 
 /* devices.c: the device table. */
 struct dlib_dev *dlib_dev_find(const struct diamond_gw *gw, uint32_t id);
@@ -390,12 +418,16 @@ void dlib_ckpt_free(struct dlib_ckpt *cp);
 int dlib_spool_open(struct diamond_gw *gw, const char *state_dir);
 void dlib_spool_close(struct diamond_gw *gw);
 void dlib_spool_append(struct diamond_gw *gw, const struct diamond_frame *f);
-/* After each feed: fsync, or rewrite from memory once it outgrew that. */
-void dlib_spool_commit(struct diamond_gw *gw);
+/*
+ * After each feed: fdatasync, or rewrite from memory once it outgrew that
+ * or a write or sync failed. 0, or that failure (dlib_gw_fail()).
+ */
+int dlib_spool_commit(struct diamond_gw *gw);
 /* The spool to replay (diamond_gw_resume()): a descriptor, or -errno. */
 int dlib_spool_reader(const struct diamond_gw *gw);
 /* After the replay: rewrite the spool from the open epochs. */
 int dlib_spool_rewrite(struct diamond_gw *gw);
+const char *dlib_spool_path(const struct diamond_gw *gw);
 
 /* quarantine.c */
 int dlib_quarantine_open(struct diamond_gw *gw, const char *state_dir,

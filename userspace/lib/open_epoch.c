@@ -13,7 +13,9 @@
 
 /*
  * The backend's verdict on @body, with a tfm from the LRU: out of
- * descriptors anyway, the LRU shrinks and the open is tried once more.
+ * descriptors anyway, or of memory (the tfm's, charged to our memcg:
+ * kernel-api.rst, "Memory"), the LRU shrinks and the open is tried once
+ * more.
  */
 static int backend_open(struct diamond_gw *gw, struct dlib_dev *d,
 			const struct diamond_epoch_body *body, uint8_t *pt)
@@ -24,7 +26,8 @@ static int backend_open(struct diamond_gw *gw, struct dlib_dev *d,
 		dlib_make_room(gw, d);
 	rc = gw->be->open(d, body, pt, gw->max_skip);
 	dlib_track_tfm(gw, d, had);
-	if ((rc == -EMFILE || rc == -ENFILE) && !d->tfm && gw->ntfms) {
+	if ((rc == -EMFILE || rc == -ENFILE || rc == -ENOMEM) && !d->tfm &&
+	    gw->ntfms) {
 		gw->max_tfms = gw->ntfms > 1 ? gw->ntfms - 1 : 1;
 		dlib_make_room(gw, d);
 		rc = gw->be->open(d, body, pt, gw->max_skip);
@@ -60,7 +63,8 @@ static int save_next(struct diamond_gw *gw, struct dlib_dev *d,
  * (after the stage's commit, if the caller set one: diamond_gw_set_stage());
  * in custody the module's export of that state (custody.c), with no key
  * in the process. If the file cannot be written, the tfm (which moved on)
- * is closed and re-keyed from disk on next use, and the plaintext erased.
+ * is closed and re-keyed from disk on next use, the plaintext erased, and
+ * the call fails (dlib_gw_fail()): the epoch is not decided.
  */
 static int persist(struct diamond_gw *gw, struct dlib_dev *d,
 		   const struct diamond_epoch_body *body, uint8_t *pt)
@@ -70,7 +74,9 @@ static int persist(struct diamond_gw *gw, struct dlib_dev *d,
 
 	/* With a stage, the records are made durable first (at least once). */
 	rc = dlib_stage(gw, body, pt, 0, 0);
-	if (!rc)
+	if (rc)
+		dlib_gw_fail(gw, rc, "stage", "");
+	else
 		rc = save_next(gw, d, body, &next);
 	if (rc) {
 		had = d->tfm != NULL;
@@ -78,6 +84,7 @@ static int persist(struct diamond_gw *gw, struct dlib_dev *d,
 		dlib_track_tfm(gw, d, had);
 		diamond_store_path(gw->store, d->id, gw->detail,
 				   sizeof(gw->detail));
+		dlib_gw_fail(gw, rc, "state", gw->detail);
 		dmd_wipe(pt, body->ct_len - DIAMOND_TAG_SIZE);
 	} else {
 		d->st = next;

@@ -83,7 +83,8 @@ static int over_budget(struct diamond_gw *gw, struct dlib_ep *keep)
 /*
  * One frame down the pipeline: its device, screened, filed in its open
  * epoch (spooled), then whatever it completed verified and decided.
- * Only -ENOMEM is returned; everything else is decided and reported.
+ * Only -ENOMEM and a storage failure (gw->fatal: what the frame completed
+ * was not decided) are returned; everything else is decided and reported.
  */
 static int take(struct diamond_gw *gw, const struct diamond_frame *f)
 {
@@ -103,8 +104,8 @@ static int take(struct diamond_gw *gw, const struct diamond_frame *f)
 		rc = dlib_win_take(gw, ep, f);
 	if (rc == -EMSGSIZE)	/* a record that can never fit its epoch */
 		dlib_dec_reject(gw, ep, rc);
-	if (rc)		/* dropped (1), rejected, or -ENOMEM */
-		return rc == -ENOMEM ? rc : 0;
+	if (rc)		/* dropped (1), rejected, -ENOMEM or a failure */
+		return rc == -ENOMEM || gw->fatal ? rc : 0;
 	if (!gw->replaying)
 		dlib_spool_append(gw, f);
 	if (over_budget(gw, ep))
@@ -140,7 +141,7 @@ int dlib_rx_drain(struct diamond_gw *gw)
  * End of input: open every complete unit, sum up every grouped device's
  * epochs, and report every open epoch left as incomplete.
  */
-void dlib_rx_finish(struct diamond_gw *gw)
+int dlib_rx_finish(struct diamond_gw *gw)
 {
 	struct dlib_dev *d;
 	size_t i;
@@ -150,7 +151,10 @@ void dlib_rx_finish(struct diamond_gw *gw)
 		if (!d || !d->rx)
 			continue;
 		progress(gw, d, 1);
+		if (gw->fatal)	/* not durable: nothing decided, all spooled */
+			return gw->fatal;
 		dlib_dec_end(gw, d);
 	}
 	dlib_dec_close_all(gw, 1);
+	return 0;
 }

@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The spool, @state_dir/spool/frames: every frame taken into an open epoch
- * is appended, and the file is fsync'd once per feed call, so a restarted
- * gateway (diamond_gw_resume()) continues the epochs it had half received.
- * Ciphertext is not secret, so the spool is a plain frame file. It only
- * grows until it holds twice what is open (plus 1 MiB); then it is
+ * is appended, and the file is fdatasync'd once per feed call, so a
+ * restarted gateway (diamond_gw_resume()) continues the epochs it had half
+ * received. Ciphertext is not secret, so the spool is a plain frame file.
+ * It only grows until it holds twice what is open (plus 1 MiB); then it is
  * rewritten from the open epochs in memory, so its size stays within
  * 2 * max_buffer + 1 MiB. With nothing open it is truncated.
  *
+ * A caller may acknowledge its input once the feed call returned 0 (open
+ * --mqtt does), so every failure to write or sync is returned by
+ * dlib_spool_commit(). After one the file may lack frames held in memory
+ * (a short write is cut off again, but after a failed fsync the kernel may
+ * have dropped pages it then reports clean: a second fsync proves
+ * nothing), so the spool counts as broken until a rewrite from memory into
+ * a new file succeeds; every commit tries that first.
+ *
  * In a shared shard directory (DIAMOND_GW_SHARED) every write, fsync,
  * truncate and rewrite is made under the gateway's fence (fence.c): a
- * holder that lost the shard appends nothing to its new holder's spool.
+ * holder that lost the shard appends nothing to its new holder's spool,
+ * and its commit fails (-ESTALE).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +38,8 @@ struct dlib_spool {
 	char path[4096];
 	int fd;
 	size_t bytes;		/* in the file and in @buf */
-	int dirty;		/* appended since the last fsync */
+	int dirty;		/* appended since the last fdatasync */
+	int broken;		/* -errno: the file may lack frames held */
 	size_t used;		/* bytes in @buf, not yet written */
 	uint8_t buf[65536];	/* one write() per feed, not per frame */
 };
@@ -43,11 +53,16 @@ int dlib_spool_open(struct diamond_gw *gw, const char *state_dir)
 	if (!s)
 		return -ENOMEM;
 	rc = dlib_make_dir(s->path, sizeof(s->path), state_dir, "spool");
+	/* New names (directory, file) durable before any frame counts. */
+	if (!rc)
+		rc = dlib_fsync_parent(s->path);
 	strncat(s->path, "/frames", sizeof(s->path) - strlen(s->path) - 1);
 	s->fd = rc ? -1 : open(s->path, O_RDWR | O_CREAT | O_APPEND |
 			       O_CLOEXEC, 0600);
 	if (!rc && (s->fd < 0 || fstat(s->fd, &sb) < 0))
 		rc = -errno;
+	if (!rc)
+		rc = dlib_fsync_parent(s->path);
 	if (rc) {
 		snprintf(gw->detail, sizeof(gw->detail), "spool %s", s->path);
 		if (s->fd >= 0)
@@ -72,25 +87,39 @@ static void unfence(struct diamond_gw *gw)
 		diamond_fence_exit(gw->fence);
 }
 
-static void flush(struct dlib_spool *s)
+/*
+ * @buf to the file. On failure the bytes are not in the file (a short
+ * write is cut off, so no torn frame sits before later ones) and the
+ * spool is broken. 0 or -errno.
+ */
+static int flush(struct dlib_spool *s)
 {
-	if (s->used && dlib_write_all(s->fd, s->buf, s->used) < 0)
-		s->bytes -= s->used;	/* lost: not in the file */
+	size_t good = s->bytes - s->used;
+	int rc = s->used ? dlib_write_all(s->fd, s->buf, s->used) : 0;
+
+	if (rc) {
+		/* A short write cut off; else unknown until the rewrite. */
+		s->bytes = ftruncate(s->fd, (off_t)good) == 0 ? good : SIZE_MAX;
+		s->broken = rc;
+	}
 	s->used = 0;
+	return rc;
 }
 
 void dlib_spool_close(struct diamond_gw *gw)
 {
-	if (!gw->spool)
+	struct dlib_spool *s = gw->spool;
+
+	if (!s)
 		return;
+	/* After the last commit nothing is buffered; errors told then. */
 	if (!fence(gw)) {
-		flush(gw->spool);
-		if (gw->spool->dirty)
-			fdatasync(gw->spool->fd);
+		if (!s->broken && !flush(s) && s->dirty)
+			fdatasync(s->fd);
 		unfence(gw);
 	}
-	close(gw->spool->fd);
-	free(gw->spool);
+	close(s->fd);
+	free(s);
 	gw->spool = NULL;
 }
 
@@ -99,15 +128,19 @@ void dlib_spool_append(struct diamond_gw *gw, const struct diamond_frame *f)
 	struct dlib_spool *s = gw->spool;
 	int n;
 
-	if (!s || s->fd < 0)
+	/* Broken: the next commit writes every open frame anew. */
+	if (!s || s->fd < 0 || s->broken)
 		return;
 	if (sizeof(s->buf) - s->used < DIAMOND_FRAME_HDR + (size_t)f->len) {
 		if (fence(gw)) {	/* not ours now: nothing more written */
 			s->bytes -= s->used;
 			s->used = 0;
 		} else {
-			flush(s);
+			int rc = flush(s);
+
 			unfence(gw);
+			if (rc)
+				return;
 		}
 	}
 	n = diamond_frame_write(s->buf + s->used, sizeof(s->buf) - s->used, f);
@@ -118,7 +151,12 @@ void dlib_spool_append(struct diamond_gw *gw, const struct diamond_frame *f)
 	}
 }
 
-/* Replace the spool by the frames of the open epochs, crash-safely. */
+/*
+ * Replace the spool by the frames of the open epochs, crash-safely: a new
+ * file, written and fsync'd, renamed over the old one, then the directory
+ * fsync'd. Once renamed the new file is the spool even if the directory
+ * sync fails (that is reported: the spool stays broken).
+ */
 static int rewrite(struct diamond_gw *gw)
 {
 	struct dlib_spool *s = gw->spool;
@@ -128,33 +166,28 @@ static int rewrite(struct diamond_gw *gw)
 	int fd, rc = 0;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", s->path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+		  0600);
 	if (fd < 0)
 		return -errno;
 	for (ep = gw->ep_tail; ep && !rc; ep = ep->prev)
 		rc = dlib_ep_frames(ep, dlib_emit_fd, &fd);
-	if (!rc && fsync(fd) < 0)
+	if (!rc && (fsync(fd) < 0 || fstat(fd, &sb) < 0))
 		rc = -errno;
 	if (!rc && rename(tmp, s->path) < 0)
 		rc = -errno;
-	if (!rc)
-		rc = dlib_fsync_parent(s->path);
 	if (rc) {
 		close(fd);
 		unlink(tmp);
-		return rc;
+		return rc;	/* the old file as it was */
 	}
 	close(s->fd);
-	/* The renamed file, now for appending; keep @fd if that fails. */
-	s->fd = open(s->path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (s->fd < 0) {
-		s->fd = fd;
-	} else {
-		close(fd);
-	}
-	s->bytes = fstat(s->fd, &sb) == 0 ? (size_t)sb.st_size : 0;
+	s->fd = fd;
+	s->bytes = (size_t)sb.st_size;
+	s->used = 0;	/* what @buf held is in the open epochs */
 	s->dirty = 0;
-	return 0;
+	s->broken = dlib_fsync_parent(s->path);
+	return s->broken;
 }
 
 int dlib_spool_rewrite(struct diamond_gw *gw)
@@ -168,46 +201,65 @@ int dlib_spool_rewrite(struct diamond_gw *gw)
 	return rc;
 }
 
-static void commit(struct diamond_gw *gw)
+/* Nothing open: an empty spool. 0 or -errno (then broken). */
+static int empty(struct dlib_spool *s)
 {
-	struct dlib_spool *s = gw->spool;
-
-	if (!gw->stats.open_epochs) {
-		/* Epochs that opened and closed within this feed: no disk. */
-		s->bytes -= s->used;
-		s->used = 0;
-		if (s->bytes && ftruncate(s->fd, 0) == 0) {
-			s->bytes = 0;
-			fdatasync(s->fd);
-		}
-		s->dirty = 0;
-		return;
-	}
-	flush(s);
-	if (s->bytes > 2 * gw->stats.buffered + SPOOL_SLACK) {
-		if (rewrite(gw) == 0)
-			return;
-		fdatasync(s->fd);
-	} else if (s->dirty) {
-		fdatasync(s->fd);
-	}
+	s->bytes -= s->used;
+	s->used = 0;
 	s->dirty = 0;
+	if (!s->bytes && !s->broken)
+		return 0;
+	if (ftruncate(s->fd, 0) < 0 || fdatasync(s->fd) < 0) {
+		s->broken = -errno;
+		return s->broken;
+	}
+	s->bytes = 0;
+	s->broken = 0;
+	return 0;
 }
 
-void dlib_spool_commit(struct diamond_gw *gw)
+static int commit(struct diamond_gw *gw)
 {
 	struct dlib_spool *s = gw->spool;
 
+	/* Epochs that opened and closed within this feed: no disk. */
+	if (!gw->stats.open_epochs)
+		return empty(s) ? dlib_gw_fail(gw, s->broken, "spool", s->path) : 0;
+	if (!s->broken)
+		flush(s);
+	/* Outgrown, or broken: anew from memory (fdatasync if that fails). */
+	if ((s->broken || s->bytes > 2 * gw->stats.buffered + SPOOL_SLACK) &&
+	    rewrite(gw) == 0)
+		return 0;
+	if (!s->broken && s->dirty && fdatasync(s->fd) < 0) {
+		s->broken = -errno;
+		/* The pages may be gone although clean: rewrite them now. */
+		if (rewrite(gw) == 0)
+			return 0;
+	}
+	if (s->broken)
+		return dlib_gw_fail(gw, s->broken, "spool", s->path);
+	s->dirty = 0;
+	return 0;
+}
+
+int dlib_spool_commit(struct diamond_gw *gw)
+{
+	struct dlib_spool *s = gw->spool;
+	int rc;
+
 	if (!s || s->fd < 0)
-		return;
-	if (fence(gw)) {	/* the shard is another's: drop what is held */
+		return 0;
+	rc = fence(gw);
+	if (rc) {	/* the shard is another's: drop what is held */
 		s->bytes -= s->used;
 		s->used = 0;
 		s->dirty = 0;
-		return;
+		return dlib_gw_fail(gw, rc, "spool", s->path);
 	}
-	commit(gw);
+	rc = commit(gw);
 	unfence(gw);
+	return rc;
 }
 
 int dlib_spool_reader(const struct diamond_gw *gw)
@@ -215,4 +267,9 @@ int dlib_spool_reader(const struct diamond_gw *gw)
 	int fd = open(gw->spool->path, O_RDONLY | O_CLOEXEC);
 
 	return fd < 0 ? -errno : fd;
+}
+
+const char *dlib_spool_path(const struct diamond_gw *gw)
+{
+	return gw->spool ? gw->spool->path : "";
 }
