@@ -100,6 +100,13 @@ $(US_BUILD)/test_%: $(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h \
 	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(TOP)/selftests/lib/vecfile.c \
 		$(US_LIB_A) $(US_KCAPI)
 
+# test_stage and test_fence feed the same two devices (two_devices.c).
+US_TWO_DEVICES := $(US_TEST_SRC)/two_devices.c $(US_TEST_SRC)/two_devices.h
+$(US_BUILD)/test_stage $(US_BUILD)/test_fence: $(US_BUILD)/test_%: \
+		$(US_TEST_SRC)/test_%.c $(US_LIB_A) $(TOP)/selftests/tap.h $(US_TWO_DEVICES)
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(US_TEST_SRC)/two_devices.c \
+		$(US_LIB_A) $(US_KCAPI)
+
 # Issue 20 item 6 (start): what the ingest's uid can reach, static for the VM.
 US_CUSTODY_PROBE := $(US_BUILD)/custody_probe
 $(US_CUSTODY_PROBE): $(US_TEST_SRC)/custody_probe.c $(US_LIB_A)

@@ -19,14 +19,11 @@
 #include <diamond/libdiamond.h>
 
 #include "tap.h"
+#include "two_devices.h"
 
-#define B	4
-#define EPOCHS	3
+#define B	TWO_DEVICES_B
 
-static uint8_t frames[2][EPOCHS][1024];
-static size_t flen[2][EPOCHS];
-static const uint32_t ids[2] = { 5, 6 };
-static const uint16_t groups[2] = { 0, 2 };
+static struct two_devices td;
 
 struct seen {
 	const char *dir;
@@ -34,83 +31,6 @@ struct seen {
 	int64_t epoch_at_commit;	/* device 5's state file then */
 	int fail;		/* commit returns this */
 };
-
-/* The epoch device @id's state file holds, or -1. */
-static int64_t disk_epoch(const char *dir, uint32_t id)
-{
-	struct diamond_store *st;
-	struct diamond_params p;
-	uint8_t blob[DIAMOND_BLOB_MAX];
-	size_t len;
-	int rc;
-
-	if (diamond_store_open(&st, dir, 0))
-		return -1;
-	rc = diamond_store_load(st, id, blob, &len);
-	if (!rc)
-		rc = diamond_blob_info(blob, len, &p);
-	diamond_store_close(st);
-	return rc ? -1 : (int64_t)p.epoch;
-}
-
-static void put(int d, int e, uint8_t type, uint16_t index, uint16_t len,
-		const uint8_t *p)
-{
-	struct diamond_frame f = { type, 2, ids[d], (uint64_t)e, index, len, p };
-	int n = diamond_frame_write(frames[d][e] + flen[d][e],
-				    sizeof(frames[d][e]) - flen[d][e], &f);
-
-	if (n > 0)
-		flen[d][e] += (size_t)n;
-}
-
-/* Both devices' state files, and their first EPOCHS epochs as frames. */
-static int make(const char *dir)
-{
-	struct diamond_store *st;
-	struct dmd_sender s;
-	struct dmd_state state;
-	uint8_t root[32], blob[DIAMOND_BLOB_MAX], ct[16], tag[16];
-	uint32_t j, n, g;
-	int d, e;
-
-	memset(root, 0x5a, sizeof(root));
-	if (diamond_store_open(&st, dir, DIAMOND_STORE_CREATE))
-		return -1;
-	for (d = 0; d < 2; d++) {
-		memset(&state, 0, sizeof(state));
-		state.suite = 2;
-		state.b = B;
-		state.group = groups[d];
-		state.device_id = ids[d];
-		dmd_derive_initial(&state, root);
-		dmd_blob2_write(blob, &state);
-		if (diamond_store_create(st, blob, dmd_blob2_size(state.suite)))
-			return -1;
-		if (dmd_sender_init_groups(&s, &state, NULL, 0, 0,
-					   groups[d] ? groups[d] : B))
-			return -1;
-		for (e = 0; e < EPOCHS; e++) {
-			dmd_sender_begin(&s, NULL);
-			for (j = 0; j < B; j++) {
-				uint8_t m[4] = { 'r', (uint8_t)('0' + e), (uint8_t)('0' + j), 0 };
-
-				dmd_sender_seal(&s, m, 3, ct, NULL);
-				put(d, e, DIAMOND_FRAME_RECORD, (uint16_t)j, 3, ct);
-				if (dmd_sender_group_due(&s)) {
-					dmd_sender_close_group(&s, NULL, 0, tag, &g);
-					put(d, e, DIAMOND_FRAME_GROUP, (uint16_t)g,
-					    16, tag);
-				}
-			}
-			dmd_sender_close(&s, NULL, 0, tag, &n);
-			put(d, e, DIAMOND_FRAME_TAG, (uint16_t)n, 16, tag);
-		}
-		dmd_sender_wipe(&s);
-	}
-	diamond_store_close(st);
-	return 0;
-}
 
 static void on_record(void *arg, const struct diamond_record *r)
 {
@@ -127,7 +47,7 @@ static int commit(void *arg)
 
 	s->commits++;
 	s->records_at_commit = s->records;
-	s->epoch_at_commit = disk_epoch(s->dir, ids[0]);
+	s->epoch_at_commit = two_devices_disk_epoch(s->dir, two_devices_ids[0]);
 	return s->fail;
 }
 
@@ -143,7 +63,7 @@ static int feed(const char *dir, struct seen *s, int d, int e)
 		return rc;
 	rc = diamond_gw_set_stage(gw, commit, s);
 	if (!rc)
-		rc = diamond_gw_feed(gw, frames[d][e], flen[d][e]);
+		rc = diamond_gw_feed(gw, td.frames[d][e], td.len[d][e]);
 	diamond_gw_free(gw);
 	return rc;
 }
@@ -155,7 +75,7 @@ int main(int argc, char **argv)
 	int d, rc;
 
 	tap_plan(12);
-	if (!dir || make(dir)) {
+	if (!dir || two_devices_make(&td, dir)) {
 		tap_result(0, "make the state directory (usage: test_stage DIR)");
 		return tap_finish();
 	}
@@ -163,7 +83,7 @@ int main(int argc, char **argv)
 		   "set_stage without a gateway: -EINVAL");
 	for (d = 0; d < 2; d++) {
 		const char *what = d ? "grouped (g = 2)" : "ungrouped";
-		unsigned int units = groups[d] ? B / groups[d] : 1;
+		unsigned int units = two_devices_groups[d] ? B / two_devices_groups[d] : 1;
 
 		memset(&s, 0, sizeof(s));
 		s.dir = dir;
@@ -175,7 +95,7 @@ int main(int argc, char **argv)
 		/* A failing commit: the state must not move. */
 		if (!d)
 			tap_result(s.epoch_at_commit == 0 &&
-				   disk_epoch(dir, ids[0]) == 1,
+				   two_devices_disk_epoch(dir, two_devices_ids[0]) == 1,
 				   "ungrouped: the state file moves from epoch 0 to 1 only after the commit (%lld at it)",
 				   (long long)s.epoch_at_commit);
 		memset(&s, 0, sizeof(s));
@@ -190,7 +110,7 @@ int main(int argc, char **argv)
 			   "%s: a failing commit fails the feed call with its errno (%d)",
 			   what, rc);
 		if (!d)
-			tap_result(disk_epoch(dir, ids[0]) == 1,
+			tap_result(two_devices_disk_epoch(dir, two_devices_ids[0]) == 1,
 				   "ungrouped: after a failing commit the state file stays at epoch 1");
 		/* The same frames again, committed: delivered again, and then
 		 * the state moved (epoch 2 opens). */
