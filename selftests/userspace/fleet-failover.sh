@@ -37,6 +37,7 @@ W=$(mktemp -d /tmp/diamond-failover.XXXXXX)
 PIDS=
 trap 'for p in $PIDS; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; done; wait 2>/dev/null; [ -n "${FLEET_KEEP:-}" ] || rm -rf "$W"' EXIT
 . "$HERE/../lib/tap.sh"
+. "$HERE/fleet-lib.sh"
 
 echo "TAP version 13"
 cd "$W" || exit 1
@@ -51,47 +52,10 @@ SEED=${FLEET_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 echo "# seed $SEED (FLEET_SEED=$SEED repeats this run)"
 B=32 G=16 LEASE=3000
 
-free_port() { $PY -c 'import socket,sys
-s = socket.socket(socket.AF_INET, getattr(socket, sys.argv[1]))
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' "$1"; }
 PORT=$(free_port SOCK_STREAM)
-mkdir -p mosq
-: >passwd
-for u in fwd verifier reader; do mosquitto_passwd -b passwd $u "pw-$u"; done
-cat >acl <<ACL
-user fwd
-topic write diamond/frames/#
-
-user verifier
-topic read diamond/frames/#
-topic write diamond/readings/#
-topic write diamond/events/#
-topic readwrite diamond/lease/#
-topic readwrite diamond/alive/#
-
-user reader
-topic read diamond/readings/#
-topic read diamond/events/#
-topic read diamond/lease/#
-ACL
-cat >mosquitto.conf <<CONF
-listener $PORT 127.0.0.1
-allow_anonymous false
-password_file $W/passwd
-acl_file $W/acl
-user $(id -un)
-persistence true
-persistence_location $W/mosq/
-max_queued_messages 0
-log_dest file $W/mosquitto.log
-CONF
-"$MOSQ" -c mosquitto.conf 2>mosq.err &
-PIDS="$PIDS $!"
-up=1
-for _ in $(seq 50); do
-	mosquitto_pub -h 127.0.0.1 -p "$PORT" -u fwd -P pw-fwd -t probe -m x 2>/dev/null && { up=0; break; }
-	sleep 0.1
-done
+mosquitto_start "$PORT" 'topic readwrite diamond/lease/#
+topic readwrite diamond/alive/#' 'topic read diamond/lease/#'
+up=$?
 ok $up "mosquitto on 127.0.0.1:$PORT with passwords and an ACL (verifiers: frames, readings, events, leases)"
 
 # Devices 1 and 3 on shard 1, 2 on shard 0; each shard's states in its

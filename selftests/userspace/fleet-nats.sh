@@ -39,6 +39,7 @@ W=$(mktemp -d /tmp/diamond-fleet-nats.XXXXXX)
 PIDS=
 trap 'for p in $PIDS; do kill -KILL "$p" 2>/dev/null; done; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 . "$HERE/../lib/tap.sh"
+. "$HERE/fleet-lib.sh"
 
 echo "TAP version 13"
 cd "$W" || exit 1
@@ -62,8 +63,6 @@ echo "# seed $seed (set DMD_SEED to repeat the delay before the kill)"
 RANDOM=$seed
 B=32 G=16 NDEV=6
 ACK_WAIT=5	# s: the cluster delivers an unacknowledged message again
-free_port() { $PY -c 'import socket
-s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # ---- the cluster -------------------------------------------------------------
 # One config per node. stream_replicas and consumer_replicas 3: the MQTT

@@ -24,6 +24,7 @@ set -u
 D=${D:?}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/../lib/tap.sh"
+. "$HERE/fleet-lib.sh"
 echo "TAP version 13"
 MOSQ=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 why=
@@ -46,7 +47,6 @@ W=$(mktemp -d /tmp/diamond-fleet-tls.XXXXXX)
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$W"' EXIT
 cd "$W" || exit 1
-free_port() { $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # The test CA and its certificates (P-256: quick to make).
 key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1" 2>/dev/null; }

@@ -43,6 +43,7 @@ W=$(mktemp -d /tmp/diamond-fleet.XXXXXX)
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$W"' EXIT
 . "$HERE/../lib/tap.sh"
+. "$HERE/fleet-lib.sh"
 
 echo "TAP version 13"
 cd "$W" || exit 1
@@ -55,48 +56,10 @@ if [ ! -x "$MOSQ" ] || ! command -v mosquitto_sub >/dev/null ||
 fi
 
 B=32 G=16 NDEV=10
-free_port() { $PY -c 'import socket,sys
-s = socket.socket(socket.AF_INET, getattr(socket, sys.argv[1]))
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' "$1"; }
 PORT=$(free_port SOCK_STREAM)
-mkdir -p mosq
-# Passwords and ACLs as Documentation/userspace.rst section 12 gives them:
-# forwarders publish frames only, the verifier reads frames and publishes
-# readings and events, applications read those.
-: >passwd
-for u in fwd verifier reader; do mosquitto_passwd -b passwd $u "pw-$u"; done
-cat >acl <<ACL
-user fwd
-topic write diamond/frames/#
-
-user verifier
-topic read diamond/frames/#
-topic write diamond/readings/#
-topic write diamond/events/#
-
-user reader
-topic read diamond/readings/#
-topic read diamond/events/#
-ACL
-cat >mosquitto.conf <<CONF
-listener $PORT 127.0.0.1
-allow_anonymous false
-password_file $W/passwd
-acl_file $W/acl
-user $(id -un)
-persistence true
-persistence_location $W/mosq/
-max_queued_messages 0
-log_dest file $W/mosquitto.log
-CONF
-"$MOSQ" -c mosquitto.conf 2>mosq.err &
-MP=$!
-PIDS="$PIDS $MP"
-up=1
-for _ in $(seq 50); do
-	mosquitto_pub -h 127.0.0.1 -p "$PORT" -u fwd -P pw-fwd -t probe -m x 2>/dev/null && { up=0; break; }
-	sleep 0.1
-done
+# Passwords and ACLs as Documentation/userspace.rst section 12 gives them.
+mosquitto_start "$PORT"
+up=$?
 ok $up "mosquitto $(dpkg-query -W -f '${Version}' mosquitto 2>/dev/null) on 127.0.0.1:$PORT, its own config, passwords, ACL and persistence directory"
 check "the broker refuses a client without a password, and one with a wrong password" \
 	sh -c "! mosquitto_pub -h 127.0.0.1 -p $PORT -t diamond/frames/0/x -m x &&
