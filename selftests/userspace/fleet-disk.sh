@@ -28,6 +28,7 @@ set -u
 D=${D:?}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/../lib/tap.sh"
+. "$HERE/fleet-lib.sh"
 
 if [ "$(id -u)" = 0 ] && [ -z "${FLEET_DISK_NS:-}" ] && command -v unshare >/dev/null &&
    unshare -m true 2>/dev/null; then
@@ -63,24 +64,9 @@ cleanup() {
 trap cleanup EXIT
 cd "$W" || exit 1
 
-PORT=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir mosq
-cat >mosquitto.conf <<CONF
-listener $PORT 127.0.0.1
-allow_anonymous true
-user $(id -un)
-persistence true
-persistence_location $W/mosq/
-max_queued_messages 0
-log_dest file $W/mosquitto.log
-log_type all
-CONF
-"$MOSQ" -c mosquitto.conf 2>mosq.err &
-PIDS="$PIDS $!"
-for _ in $(seq 50); do
-	mosquitto_pub -h 127.0.0.1 -p "$PORT" -t probe -m x 2>/dev/null && break
-	sleep 0.1
-done
+PORT=$(free_port)
+broker_start "$PORT" "allow_anonymous true
+log_type all"
 mosquitto_sub -h 127.0.0.1 -p "$PORT" -q 1 -v -i disk-test-sub -t 'diamond/readings/#' >sub.txt 2>sub.err &
 PIDS="$PIDS $!"
 

@@ -12,17 +12,42 @@ s = socket.socket(socket.AF_INET, getattr(socket, sys.argv[1]))
 s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' "${1:-SOCK_STREAM}"
 }
 
-# mosquitto_start PORT [VERIFIER_ACL [READER_ACL]]: Debian's mosquitto on
-# 127.0.0.1:PORT with its own config, persistence directory, log
-# ($W/mosquitto.log) and the passwords and ACL of Documentation/
-# userspace.rst section 12 (users fwd, verifier and reader, password
-# "pw-USER"; forwarders publish frames only, the verifier reads frames and
-# publishes readings and events, applications read those), plus the
-# lines VERIFIER_ACL and READER_ACL for those two users. Its PID in MP
-# and PIDS; status 0 once it takes a message.
+# broker_start PORT SETTINGS [PROBE...]: Debian's mosquitto on
+# 127.0.0.1:PORT with its own config: SETTINGS (the lines of its
+# authentication or TLS), persistence in $W/mosq, no limit on the queue of
+# a client that is away, a log in $W/mosquitto.log. Its PID in MP and
+# PIDS; status 0 once `mosquitto_pub PROBE...` gets a message through.
+broker_start() {
+	local port=$1 settings=$2
+	shift 2
+	mkdir -p "$W/mosq"
+	cat >"$W/mosquitto.conf" <<CONF
+listener $port 127.0.0.1
+$settings
+user $(id -un)
+persistence true
+persistence_location $W/mosq/
+max_queued_messages 0
+log_dest file $W/mosquitto.log
+CONF
+	"$MOSQ" -c "$W/mosquitto.conf" 2>"$W/mosq.err" &
+	MP=$!
+	PIDS="$PIDS $MP"
+	for _ in $(seq 50); do
+		mosquitto_pub -h 127.0.0.1 -p "$port" "$@" -t probe -m x 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# mosquitto_start PORT [VERIFIER_ACL [READER_ACL]]: broker_start with the
+# passwords and ACL of Documentation/userspace.rst section 12 (users fwd,
+# verifier and reader, password "pw-USER"; forwarders publish frames
+# only, the verifier reads frames and publishes readings and events,
+# applications read those), plus the lines VERIFIER_ACL and READER_ACL
+# for those two users.
 mosquitto_start() {
 	local port=$1 u
-	mkdir -p "$W/mosq"
 	: >"$W/passwd"
 	for u in fwd verifier reader; do mosquitto_passwd -b "$W/passwd" $u "pw-$u"; done
 	cat >"$W/acl" <<ACL
@@ -40,23 +65,7 @@ topic read diamond/readings/#
 topic read diamond/events/#
 ${3:-}
 ACL
-	cat >"$W/mosquitto.conf" <<CONF
-listener $port 127.0.0.1
-allow_anonymous false
+	broker_start "$port" "allow_anonymous false
 password_file $W/passwd
-acl_file $W/acl
-user $(id -un)
-persistence true
-persistence_location $W/mosq/
-max_queued_messages 0
-log_dest file $W/mosquitto.log
-CONF
-	"$MOSQ" -c "$W/mosquitto.conf" 2>"$W/mosq.err" &
-	MP=$!
-	PIDS="$PIDS $MP"
-	for _ in $(seq 50); do
-		mosquitto_pub -h 127.0.0.1 -p "$port" -u fwd -P pw-fwd -t probe -m x 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
+acl_file $W/acl" -u fwd -P pw-fwd
 }

@@ -64,27 +64,13 @@ sign client /CN=diamond-fleet "extendedKeyUsage=clientAuth"
 TLS="--cafile $W/ca.crt --cert $W/client.crt --key $W/client.key"
 
 PORT=$(free_port)
-mkdir mosq
-cat >mosquitto.conf <<CONF
-listener $PORT 127.0.0.1
-cafile $W/ca.crt
+# shellcheck disable=SC2086 # $TLS is the clients' options, split on purpose
+broker_start "$PORT" "cafile $W/ca.crt
 certfile $W/server.crt
 keyfile $W/server.key
 require_certificate true
 allow_anonymous true
-user $(id -un)
-persistence true
-persistence_location $W/mosq/
-max_queued_messages 0
-log_dest file $W/mosquitto.log
-log_type all
-CONF
-"$MOSQ" -c mosquitto.conf 2>mosq.err &
-PIDS="$PIDS $!"
-for _ in $(seq 50); do
-	mosquitto_pub -h 127.0.0.1 -p "$PORT" $TLS -t probe -m x 2>/dev/null && break
-	sleep 0.1
-done
+log_type all" $TLS
 
 "$D" keygen -o root >/dev/null 2>&1
 "$D" provision --root root --device 1 --suite 2 --agg xor --b 32 --group-size 16 \
