@@ -184,11 +184,16 @@ check-userspace-ingest: $(DIAMONDCTL) $(US_FRAMETOOL)
 # damaged and forged packets, a restart, a state that cannot be stored.
 CHECK_SUITES += userspace-packet
 .PHONY: check-userspace-packet
-check-userspace-packet: $(US_BUILD)/test_packet
+check-userspace-packet: $(US_BUILD)/test_packet $(DIAMONDCTL)
 	@mkdir -p $(TAPDIR)
 	@t=$$(mktemp -d); $(US_BUILD)/test_packet $(TOP)/vectors/packet.txt $$t/state \
-		>$(TAPDIR)/userspace-packet.tap; rc=$$?; rm -rf $$t; \
-		cat $(TAPDIR)/userspace-packet.tap; exit $$rc
+		>$$t/lib.tap; u=$$?; n=$$(grep -c '^\(not \)\?ok ' $$t/lib.tap); \
+	{ grep -v '^1\.\.' $$t/lib.tap; \
+	  D=$(DIAMONDCTL) $(US_TEST_SRC)/packet.sh $$n >$$t/ctl.tap; c=$$?; \
+	  cat $$t/ctl.tap; echo "1..$$((n + $$(grep -c '^\(not \)\?ok ' $$t/ctl.tap)))"; } \
+		>$(TAPDIR)/userspace-packet.tap; rm -rf $$t; \
+	cat $(TAPDIR)/userspace-packet.tap; \
+	! grep -q '^not ok' $(TAPDIR)/userspace-packet.tap && [ $$u -eq 0 ]
 
 # Issue 13, gateway side: grouped devices (g < b) through open --software.
 .PHONY: check-userspace-groups
