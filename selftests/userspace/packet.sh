@@ -40,3 +40,7 @@ ok $? "the same packets again release nothing"
 "$D" open --packet --state-dir st p10.bin >/dev/null 2>err.txt
 [ $? = 3 ] && grep -q "does not verify grid units yet" err.txt
 ok $? "without --software: the kernel backend says it cannot, exit 3"
+seq 1 5 | "$D" seal --blob d10.bin >frames.bin 2>/dev/null
+"$D" open --state-dir st --software --input frames.bin >sout.json 2>serr.txt
+[ ! -s sout.json ] && grep -q "packet-mode device" serr.txt
+ok $? "stream frames naming a packet-mode device are dropped (one framing per chain)"
