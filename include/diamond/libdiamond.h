@@ -1114,6 +1114,148 @@ void diamond_sender_params(const struct diamond_sender *s,
 			   struct diamond_params *p);
 void diamond_sender_free(struct diamond_sender *s);
 
+
+/* ---- Packet radio: the receiver (spec section 14.5) -------------------- */
+
+/*
+ * A device in packet mode has a radio configuration beside its key (spec
+ * 14.2): its address width @a (1 .. 4 bytes on the air) and its short
+ * address. libdiamond keeps it in the state directory, "<id>.radio", a
+ * line "packet a=A addr=X" (X in hex).
+ */
+
+/**
+ * diamond_radio_set() - give a device of @store a packet-mode address
+ * @store: the state directory (the device's state file must exist)
+ * @device_id: the device
+ * @a: address width, 1 .. 4
+ * @addr: short address, below 2^(8a)
+ *
+ * Refuses (-EADDRINUSE) an address whose bytes on the air begin, or are
+ * begun by, another packet-mode device's (prefix-free, spec 14.2), and
+ * (-EINVAL) a key packet mode refuses (XOR, b a multiple of 16, no groups).
+ *
+ * Return: 0 or a negative errno.
+ */
+int diamond_radio_set(struct diamond_store *store, uint32_t device_id,
+		      unsigned int a, uint32_t addr);
+/* The radio configuration of @device_id: -ENOENT if it has none. */
+int diamond_radio_get(struct diamond_store *store, uint32_t device_id,
+		      unsigned int *a, uint32_t *addr);
+/*
+ * Call @fn for every device of @store with a radio configuration, in
+ * directory order; a nonzero return from @fn stops the walk and is
+ * returned.
+ */
+int diamond_radio_list(struct diamond_store *store,
+		       int (*fn)(void *arg, uint32_t device_id, unsigned int a,
+				 uint32_t addr),
+		       void *arg);
+
+/* The longest packet (spec 14.1): the SX127x's 255-byte payload. */
+#define DIAMOND_PKT_MAX		255
+
+struct diamond_prx;
+
+/**
+ * struct diamond_prx_cbs - what the packet receiver reports
+ * @record: a record released under a verified tag, exactly once
+ * @lost: records @first .. @first + @count - 1 of @epoch given up, never
+ *        to be released (the cursor moved past them)
+ * @arg: passed to both
+ */
+struct diamond_prx_cbs {
+	void (*record)(void *arg, uint32_t device_id, uint64_t epoch,
+		       uint32_t index, const uint8_t *data, size_t len);
+	void (*lost)(void *arg, uint32_t device_id, uint64_t epoch,
+		     uint32_t first, uint32_t count);
+	void *arg;
+};
+
+/**
+ * struct diamond_prx_stats - the packet receiver's counters
+ * @packets: packets fed
+ * @nodev: no provisioned address begins them
+ * @format: refused by the parse or the candidates (DMD_EFORMAT, ESIZE)
+ * @range: no candidate (expired, past max_skip, past the last epoch)
+ * @duplicates: copies already held
+ * @unheld: copies not held (a record's copies full, or no unit free)
+ * @tries: unit verifications (dmd_grid_open() calls)
+ * @failed: tries in which a tag tried did not verify
+ * @verified: tags verified
+ * @released: records released
+ * @lost: records reported lost
+ * @saves: state files written
+ */
+struct diamond_prx_stats {
+	uint64_t packets, nodev, format, range, duplicates, unheld;
+	uint64_t tries, failed, verified, released, lost, saves;
+};
+
+#define DIAMOND_PRX_KERNEL	1u	/* verify through diamond.ko */
+
+/**
+ * diamond_prx_new() - a packet receiver over a state directory
+ * @out: receives it
+ * @store: the state directory (kept; not closed by diamond_prx_free())
+ * @cbs: the callbacks (copied)
+ * @max_skip: epochs a packet may be past the cursor's (0: 4096)
+ * @flags: DIAMOND_PRX_KERNEL for the kernel backend, which does not
+ *         verify grid units yet (every try fails with -EOPNOTSUPP)
+ *
+ * Return: 0 or a negative errno.
+ */
+int diamond_prx_new(struct diamond_prx **out, struct diamond_store *store,
+		    const struct diamond_prx_cbs *cbs, uint32_t max_skip,
+		    unsigned int flags);
+/*
+ * Add device @device_id with its radio configuration from the store
+ * (diamond_radio_set()); diamond_prx_add_all() adds every such device.
+ * Its state file gives the cursor (spec 14.5) and the bitmaps of its
+ * undecided units.
+ */
+int diamond_prx_add(struct diamond_prx *x, uint32_t device_id);
+int diamond_prx_add_all(struct diamond_prx *x);
+/**
+ * diamond_prx_feed() - one packet as the PHY delivered it
+ * @x: the receiver
+ * @pkt: the PHY payload
+ * @len: its length
+ *
+ * Return: 0 if it was taken (held, tried, or a duplicate), else why it
+ * was dropped: -EPROTO (no device, or malformed), -EMSGSIZE (a record
+ * over 222 bytes), -EKEYEXPIRED, -ERANGE, -DIAMOND_EEXHAUSTED (no
+ * candidate position), or a storage failure (nothing released).
+ */
+int diamond_prx_feed(struct diamond_prx *x, const uint8_t *pkt, size_t len);
+void diamond_prx_stats(const struct diamond_prx *x,
+		       struct diamond_prx_stats *s);
+/* The cursor (e_c, u_c) of @device_id: -DIAMOND_ENODEVICE if not added. */
+int diamond_prx_cursor(const struct diamond_prx *x, uint32_t device_id,
+		       uint64_t *epoch, uint32_t *unit);
+/* Erase every key and held packet, and free. The end of input decides nothing. */
+void diamond_prx_free(struct diamond_prx *x);
+
+/* ---- Packet radio: the host sender ------------------------------------- */
+
+struct diamond_psender;
+
+/*
+ * A host sender in packet mode (spec 14.3) on a blob file, reserving
+ * before use as diamond_sender_open() does; @a and @addr as
+ * diamond_radio_set().
+ */
+int diamond_psender_open(struct diamond_psender **out, const char *blob_path,
+			 unsigned int a, uint32_t addr);
+/*
+ * Seal the next record into @pkt (255 bytes of room): the packet's length,
+ * or a negative errno. An epoch is begun (its reservation made durable)
+ * when none is open or the open one is full.
+ */
+int diamond_psender_seal(struct diamond_psender *s, const uint8_t *m,
+			 size_t len, uint8_t *pkt);
+void diamond_psender_free(struct diamond_psender *s);
+
 #ifdef __cplusplus
 }
 #endif

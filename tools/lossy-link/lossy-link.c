@@ -21,6 +21,21 @@
  *                                 a real gateway to open; bytes between
  *                                 frames are not passed on
  *
+ *   lossy-link --packets [options] packet mode (spec section 14): packets
+ *                                 on stdin, each after a 1-byte length
+ *                                 (diamondctl seal --packet), dropped
+ *                                 with probability --loss, independently
+ *                                 (Bernoulli) or, with --burst L > 0, in
+ *                                 bursts of mean length L (Gilbert-Elliott:
+ *                                 everything lost in the bad state, nothing
+ *                                 in the good one, P(bad -> good) = 1/L,
+ *                                 P(good -> bad) = loss / (L (1 - loss)),
+ *                                 so the long-run loss is --loss); the
+ *                                 rest go to stdout as they came. The seed
+ *                                 and the counts go to stderr, and with
+ *                                 --drop-log FILE the ordinal (from 0) of
+ *                                 every dropped packet, one a line.
+ *
  * Options: --suite S --b B --g G --len L --ad A --epochs N --seed X
  *          --loss P --corrupt P --reorder P --dup P --depth D --horizon H
  *          --tag-copies R (each tag frame sent R times)
@@ -39,7 +54,8 @@
 
 struct config {
 	unsigned int suite;
-	uint32_t b, g, len, adlen, epochs, depth, horizon, tag_copies;
+	uint32_t b, g, len, adlen, epochs, depth, horizon, tag_copies, burst;
+	const char *drop_log;
 	double loss, corrupt, reorder, dup;
 	uint64_t seed;
 };
@@ -551,6 +567,58 @@ static int filter(const struct config *c)
 	return fflush(stdout) ? 1 : 0;
 }
 
+/* ---- packet mode (--packets) ---- */
+
+/* One packet's fate: 1 lost. @bad is the Gilbert-Elliott state. */
+static int packet_lost(const struct config *c, int *bad)
+{
+	double r, q;
+
+	if (!c->burst)
+		return uniform() < c->loss;
+	r = 1.0 / c->burst;
+	q = c->loss < 1 ? c->loss * r / (1 - c->loss) : 1;
+	*bad = *bad ? uniform() >= r : uniform() < q;
+	return *bad;
+}
+
+static int packets(const struct config *c)
+{
+	uint64_t in = 0, out = 0;
+	FILE *log = NULL;
+	uint8_t pkt[256];
+	int len, bad;
+
+	if (c->drop_log && !(log = fopen(c->drop_log, "w"))) {
+		perror(c->drop_log);
+		return 1;
+	}
+	rng = c->seed * 0x9e3779b97f4a7c15ull + 1;
+	bad = c->burst && uniform() < c->loss;	/* the stationary state */
+	while ((len = getchar()) != EOF) {
+		pkt[0] = (uint8_t)len;
+		if (fread(pkt + 1, 1, (size_t)len, stdin) != (size_t)len)
+			break;	/* cut short: not a packet */
+		if (packet_lost(c, &bad)) {
+			if (log)
+				fprintf(log, "%llu\n", (unsigned long long)in);
+		} else {
+			fwrite(pkt, 1, (size_t)len + 1, stdout);
+			out++;
+		}
+		in++;
+	}
+	if (log)
+		fclose(log);
+	fprintf(stderr, "lossy-link: seed %llu, %s loss %g", (unsigned long long)
+		c->seed, c->burst ? "Gilbert-Elliott" : "Bernoulli", c->loss);
+	if (c->burst)
+		fprintf(stderr, ", mean burst %u", c->burst);
+	fprintf(stderr, ": %llu packets in, %llu out\n",
+		(unsigned long long)in, (unsigned long long)out);
+	return fflush(stdout) ? 1 : 0;
+}
+
 /* ---- command line ---- */
 
 static double ideal(double p, uint32_t g, unsigned int copies)
@@ -618,6 +686,7 @@ static const struct option options[] = {
 	OPT_U("--len", len),		OPT_U("--ad", adlen),
 	OPT_U("--epochs", epochs),	OPT_U("--depth", depth),
 	OPT_U("--horizon", horizon),	OPT_U("--tag-copies", tag_copies),
+	OPT_U("--burst", burst),
 	OPT_P("--loss", loss),		OPT_P("--corrupt", corrupt),
 	OPT_P("--reorder", reorder),	OPT_P("--dup", dup),
 };
@@ -628,6 +697,10 @@ static int set_option(struct config *c, const char *name, const char *v)
 
 	if (!strcmp(name, "--suite")) {
 		c->suite = (unsigned int)strtoul(v, NULL, 10);
+		return 0;
+	}
+	if (!strcmp(name, "--drop-log")) {
+		c->drop_log = v;
 		return 0;
 	}
 	if (!strcmp(name, "--seed")) {
@@ -652,13 +725,17 @@ static int rate_ok(double p)
 	return p >= 0 && p <= 1;
 }
 
-enum mode { ONE_RUN, TABLE, FILTER };
+enum mode { ONE_RUN, TABLE, FILTER, PACKETS };
 
 static int parse(int argc, char **argv, struct config *c, enum mode *mode)
 {
 	int i;
 
 	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--packets")) {
+			*mode = PACKETS;
+			continue;
+		}
 		if (!strcmp(argv[i], "--table") || !strcmp(argv[i], "--filter")) {
 			*mode = argv[i][2] == 't' ? TABLE : FILTER;
 			continue;
@@ -699,6 +776,8 @@ int main(int argc, char **argv)
 		return table(c);
 	if (mode == FILTER)
 		return filter(&c);
+	if (mode == PACKETS)
+		return packets(&c);
 	if (run(&c, &r)) {
 		fprintf(stderr, "lossy-link: the sender failed\n");
 		return 1;

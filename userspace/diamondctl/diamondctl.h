@@ -21,6 +21,16 @@ int cmd_open(int argc, char **argv);
 int cmd_state(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
+/* packet.c: packet mode (spec section 14). */
+int cmd_seal_packet(int argc, char **argv);
+int cmd_open_packet(int argc, char **argv);
+int cmd_radio(int argc, char **argv);
+int has_packet(int argc, char **argv);
+int packet_width(const char *s, unsigned int *a);
+int packet_addr(const char *s, uint32_t *addr);
+/* A provisioned device's radio configuration into DIR: 0 or -errno. */
+int provision_radio(const char *dir, uint32_t id, unsigned int a,
+		    uint32_t addr);
 int cmd_forward(int argc, char **argv);	/* forward.c, with MQTT */
 
 /* 0 quiet (-q), 1 normal, 2 verbose (-v); see note(). */

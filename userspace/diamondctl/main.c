@@ -19,6 +19,7 @@ static const struct {
 	{ "provision", cmd_provision, "derive a device blob and its gateway state" },
 	{ "seal", cmd_seal, "host sender: telemetry lines in, frames out" },
 	{ "open", cmd_open, "gateway: frames in, verified records out as JSON" },
+	{ "radio", cmd_radio, "packet mode: a device's address on the air" },
 #ifndef DIAMONDCTL_NO_MQTT
 	{ "forward", cmd_forward, "radio side of a fleet: frames to an MQTT broker" },
 #endif

@@ -447,6 +447,8 @@ int cmd_open(int argc, char **argv)
 	int c, rc, nsrc = 0, json = 0, stream;
 	uint64_t v;
 
+	if (has_packet(argc, argv))
+		return cmd_open_packet(argc, argv);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': go.state_dir = optarg; break;

@@ -25,7 +25,8 @@ static void help(FILE *f)
 		"                            --agg xor|add|hash --b N --blob OUT.bin\n"
 		"                            [--header OUT.h] [--state-dir DIR]\n"
 		"                            [--replace-state] [--generation G]\n"
-		"                            [--max-record N] [--group-size G] [--v1]\n\n"
+		"                            [--max-record N] [--group-size G] [--v1]\n"
+		"                            [--packet --addr-width A --addr X]\n\n"
 		"Derive device ID's initial key blob from ROOT and a fresh random value,\n"
 		"in the device's next provisioning generation (recorded with that value\n"
 		"in ROOT.generations): generation G starts at epoch G * 2^32. No two\n"
@@ -57,6 +58,11 @@ static void help(FILE *f)
 		"  --v1             write the device blob (and header) as version 1,\n"
 		"                   for firmware that predates blob version 2 (which\n"
 		"                   has no group size: only with G = b)\n"
+		"  --packet         packet mode (spec 14.2): also record the device's\n"
+		"                   address on the air in DIR/ID.radio (needs\n"
+		"                   --state-dir, --agg xor, b a multiple of 16, no groups)\n"
+		"  --addr-width A   address bytes on the air, 1..4\n"
+		"  --addr X         the short address, hex; prefix-free among DIR's devices\n"
 		"  -h, --help       this text\n");
 }
 
@@ -211,6 +217,9 @@ int cmd_provision(int argc, char **argv)
 		{ "group-size", required_argument, NULL, 'G' },
 		{ "v1", no_argument, NULL, '1' },
 		{ "replace-state", no_argument, NULL, 'R' },
+		{ "packet", no_argument, NULL, 'p' },
+		{ "addr-width", required_argument, NULL, 'w' },
+		{ "addr", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -218,7 +227,9 @@ int cmd_provision(int argc, char **argv)
 	struct diamond_params p = { 0 };
 	uint8_t root[DIAMOND_ROOT_SIZE + 1], blob[DIAMOND_BLOB_MAX];
 	uint8_t dev[DIAMOND_BLOB_MAX], nonce[DIAMOND_PROV_NONCE_SIZE];
-	int c, rc, have = 0, status = EXIT_SETUP, v1 = 0, replace = 0;
+	int c, rc, have = 0, status = EXIT_SETUP, v1 = 0, replace = 0, packet = 0;
+	unsigned int pa = 0;
+	uint32_t paddr = 0;
 	uint64_t v, max_record = 0, group = 0;
 	long want = -1;
 	size_t len, dev_len;
@@ -232,6 +243,9 @@ int cmd_provision(int argc, char **argv)
 		case 'D': dir = optarg; break;
 		case '1': v1 = 1; break;
 		case 'R': replace = 1; break;
+		case 'p': packet |= 1; break;
+		case 'w': if (packet_width(optarg, &pa)) goto bad; packet |= 2; break;
+		case 'x': if (packet_addr(optarg, &paddr)) goto bad; packet |= 4; break;
 		case 'd':
 			if (parse_u64(optarg, UINT32_MAX, &v))
 				goto bad;
@@ -275,6 +289,10 @@ int cmd_provision(int argc, char **argv)
 	if (have != 15 || !root_path || !blob_path || optind != argc) {
 		err_msg("provision needs --root, --device, --suite, --agg, --b and --blob");
 		help(stderr);
+		return EXIT_USAGE;
+	}
+	if (packet && (packet != 7 || !dir)) {
+		err_msg("--packet needs --addr-width, --addr and --state-dir");
 		return EXIT_USAGE;
 	}
 	if (group > p.b) {
@@ -346,6 +364,9 @@ int cmd_provision(int argc, char **argv)
 			unlink(hdr);
 		goto out;
 	}
+	/* The radio configuration beside the new state (spec 14.2). */
+	if (packet && provision_radio(dir, p.device_id, pa, paddr))
+		goto out;
 	note(2, "device %u: generation %u, first epoch %llu",
 	     (unsigned int)p.device_id, p.generation,
 	     (unsigned long long)p.generation << DMD_GEN_SHIFT);

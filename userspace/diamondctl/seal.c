@@ -34,6 +34,7 @@ static void help(FILE *f)
 		"  --blob DEV.bin  the device key blob (from provision), updated in place\n"
 		"  --ad HEX        associated data of every epoch (at most 1024 bytes)\n"
 		"  --flush N       close an epoch every N records (short epochs)\n"
+		"  --packet        packet mode: see diamondctl seal --packet --help\n"
 		"  -h, --help      this text\n");
 }
 
@@ -77,6 +78,8 @@ int cmd_seal(int argc, char **argv)
 	ssize_t len;
 	int c, n, full, status = 0;
 
+	if (has_packet(argc, argv))
+		return cmd_seal_packet(argc, argv);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': blob = optarg; break;

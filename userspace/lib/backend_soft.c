@@ -33,6 +33,14 @@ static int soft_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
 				   body->adlen, body->ct, body->ct_len, pt));
 }
 
+static int soft_open_grid(unsigned int suite, const uint8_t *r, uint64_t e,
+			  uint32_t u, struct dmd_grid_unit *g, uint16_t before,
+			  struct dmd_grid_verdict *v)
+{
+	return dlib_core_errno(dmd_grid_open(suite, r, e, u, g, before, v,
+					     NULL));
+}
+
 static void soft_release(struct dlib_dev *d)
 {
 	d->tfm = NULL;
@@ -43,4 +51,5 @@ const struct dlib_backend dlib_backend_software = {
 	.open = soft_open,
 	.open_unit = soft_open_unit,
 	.release = soft_release,
+	.open_grid = soft_open_grid,
 };

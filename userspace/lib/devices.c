@@ -62,12 +62,20 @@ static int load_state(struct diamond_gw *gw, uint32_t id,
 		      struct dmd_state *st)
 {
 	uint8_t blob[DIAMOND_BLOB_MAX];
+	unsigned int a;
+	uint32_t addr;
 	size_t len;
 	int rc;
 
 	rc = diamond_store_load(gw->store, id, blob, &len);
 	if (!rc && dmd_blob_parse(st, blob, len) != DMD_OK)
 		rc = -EUCLEAN;
+	/*
+	 * One framing per chain (spec 14.2): a packet-mode device's traffic
+	 * is the packet receiver's, and a stream frame naming it is dropped.
+	 */
+	if (!rc && diamond_radio_get(gw->store, id, &a, &addr) == 0)
+		rc = -EMEDIUMTYPE;
 	dmd_wipe(blob, sizeof(blob));
 	if (rc) {
 		diamond_store_path(gw->store, id, gw->detail,

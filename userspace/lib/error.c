@@ -29,6 +29,7 @@ const char *diamond_strerror(int err)
 	case DIAMOND_EOLDGEN:	return "epoch of an older provisioning generation (device re-provisioned)";
 	case DIAMOND_EBACKWARD:	return "would not move the device forward (older or equal state)";
 	case DIAMOND_ECHAIN:	return "not a later state of this device's key chain";
+	case EMEDIUMTYPE:	return "a packet-mode device: its traffic is opened as packets (open --packet), never as frames";
 	case EAGAIN:		return "kernel busy, nothing done (try again)";
 	case ENOMEM:		return "out of memory (or the memory cgroup limit)";
 	case ENOKEY:		return "no key set (or the last key was refused)";

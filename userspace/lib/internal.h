@@ -15,6 +15,7 @@
 #include <diamond/core.h>
 #include <diamond/epoch.h>
 #include <diamond/libdiamond.h>
+#include <diamond/packet.h>
 #include <diamond/util.h>
 
 /*
@@ -32,6 +33,7 @@ DIAMOND_SAME(DIAMOND_ROOT_SIZE, DMD_ROOT_SIZE);
 DIAMOND_SAME(DIAMOND_PROV_NONCE_SIZE, DMD_PROV_NONCE_SIZE);
 DIAMOND_SAME(DIAMOND_FRAME_RECORD, DMD_FRAME_RECORD);
 DIAMOND_SAME(DIAMOND_FRAME_TAG, DMD_FRAME_TAG);
+DIAMOND_SAME(DIAMOND_PKT_MAX, DMD_PKT_MAX);
 #undef DIAMOND_SAME
 #define DIAMOND_DEFAULT_MAX_BODY	DIAMOND_MAX_BODY
 /*
@@ -497,6 +499,15 @@ struct dlib_backend {
 			 struct dmd_receiver *next);
 	void (*release)(struct dlib_dev *d);
 	/*
+	 * Packet mode (spec 14.5): one unit of the tag grid at unit @u of
+	 * epoch @e from @r = R_{e,16u}, as dmd_grid_open() (no r_next).
+	 * 0 (some tag verified), -EBADMSG, or -EOPNOTSUPP where the backend
+	 * cannot verify grid units yet (the kernel's).
+	 */
+	int (*open_grid)(unsigned int suite, const uint8_t *r, uint64_t e,
+			 uint32_t u, struct dmd_grid_unit *g, uint16_t before,
+			 struct dmd_grid_verdict *v);
+	/*
 	 * Custody: the state d->tfm holds now, as the module wraps it, into
 	 * @w (a copy of d->w, whose header it replaces). NULL: no custody.
 	 */
@@ -616,6 +627,9 @@ int32_t dlib_key_ring(void);
 int dlib_key_link_user(int32_t ring, uid_t uid);
 int dlib_key_setperm(int32_t key, uint32_t perm);
 
+/* sender.c: the exclusive lock "<blob>.lock" of a sealer: its fd or -errno. */
+int dlib_lock_blob(const char *path);
+
 /* store.c: every state written under @fence from now on (NULL: none). */
 void dlib_store_set_fence(struct diamond_store *store,
 			  struct diamond_fence *fence);
@@ -625,6 +639,37 @@ int dlib_store_load_w(struct diamond_store *store, uint32_t device_id,
 int dlib_store_save_w(struct diamond_store *store,
 		      const struct dlib_wstate *w,
 		      const struct dlib_decided *dec);
+
+/*
+ * A packet-mode device's state (version 5, spec 14.5 "Release"): the
+ * blob (e_c + 1, E_{e_c+1}), the cursor (e_c, u_c, R_{e_c,16u_c}) and the
+ * two bitmaps of each undecided unit with a bit set.
+ */
+#define DLIB_PRX_UNITS	8	/* units a packet-mode device holds */
+struct dlib_pbits {
+	uint64_t e;
+	uint32_t u;
+	uint16_t rel;		/* bit r: record r released */
+	uint8_t ver;		/* bit t: tag t verified */
+};
+struct dlib_pstate {
+	struct dmd_state st;	/* epoch e_c + 1, key E_{e_c+1} */
+	uint32_t uc;
+	uint8_t rc[DMD_KEY_MAX];
+	uint32_t n;
+	struct dlib_pbits unit[DLIB_PRX_UNITS];
+};
+/*
+ * Read: a version 5 file as stored; version 1 (and 2, 3: a stream
+ * cursor's open epoch is given up, as dmd_receiver_state() does) as the
+ * cursor at unit 0 of the blob's epoch, its keys derived.
+ */
+int dlib_store_load_pkt(struct diamond_store *store, uint32_t device_id,
+			struct dlib_pstate *ps);
+int dlib_store_save_pkt(struct diamond_store *store,
+			const struct dlib_pstate *ps);
+/* The directory of @store. */
+const char *dlib_store_dir(const struct diamond_store *store);
 
 int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
 		       struct dmd_state *st, struct dmd_receiver *rx,

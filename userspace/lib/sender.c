@@ -30,7 +30,7 @@ struct diamond_sender {
  * a lock on it would stay with the old inode. Any sealer of @path, and any
  * tool that writes it, takes the same lock (Documentation/userspace.rst).
  */
-static int lock_blob(const char *path)
+int dlib_lock_blob(const char *path)
 {
 	char *lock;
 	int fd, rc;
@@ -60,7 +60,7 @@ int diamond_sender_open(struct diamond_sender **out, const char *blob_path)
 	/* The blob must exist before a lock file is made beside it. */
 	if (access(blob_path, R_OK | W_OK) < 0)
 		return -errno;
-	lockfd = lock_blob(blob_path);
+	lockfd = dlib_lock_blob(blob_path);
 	if (lockfd < 0)
 		return lockfd;
 	fd = open(blob_path, O_RDONLY | O_CLOEXEC);

@@ -24,6 +24,9 @@
 #define STATE_VERSION_RX 2	/* with the cursor of a grouped device */
 #define STATE_VERSION_DEC 3	/* the cursor and its decided groups */
 #define STATE_VERSION_W	4	/* custody: a wrapped state (wstate.c) */
+#define STATE_VERSION_PKT 5	/* packet mode: cursor and unit bitmaps */
+/* Version 5: le32 m, then m units: le64 e, le32 u, le16 rel, u8 ver, u8 0. */
+#define PUNIT_SIZE	16
 #define STATE_HDR	16	/* magic, version, 3 reserved, id, blob length */
 /* The cursor: le64 open epoch e, le32 next group c, R_{e,c*g}. */
 #define CURSOR_SIZE(k)	(12 + (k))
@@ -212,6 +215,9 @@ static size_t cursor_len(uint8_t ver, const uint8_t *cur, size_t left,
 	if (left < CURSOR_SIZE(k) + 4)
 		return 0;
 	m = dmd_load32_le(cur + CURSOR_SIZE(k));
+	if (ver == STATE_VERSION_PKT)
+		return m <= DLIB_PRX_UNITS ?
+		       CURSOR_SIZE(k) + 4 + (size_t)m * PUNIT_SIZE : 0;
 	return m && m <= RUNS_MAX ? CURSOR_SIZE(k) + 4 + (size_t)m * RUN_SIZE :
 	       0;
 }
@@ -231,7 +237,8 @@ static int check_file(const uint8_t *buf, size_t got, uint32_t device_id,
 	    buf[4] == STATE_VERSION_W)
 		return -ENOKEY;
 	if (got < STATE_HDR + 4 || memcmp(buf, STATE_MAGIC, 4) ||
-	    buf[4] < STATE_VERSION || buf[4] > STATE_VERSION_DEC ||
+	    buf[4] < STATE_VERSION ||
+	    (buf[4] > STATE_VERSION_DEC && buf[4] != STATE_VERSION_PKT) ||
 	    buf[5] || buf[6] || buf[7])
 		return -EUCLEAN;
 	bl = dmd_load32_le(buf + 12);
@@ -359,6 +366,9 @@ int dlib_store_load_rx(struct diamond_store *store, uint32_t device_id,
 	rc = read_file(store, device_id, &buf, &cap, &got);
 	if (!rc)
 		rc = check_file(buf, got, device_id, &blen, &curlen);
+	/* A packet-mode device's chain is the packet receiver's (spec 14.2). */
+	if (!rc && buf[4] == STATE_VERSION_PKT)
+		rc = -EMEDIUMTYPE;
 	if (!rc && dmd_blob_parse(st, buf + STATE_HDR, blen) != DMD_OK)
 		rc = -EUCLEAN;
 	if (!rc && rx)
@@ -649,5 +659,129 @@ int diamond_store_import(struct diamond_store *store, const uint8_t *blob,
 	}
 	dmd_wipe(buf, sizeof(buf));
 	dmd_wipe(&next, sizeof(next));
+	return rc;
+}
+
+const char *dlib_store_dir(const struct diamond_store *store)
+{
+	return store->dir;
+}
+
+/* Version 5's units at @p (@n of them), checked against the cursor. */
+static int get_punits(const uint8_t *p, uint32_t n, struct dlib_pstate *ps)
+{
+	uint64_t ec = ps->st.epoch - 1;
+	struct dlib_pbits *u;
+	uint32_t i;
+
+	for (i = 0; i < n; i++, p += PUNIT_SIZE) {
+		u = &ps->unit[i];
+		u->e = dmd_load64_le(p);
+		u->u = dmd_load32_le(p + 8);
+		u->rel = dmd_load16_le(p + 12);
+		u->ver = p[14];
+		if (p[15] || u->u >= ps->st.b / DMD_GRID_UNIT || u->e < ec ||
+		    (u->e == ec && u->u < ps->uc))
+			return -EUCLEAN;
+	}
+	ps->n = n;
+	return 0;
+}
+
+/* The cursor (le64 e_c, le32 u_c, R) and units of a version 5 file. */
+static int get_pcursor(const uint8_t *cur, struct dlib_pstate *ps)
+{
+	size_t k = dmd_key_size(ps->st.suite);
+
+	if (!ps->st.epoch || dmd_load64_le(cur) + 1 != ps->st.epoch)
+		return -EUCLEAN;
+	ps->uc = dmd_load32_le(cur + 8);
+	if (ps->uc >= ps->st.b / DMD_GRID_UNIT)
+		return -EUCLEAN;
+	memcpy(ps->rc, cur + 12, k);
+	return get_punits(cur + CURSOR_SIZE(k) + 4,
+			  dmd_load32_le(cur + CURSOR_SIZE(k)), ps);
+}
+
+/* The cursor at unit 0 of the blob's epoch e: E_{e+1} and R_{e,0}. */
+static void fresh_cursor(struct dlib_pstate *ps)
+{
+	dmd_epoch_update(ps->st.suite, ps->st.key, ps->st.key, ps->rc);
+	ps->st.epoch++;
+	ps->uc = 0;
+	ps->n = 0;
+}
+
+int dlib_store_load_pkt(struct diamond_store *store, uint32_t device_id,
+			struct dlib_pstate *ps)
+{
+	size_t blen, curlen, got, cap;
+	uint8_t *buf;
+	int rc;
+
+	memset(ps, 0, sizeof(*ps));
+	rc = read_file(store, device_id, &buf, &cap, &got);
+	if (!rc)
+		rc = check_file(buf, got, device_id, &blen, &curlen);
+	if (!rc && dmd_blob_parse(&ps->st, buf + STATE_HDR, blen) != DMD_OK)
+		rc = -EUCLEAN;
+	if (!rc && dmd_packet_key_check(&ps->st) != DMD_OK)
+		rc = -EINVAL;
+	if (!rc && buf[4] == STATE_VERSION_PKT)
+		rc = get_pcursor(buf + STATE_HDR + blen, ps);
+	else if (!rc && ps->st.epoch >= DMD_EPOCH_LAST)
+		rc = -DIAMOND_EEXHAUSTED;
+	else if (!rc)
+		fresh_cursor(ps);
+	dlib_free_secret(buf, cap);
+	if (rc)
+		dmd_wipe(ps, sizeof(*ps));
+	return rc;
+}
+
+/* The cursor and units of @ps at @out: their length. */
+static size_t put_pcursor(uint8_t *out, const struct dlib_pstate *ps)
+{
+	size_t k = dmd_key_size(ps->st.suite);
+	uint8_t *p = out + CURSOR_SIZE(k) + 4;
+	uint32_t i;
+
+	dmd_store64_le(out, ps->st.epoch - 1);
+	dmd_store32_le(out + 8, ps->uc);
+	memcpy(out + 12, ps->rc, k);
+	dmd_store32_le(out + CURSOR_SIZE(k), ps->n);
+	for (i = 0; i < ps->n; i++, p += PUNIT_SIZE) {
+		dmd_store64_le(p, ps->unit[i].e);
+		dmd_store32_le(p + 8, ps->unit[i].u);
+		dmd_store16_le(p + 12, ps->unit[i].rel);
+		p[14] = ps->unit[i].ver;
+		p[15] = 0;
+	}
+	return (size_t)(p - out);
+}
+
+int dlib_store_save_pkt(struct diamond_store *store,
+			const struct dlib_pstate *ps)
+{
+	uint8_t buf[STATE_HDR + DIAMOND_BLOB_MAX + CURSOR_SIZE(DMD_KEY_MAX) +
+		    4 + DLIB_PRX_UNITS * PUNIT_SIZE + 4];
+	size_t blen = dmd_blob2_size(ps->st.suite), cl, n;
+	char path[4096];
+	int rc;
+
+	if (ps->n > DLIB_PRX_UNITS)
+		return -EINVAL;
+	memcpy(buf, STATE_MAGIC, 4);
+	dmd_blob2_write(buf + STATE_HDR, &ps->st);
+	cl = put_pcursor(buf + STATE_HDR + blen, ps);
+	buf[4] = STATE_VERSION_PKT;
+	buf[5] = buf[6] = buf[7] = 0;
+	dmd_store32_le(buf + 8, ps->st.device_id);
+	dmd_store32_le(buf + 12, (uint32_t)blen);
+	n = STATE_HDR + blen + cl;
+	dmd_store32_le(buf + n, dlib_crc32(buf, n));
+	diamond_store_path(store, ps->st.device_id, path, sizeof(path));
+	rc = put(store, path, buf, n + 4);
+	dmd_wipe(buf, sizeof(buf));
 	return rc;
 }

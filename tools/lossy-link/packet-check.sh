@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# check-packet-link: packet mode (spec section 14) end to end. diamondctl
+# seal --packet seals EPOCHS epochs of b = 64 readings, lossy-link
+# --packets drops packets (seeded; Bernoulli or Gilbert-Elliott), and
+# diamondctl open --packet --software opens what arrives. For every run
+# the records released are exactly those the grid releases given the
+# packets that arrived (a record goes when its row's or its column's tag
+# arrived with all the records it covers; the model below, from the drop
+# log), each with the plaintext sealed at its position: nothing released
+# that was not sealed, nothing released twice. The runs are seeded, so
+# each outcome is exact and fixed (Documentation/performance.md, "Packet
+# mode through lossy-link"); the expectation 2(1-p)^4 - (1-p)^7 of a
+# record under independent loss is printed beside it, as a diagnostic.
+#
+#   packet-check.sh DIAMONDCTL LOSSY-LINK
+set -u
+D=$1
+L=$2
+EPOCHS=${EPOCHS:-40}
+B=64
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+n=0
+fail=0
+echo "TAP version 13"
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fail=1; fi
+}
+
+seq 0 $((EPOCHS * B - 1)) | sed 's/^/r/' >"$t/lines"
+
+# run NAME SUITE LINK-OPTIONS...
+run() {
+	name=$1 suite=$2
+	shift 2
+	d=$t/$name
+	mkdir -p "$d"
+	"$D" keygen -o "$d/root.bin" || { ok 1 "$name: keygen"; return; }
+	"$D" provision --root "$d/root.bin" --device 5 --suite "$suite" --agg xor \
+		--b $B --blob "$d/dev.bin" --state-dir "$d/st" --generation 0 \
+		--packet --addr-width 1 --addr 5 >/dev/null || { ok 1 "$name: provision"; return; }
+	"$D" seal --packet --blob "$d/dev.bin" --addr-width 1 --addr 5 \
+		<"$t/lines" >"$d/sealed" || { ok 1 "$name: seal"; return; }
+	"$L" --packets "$@" --drop-log "$d/drops" <"$d/sealed" >"$d/arrived" \
+		2>"$d/link.txt"
+	"$D" open --packet --state-dir "$d/st" --software "$d/arrived" \
+		>"$d/out.json" 2>"$d/open.txt"
+	rc=$?
+	# Released positions and their data: "k data", k = epoch * b + index.
+	sed -n 's/^{"device":5,"epoch":\([0-9]*\),"index":\([0-9]*\),"data":"\([^"]*\)"}$/\1 \2 \3/p' \
+		"$d/out.json" | awk -v b=$B '{ print $1 * b + $2, $3 }' >"$d/released"
+	# The grid's model on the packets that arrived.
+	awk -v b=$B -v n=$((EPOCHS * B)) '
+		FNR == NR { drop[$1] = 1; next }
+		END {
+			for (u = 0; u < n / 16; u++) {
+				for (r = 0; r < 16; r++)
+					p[r] = !((16 * u + r) in drop)
+				for (r = 0; r < 16; r++) rel[r] = 0
+				for (t = 0; t < 4; t++) {	# rows
+					if (p[4*t] && p[4*t+1] && p[4*t+2] && p[4*t+3])
+						for (r = 4*t; r < 4*t+4; r++) rel[r] = 1
+				}
+				for (t = 0; t < 4; t++) {	# columns
+					if (p[t] && p[t+4] && p[t+8] && p[t+12])
+						for (r = t; r < 16; r += 4) rel[r] = 1
+				}
+				for (r = 0; r < 16; r++)
+					if (rel[r]) print 16 * u + r, "r" (16 * u + r)
+			}
+		}' "$d/drops" /dev/null >"$d/model"
+	sort -n "$d/released" >"$d/released.s"
+	sort -n "$d/model" >"$d/model.s"
+	got=$(wc -l <"$d/released.s")
+	want=$(wc -l <"$d/model.s")
+	cmp -s "$d/released.s" "$d/model.s"
+	ok $? "$name: $got of $((EPOCHS * B)) released, exactly the grid's $want, each its sealed reading, once ($(cat "$d/link.txt" | sed 's/^lossy-link: //'))"
+	[ $rc = 0 ]
+	ok $? "$name: open --packet exits 0 ($(sed 's/^diamondctl: //' "$d/open.txt"))"
+	awk -v got=$got -v all=$((EPOCHS * B)) -v p="$LOSS" -v name="$name" 'BEGIN {
+		q = 1 - p
+		printf "# %s: delivered %.4f; independent-loss expectation %.4f\n",
+		       name, got / all, 2 * q^4 - q^7 }'
+}
+
+LOSS=0 run none 2 --loss 0 --seed 1
+LOSS=0.01 run bern-1 2 --loss 0.01 --seed 1
+LOSS=0.05 run bern-5 2 --loss 0.05 --seed 1
+LOSS=0.05 run bern-5-d1 1 --loss 0.05 --seed 2
+LOSS=0.10 run bern-10 2 --loss 0.10 --seed 1
+LOSS=0.05 run ge-5-burst3 2 --loss 0.05 --burst 3 --seed 1
+LOSS=0.10 run ge-10-burst3 2 --loss 0.10 --burst 3 --seed 1
+echo "1..$n"
+exit $fail

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The packet receiver's internals (spec section 14.5), in pipeline order:
+ * prx.c (the public entry points) -> prx_hold.c (packets into units) ->
+ * prx_try.c (a unit verified, saved, released) -> prx_cursor.c (the
+ * cursor moved, units given up, lost reported) -> prx_keys.c (chain walks)
+ * -> store.c.
+ */
+#ifndef LIBDIAMOND_PRX_H
+#define LIBDIAMOND_PRX_H
+
+#include <string.h>
+
+#include "internal.h"
+
+/*
+ * Section 9.1's policy, as the packet receiver applies it: the cursor's
+ * unit is given up once a later unit of its epoch has a verified tag and
+ * DLIB_PRX_WAIT more packets of the device arrived (two units' worth, so
+ * a record delayed by up to 32 packets is still released); a verified tag
+ * in a later epoch gives up the rest of the cursor's epoch at once.
+ */
+#define DLIB_PRX_WAIT	32
+
+/*
+ * Distinct packets held per record of a unit (section 8.1's copy rule):
+ * a unit's slot also collects the packets of the same j mod 64 sent at
+ * the (at most 3) positions before it of which it is a candidate, so it
+ * holds those, one damaged copy, and the genuine packet: 5. A forger who
+ * sends more distinct copies of a record before the genuine one than
+ * that keeps it out (it is then lost, never released wrong), as with the
+ * stream's DLIB_COPIES. Worst case 16 * 5 * 255 bytes per unit held.
+ */
+#define DLIB_PRX_COPIES	5
+
+/* One undecided unit (e, u) at or past the cursor, and what it holds. */
+struct dlib_punit {
+	struct dlib_pbits bits;		/* the two bitmaps (stored) */
+	uint8_t used;
+	uint8_t have_r;			/* @r holds R_{e,16u}, a future key */
+	uint8_t ncopy[DMD_GRID_UNIT];	/* distinct packets held per r */
+	uint16_t len[DMD_GRID_UNIT][DLIB_PRX_COPIES];
+	uint8_t *pkt[DMD_GRID_UNIT][DLIB_PRX_COPIES];
+	uint32_t pick;			/* the next copy combination */
+	uint8_t r[DMD_KEY_MAX];
+};
+
+/* One packet-mode device: its cursor, keys and undecided units. */
+struct dlib_pdev {
+	struct dlib_pstate ps;		/* cursor and keys, as stored */
+	uint32_t id, addr;
+	uint8_t a;
+	uint8_t held;			/* an anchored epoch past e_c is held */
+	uint64_t held_epoch;
+	uint32_t stall;			/* packets since a later unit verified */
+	struct dlib_punit unit[DLIB_PRX_UNITS];
+};
+
+struct diamond_prx {
+	struct diamond_store *store;
+	const struct dlib_backend *be;
+	struct diamond_prx_cbs cbs;
+	uint32_t max_skip;
+	struct dlib_pdev **dev;
+	size_t ndev, cap;
+	struct diamond_prx_stats stats;
+	uint8_t pt[DMD_GRID_UNIT][DMD_PKT_MAX_RECORD];
+};
+
+static inline uint64_t dlib_prx_ec(const struct dlib_pdev *d)
+{
+	return d->ps.st.epoch - 1;
+}
+
+/* Is (e, u) before (e2, u2)? */
+static inline int dlib_pos_before(uint64_t e, uint32_t u, uint64_t e2,
+				  uint32_t u2)
+{
+	return e < e2 || (e == e2 && u < u2);
+}
+
+/* prx_hold.c: a parsed packet into the unit of one candidate. */
+/*
+ * The packet of record @r of the unit: 0 held anew, 1 a duplicate, 2 not held (its copies full, or no unit
+ * free: the nearest units to the cursor are kept); *@out the unit.
+ */
+int dlib_prx_hold(struct diamond_prx *x, struct dlib_pdev *d,
+		  const uint8_t *pkt, size_t len, uint64_t e, uint32_t u,
+		  unsigned int r, struct dlib_punit **out);
+
+/* prx_try.c */
+/*
+ * Try @pu with the copy of record @arrived that just arrived and the newest
+ * of the others, then other combinations while *@extra (the tries left of
+ * the packet's budget of DMD_PKT_CANDIDATES) lasts, if a tag whose carrier and
+ * records are held has not verified yet and covers a record not released:
+ * the bitmaps stored before anything is released. 0 (tried or nothing to
+ * try), or a storage or backend failure (nothing released).
+ */
+int dlib_prx_try(struct diamond_prx *x, struct dlib_pdev *d,
+		 struct dlib_punit *pu, unsigned int arrived,
+		 unsigned int *extra);
+
+/* prx_cursor.c */
+/*
+ * After a packet: move the cursor past decided units, past the cursor's
+ * epoch when a later epoch verified, and give up the cursor's unit under
+ * the DLIB_PRX_WAIT policy; the state stored before any loss is reported.
+ */
+int dlib_prx_settle(struct diamond_prx *x, struct dlib_pdev *d);
+/* The unit (e, u) of @d, or NULL. */
+struct dlib_punit *dlib_prx_unit(struct dlib_pdev *d, uint64_t e, uint32_t u);
+/* Free a unit's packets and erase its key. */
+void dlib_prx_unit_drop(struct dlib_punit *pu);
+/* @d's state with @pu's bitmaps as @bits (NULL: as held) into @ps. */
+void dlib_prx_state(const struct dlib_pdev *d, const struct dlib_punit *pu,
+		    const struct dlib_pbits *bits, struct dlib_pstate *ps);
+
+/* prx_keys.c */
+/* Walk @n record slots of @suite from @r in place. */
+void dlib_prx_walk(unsigned int suite, uint8_t *r, uint64_t n);
+/*
+ * From the cursor of @ps: R_{e,16u} into @r and E_{e+1} into @enext (if
+ * not NULL), for (e, u) at or past the cursor.
+ */
+void dlib_prx_keys(const struct dlib_pstate *ps, uint64_t e, uint32_t u,
+		   uint8_t *r, uint8_t *enext);
+
+#endif
