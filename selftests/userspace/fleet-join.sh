@@ -25,12 +25,14 @@
 set -u
 D=${D:?}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-PY=$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
+if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=$(command -v python3); fi
 FP="$PY $HERE/fleet.py"
 W=$(mktemp -d /tmp/diamond-join.XXXXXX)
 PIDS=
 trap 'for p in $PIDS; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; done; wait 2>/dev/null; [ -n "${FLEET_KEEP:-}" ] || rm -rf "$W"' EXIT
+# shellcheck source=SCRIPTDIR/../lib/tap.sh
 . "$HERE/../lib/tap.sh"
+# shellcheck source=SCRIPTDIR/fleet-lib.sh
 . "$HERE/fleet-lib.sh"
 
 echo "TAP version 13"
