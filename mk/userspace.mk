@@ -237,7 +237,10 @@ check-fleet: $(DIAMONDCTL) $(LOSSY)
 	D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-failover.sh \
 		>$(TAPDIR)/fleet-failover.tap; rc2=$$?; \
 		cat $(TAPDIR)/fleet-failover.tap; \
-	[ $$rc = 0 ] && [ $$rc2 = 0 ]
+	D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-join.sh \
+		>$(TAPDIR)/fleet-join.tap; rc3=$$?; \
+		cat $(TAPDIR)/fleet-join.tap; \
+	[ $$rc = 0 ] && [ $$rc2 = 0 ] && [ $$rc3 = 0 ]
 
 # Issue 31 item 4: the fleet on a three-node NATS cluster (Debian's
 # nats-server, started by the test: JetStream, MQTT state in 3 replicas),

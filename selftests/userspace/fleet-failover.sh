@@ -85,7 +85,7 @@ FWP=$!
 PIDS="$PIDS $FWP"
 verifier() {	# verifier NAME: started in the background, its pid in VP
 	DIAMOND_MQTT_PASSWORD=pw-verifier "$D" open --software --fleet fleet \
-		--client-id "$1" --mqtt 127.0.0.1:$PORT --shards 2 --lease-ms $LEASE \
+		--client-id "$1" --mqtt 127.0.0.1:$PORT --shards 2 --lease-ms $LEASE --no-rebalance \
 		--user verifier 2>>"$1.err" &
 	VP=$!
 	PIDS="$PIDS $VP"

@@ -30,15 +30,19 @@
 # acknowledged by the cluster, and the verifier's outbox ends empty.
 #
 # Environment: D (diamondctl).
+# The nodes' ports (cport, CPORT1 ...) are assigned through eval.
+# shellcheck disable=SC2153,SC2154
 set -u
 D=${D:?}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-PY=$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
+if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=$(command -v python3); fi
 FP="$PY $HERE/fleet.py"
 W=$(mktemp -d /tmp/diamond-fleet-nats.XXXXXX)
 PIDS=
 trap 'for p in $PIDS; do kill -KILL "$p" 2>/dev/null; done; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+# shellcheck source=SCRIPTDIR/../lib/tap.sh
 . "$HERE/../lib/tap.sh"
+# shellcheck source=SCRIPTDIR/fleet-lib.sh
 . "$HERE/fleet-lib.sh"
 
 echo "TAP version 13"
@@ -67,9 +71,18 @@ ACK_WAIT=5	# s: the cluster delivers an unacknowledged message again
 # ---- the cluster -------------------------------------------------------------
 # One config per node. stream_replicas and consumer_replicas 3: the MQTT
 # sessions, messages and each subscription's consumer live on every node,
-# so any two of the three serve them.
+# so any two of the three serve them. Users with passwords and the roles
+# of Documentation/userspace.rst section 12 as NATS permissions (an MQTT
+# topic a/b/c is the subject a.b.c): forwarders publish frames only and
+# subscribe to nothing; verifiers publish readings, events, leases and
+# alive only and subscribe to frames (and a fleet's leases and alive);
+# readers publish nothing and subscribe to readings and events. In NATS
+# an empty list is no restriction, so "nothing" is {deny: [">"]}; a QoS 1
+# subscription is delivered through $MQTT.sub.<id>, which nats-server 2.9
+# checks against the user's subscribe permissions too; a/# is both a and
+# a.>, so a reader needs both.
 for i in 1 2 3; do
-	eval "CPORT$i=$(free_port) RPORT$i=$(free_port) MPORT$i=$(free_port)"
+	eval "CPORT$i=$(free_port SOCK_STREAM) RPORT$i=$(free_port SOCK_STREAM) MPORT$i=$(free_port SOCK_STREAM)"
 done
 for i in 1 2 3; do
 	eval "cport=\$CPORT$i rport=\$RPORT$i"
@@ -92,6 +105,23 @@ cluster {
 		nats-route://127.0.0.1:$RPORT3
 	]
 }
+authorization {
+	users: [
+		{ user: fwd, password: "pw-fwd", permissions: {
+			publish: { allow: ["diamond.frames.>"] }
+			subscribe: { deny: [">"] } } }
+		{ user: verifier, password: "pw-verifier", permissions: {
+			publish: { allow: ["diamond.readings.>", "diamond.events.>",
+					   "diamond.lease.>", "diamond.alive.>"] }
+			subscribe: { allow: ["diamond.frames.>", "diamond.lease.>",
+					     "diamond.alive.>", "\$MQTT.sub.>"] } } }
+		{ user: reader, password: "pw-reader", permissions: {
+			publish: { deny: [">"] }
+			subscribe: { allow: ["diamond.readings", "diamond.readings.>",
+					     "diamond.events", "diamond.events.>",
+					     "\$MQTT.sub.>"] } } }
+	]
+}
 mqtt {
 	listen: 127.0.0.1:$mport
 	ack_wait: "${ACK_WAIT}s"
@@ -104,13 +134,14 @@ CONF
 	PIDS="$PIDS $!"
 done
 N1=127.0.0.1:$MPORT1 N2=127.0.0.1:$MPORT2 N3=127.0.0.1:$MPORT3
+FWD=(-u fwd -P pw-fwd)
 # Up once each node takes a QoS 1 message (stored in JetStream: the
 # cluster has a meta leader and the MQTT streams exist).
 up=1
 for _ in $(seq 120); do
-	mosquitto_pub -h 127.0.0.1 -p "$MPORT1" -q 1 -t probe -m x 2>/dev/null &&
-	mosquitto_pub -h 127.0.0.1 -p "$MPORT2" -q 1 -t probe -m x 2>/dev/null &&
-	mosquitto_pub -h 127.0.0.1 -p "$MPORT3" -q 1 -t probe -m x 2>/dev/null && { up=0; break; }
+	mosquitto_pub -h 127.0.0.1 -p "$MPORT1" "${FWD[@]}" -q 1 -t diamond/frames/probe/x -m x 2>/dev/null &&
+	mosquitto_pub -h 127.0.0.1 -p "$MPORT2" "${FWD[@]}" -q 1 -t diamond/frames/probe/x -m x 2>/dev/null &&
+	mosquitto_pub -h 127.0.0.1 -p "$MPORT3" "${FWD[@]}" -q 1 -t diamond/frames/probe/x -m x 2>/dev/null && { up=0; break; }
 	sleep 0.5
 done
 ok $up "three nats-server $("$NATS" --version | sed 's/.*v//') nodes, JetStream cluster, MQTT on $N1, $N2, $N3 ($SECONDS s)"
@@ -119,41 +150,55 @@ ok $up "three nats-server $("$NATS" --version | sed 's/.*v//') nodes, JetStream 
 # (nats-server 2.9's server/mqtt.go, mqttToNATSSubjectConversion), so a
 # gateway ID with a dot cannot publish through it.
 check "NATS 2.9 refuses a topic with '.' in a level (a gateway ID must have none)" \
-	sh -c "! mosquitto_pub -h 127.0.0.1 -p $MPORT3 -q 1 -t diamond/frames/0/gw.1 -m x"
+	sh -c "! mosquitto_pub -h 127.0.0.1 -p $MPORT3 ${FWD[*]} -q 1 -t diamond/frames/0/gw.1 -m x"
+check "the cluster refuses a client without a password, and a wrong one" \
+	sh -c "! mosquitto_pub -h 127.0.0.1 -p $MPORT3 -q 1 -t diamond/frames/0/g -m x 2>/dev/null &&
+	       ! mosquitto_pub -h 127.0.0.1 -p $MPORT3 -u fwd -P pw-reader -q 1 -t diamond/frames/0/g -m x 2>/dev/null"
 
 # ---- devices and frames ------------------------------------------------------
 "$D" keygen -o root >/dev/null 2>&1
 for dev in $(seq 1 $NDEV); do
-	"$D" provision --root root --device $dev --suite 2 --agg xor --b $B \
-		--group-size $G --blob d$dev.blob --state-dir st >/dev/null 2>&1
-	seq -f "d$dev r%g" 0 127 | "$D" seal --blob d$dev.blob >f$dev.bin 2>/dev/null
+	"$D" provision --root root --device "$dev" --suite 2 --agg xor --b $B \
+		--group-size $G --blob "d$dev.blob" --state-dir st >/dev/null 2>&1
+	seq -f "d$dev r%g" 0 127 | "$D" seal --blob "d$dev.blob" >"f$dev.bin" 2>/dev/null
 done
+# shellcheck disable=SC2046 # one file name a line, no spaces
 $FP interleave sent.bin $(seq -f 'f%g.bin' 1 $NDEV)
 nframes=$($FP count sent.bin)
 nsent=$((NDEV * 128))
 cut=$((nframes * 2 / 5))
 $FP deal sent.bin 0 $cut a1.bin a2.bin
-$FP deal sent.bin $cut $nframes b1.bin b2.bin
+$FP deal sent.bin "$cut" "$nframes" b1.bin b2.bin
 
 # ---- the fleet ---------------------------------------------------------------
-mosquitto_sub -h 127.0.0.1 -p "$MPORT1" -q 1 -c -i fleet-nats-sub -v \
+mosquitto_sub -h 127.0.0.1 -p "$MPORT1" -u reader -P pw-reader -q 1 -c -i fleet-nats-sub -v \
 	-t 'diamond/readings/#' -t 'diamond/events/#' >sub.txt 2>sub.err &
 PIDS="$PIDS $!"
 # The subscriber's consumers exist once a probe on its topics comes back
 # (what is published before reaches no session: nothing was subscribed).
 for _ in $(seq 100); do
-	mosquitto_pub -h 127.0.0.1 -p "$MPORT1" -q 1 -t diamond/events/probe -m probe 2>/dev/null
+	mosquitto_pub -h 127.0.0.1 -p "$MPORT1" -u verifier -P pw-verifier -q 1 \
+		-t diamond/events/probe -m probe 2>/dev/null
 	sleep 0.2
 	grep -q '^diamond/events/probe probe' sub.txt && break
 done
-"$D" open --software --state-dir st --mqtt "$N2,$N3,$N1" --shards 2 \
-	--client-id verifier-1 2>verifier.err &
+check "the reader's subscriptions are granted (a probe on its topics came back)" \
+	grep -q '^diamond/events/probe probe' sub.txt
+# A forwarder (a radio gateway: hostile ground) forging a reading: the
+# cluster refuses the publish; the subscriber never sees it.
+mosquitto_pub -h 127.0.0.1 -p "$MPORT1" "${FWD[@]}" -q 1 -t diamond/readings/1/1 \
+	-m '{"device":1,"epoch":0,"index":0,"data":"forged"}' 2>/dev/null
+sleep 1
+check "a forwarder publishing to a readings topic is refused (NATS: $(grep -o 'Publish Violation.*' n1.log | head -1))" \
+	sh -c "grep -q 'Publish Violation - User \"fwd\", Subject \"diamond.readings.1.1\"' n1.log && ! grep -q forged sub.txt"
+DIAMOND_MQTT_PASSWORD=pw-verifier "$D" open --software --state-dir st --mqtt "$N2,$N3,$N1" --shards 2 \
+	--user verifier --client-id verifier-1 2>verifier.err &
 VP=$!
 PIDS="$PIDS $VP"
-UPORT1=$(free_port) UPORT2=$(free_port)
-"$D" forward --broker "$N2,$N3,$N1" --gateway-id gw1 --shards 2 --udp "$UPORT1" 2>fwd1.err &
+UPORT1=$(free_port SOCK_DGRAM) UPORT2=$(free_port SOCK_DGRAM)
+DIAMOND_MQTT_PASSWORD=pw-fwd "$D" forward --user fwd --broker "$N2,$N3,$N1" --gateway-id gw1 --shards 2 --udp "$UPORT1" 2>fwd1.err &
 F1=$!
-"$D" forward --broker "$N3,$N1,$N2" --gateway-id gw2 --shards 2 --udp "$UPORT2" 2>fwd2.err &
+DIAMOND_MQTT_PASSWORD=pw-fwd "$D" forward --user fwd --broker "$N3,$N1,$N2" --gateway-id gw2 --shards 2 --udp "$UPORT2" 2>fwd2.err &
 F2=$!
 PIDS="$PIDS $F1 $F2"
 for _ in $(seq 300); do	# the verifier's subscriptions, before any frame

@@ -22,6 +22,21 @@
  * only while it holds (open_mqtt.c). A holder that finds a newer token
  * drops the shard: nothing more fed, written or acknowledged, its copy of
  * the device states erased.
+ *
+ * Rebalancing: every verifier republishes P/alive/NAME every ttl/3, so a
+ * live peer is one heard within 2 ttl. The owners of all shards follow
+ * from the live set (lease_assign(): at most ceil(shards/n) each), the
+ * same on every verifier that sees the same set. A holder whose shard
+ * belongs to a peer that has been live for a whole ttl hands it over:
+ * the last round of its session reads what the broker already sent,
+ * feeds it and makes it durable before acknowledging it (vf_handover()),
+ * then nothing is fed; the outbox's PUBACKs are awaited (at most
+ * DRAIN_S), the session closed without writing more, and the lease given
+ * back with the holder's token. The joiner claims it as any free shard,
+ * with the token one past it, and gets what the session queued meanwhile.
+ * A peer that does not take a shard handed to it (its --shard excludes
+ * it, or it died) leaves it free; after 2 ttl anyone takes it back, and
+ * it is not handed to that peer again until the peer took one.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,11 +60,12 @@
 #define SETTLE_S	1.0	/* a claim stands this long before the take */
 #define CONTROL_KEEPALIVE 5	/* seconds; libmosquitto's least */
 #define PEERS_MAX	256
+#define LIVE_TTLS	2	/* a peer unheard this many ttl is not live */
 #define DRAIN_S		5.0	/* at the end: the outboxes' PUBACKs */
 
 static volatile sig_atomic_t stop;
 
-enum { FREE, CLAIMING, HELD };
+enum { FREE, CLAIMING, HELD, HANDING };
 
 struct shard {
 	uint32_t id;
@@ -61,6 +77,7 @@ struct shard {
 	uint64_t token;			/* ours, CLAIMING or HELD */
 	double since, renewed;
 	double not_before;		/* after a failed take: no claim yet */
+	char gave_to[LEASE_NAME_MAX + 1];	/* handed to; "": taken */
 	struct diamond_fence *fence;
 	struct vf *v;
 	char dir[4096];
@@ -71,6 +88,7 @@ struct shard {
 struct peer {
 	char name[LEASE_NAME_MAX + 1];
 	int alive;
+	double heard, since;	/* its last "alive"; the first of the run */
 };
 
 struct fleet {
@@ -86,6 +104,12 @@ struct fleet {
 	double last_tick;		/* the loop's last turn */
 	struct peer peer[PEERS_MAX];
 	size_t npeer;
+	double heartbeat;		/* our last "alive" */
+	int rebalance;			/* hand shards to verifiers that join */
+	const char *live[PEERS_MAX + 1];	/* we first, then the peers */
+	size_t nlive;
+	uint64_t live_sig;		/* of @live: recompute @owner? */
+	uint32_t *owner, *count;	/* lease_assign() over @live */
 	char id[128];
 };
 
@@ -131,7 +155,7 @@ static struct peer *peer_get(struct fleet *f, const char *name)
 /* Drop shard @s: nothing more fed, written or acknowledged; erased. */
 static void drop(struct fleet *f, struct shard *s, const char *why)
 {
-	if (s->state == HELD)
+	if (s->state == HELD || s->state == HANDING)
 		olog_info(1, NULL, "fleet: shard %u dropped (token %" PRIu64
 			  "): %s; %" PRIu64 " frames refused, nothing released "
 			  "after that", (unsigned int)s->id, s->token, why,
@@ -154,6 +178,8 @@ static void on_lease(struct fleet *f, struct shard *s, const struct lease *l)
 		return;
 	s->seen = *l;
 	s->seen_at = mono();
+	if (!strcmp(l->holder, s->gave_to))
+		*s->gave_to = 0;	/* it took what we handed it */
 	if (!other || !*l->holder)
 		return;
 	if (s->state == CLAIMING &&
@@ -162,9 +188,19 @@ static void on_lease(struct fleet *f, struct shard *s, const struct lease *l)
 			  PRIu64 ", ours %" PRIu64 " gives way",
 			  (unsigned int)s->id, l->holder, l->token, s->token);
 		drop(f, s, "another claim won");
-	} else if (s->state == HELD && l->token > s->token) {
+	} else if ((s->state == HELD || s->state == HANDING) &&
+		   l->token > s->token) {
 		drop(f, s, "its lease is a newer holder's");
 	}
+}
+
+/* @p said "alive": a new run of it when it had been silent 2 ttl. */
+static void alive(struct fleet *f, struct peer *p, double now)
+{
+	if (!p->alive || now - p->heard > LIVE_TTLS * f->ttl_ms / 1000.0)
+		p->since = now;
+	p->alive = 1;
+	p->heard = now;
 }
 
 static void on_message(struct mosquitto *m, void *arg,
@@ -183,8 +219,10 @@ static void on_message(struct mosquitto *m, void *arg,
 	t += n + 1;
 	if (!strncmp(t, "alive/", 6) && lease_name_ok(t + 6)) {
 		p = peer_get(f, t + 6);
-		if (p)
-			p->alive = msg->payloadlen > 0;
+		if (p && msg->payloadlen > 0)
+			alive(f, p, mono());
+		else if (p)
+			p->alive = 0;
 	} else if (!strncmp(t, "lease/", 6) &&
 		   !parse_u64(t + 6, f->mo.shards - 1, &s) &&
 		   msg->payloadlen > 0 &&
@@ -205,8 +243,7 @@ static void on_connect(struct mosquitto *m, void *arg, int rc)
 	}
 	f->connected = 1;
 	f->connected_at = mono();
-	snprintf(topic, sizeof(topic), "%s/alive/%s", f->mo.prefix, f->name);
-	mosquitto_publish(m, NULL, topic, 1, "1", 1, true);
+	f->heartbeat = 0;	/* "alive" at the next turn */
 	snprintf(topic, sizeof(topic), "%s/alive/+", f->mo.prefix);
 	mosquitto_subscribe(m, NULL, topic, 1);
 	snprintf(topic, sizeof(topic), "%s/lease/+", f->mo.prefix);
@@ -241,24 +278,75 @@ static int stuck(const struct fleet *f, const char *name, double now)
 }
 
 /*
- * Should we claim free @s? When we rank first among the live verifiers
- * (a verifier that let a lease run out counts as not live: it is stopped
- * or stuck, its will not yet fired), or once it stayed free for 2 ttl.
+ * Is @p live: said "alive" within 2 ttl (six heartbeats: a loaded
+ * machine's stalls do not make the live set, and so the owners, flap),
+ * and no lease of it run out unrenewed (then it is stopped or stuck, its
+ * will not yet fired)?
+ */
+static int live(const struct fleet *f, const struct peer *p, double now)
+{
+	return p->alive && now - p->heard <= LIVE_TTLS * f->ttl_ms / 1000.0 &&
+	       !stuck(f, p->name, now);
+}
+
+/* The live set, and when it changed, each shard's owner (lease.c). */
+static void assign(struct fleet *f, double now)
+{
+	uint64_t sig = 14695981039346656037ull;
+	const char *c;
+	size_t i;
+
+	f->nlive = 0;
+	f->live[f->nlive++] = f->name;
+	for (i = 0; i < f->npeer; i++)
+		if (strcmp(f->peer[i].name, f->name) &&
+		    live(f, &f->peer[i], now))
+			f->live[f->nlive++] = f->peer[i].name;
+	for (i = 0; i < f->nlive; i++)	/* peers are never removed */
+		for (c = f->live[i]; ; c++) {
+			sig = (sig ^ (uint8_t)*c) * 1099511628211ull;
+			if (!*c)
+				break;
+		}
+	if (sig == f->live_sig)
+		return;
+	f->live_sig = sig;
+	lease_assign(f->live, f->nlive, f->mo.shards, f->owner, f->count);
+	olog_info(1, NULL, "fleet: %zu live verifier%s; %u shard%s ours",
+		  f->nlive, f->nlive == 1 ? "" : "s", (unsigned int)f->count[0],
+		  f->count[0] == 1 ? "" : "s");
+}
+
+/*
+ * Should we claim free @s? When it is ours in the assignment over the
+ * live verifiers, or once it stayed free for 2 ttl.
  */
 static int ours_to_claim(const struct fleet *f, const struct shard *s,
 			 double now)
 {
-	const char *live[PEERS_MAX + 1];
-	size_t i, n = 0;
+	return now - s->free_since > 2 * f->ttl_ms / 1000.0 ||
+	       f->owner[s->id] == 0;
+}
 
-	if (now - s->free_since > 2 * f->ttl_ms / 1000.0)
-		return 1;
-	live[n++] = f->name;
+/*
+ * Whom should held @s go to: its owner, if that is a peer live for a
+ * whole ttl (a joiner settled, not one retained message), not one that
+ * left it free when we handed it over before; else NULL.
+ */
+static const char *hand_to(const struct fleet *f, const struct shard *s,
+			   double now)
+{
+	const char *to = f->live[f->owner[s->id]];
+	size_t i;
+
+	if (!f->rebalance || !f->owner[s->id] || !strcmp(to, s->gave_to) ||
+	    now - f->connected_at < f->ttl_ms / 1000.0)
+		return NULL;
 	for (i = 0; i < f->npeer; i++)
-		if (f->peer[i].alive && strcmp(f->peer[i].name, f->name) &&
-		    !stuck(f, f->peer[i].name, now))
-			live[n++] = f->peer[i].name;
-	return !strcmp(lease_choose(live, n, s->id), f->name);
+		if (!strcmp(f->peer[i].name, to))
+			return now - f->peer[i].since >= f->ttl_ms / 1000.0 ?
+			       to : NULL;
+	return NULL;
 }
 
 static void claim(struct fleet *f, struct shard *s, double now)
@@ -323,9 +411,76 @@ static void take(struct fleet *f, struct shard *s, double now)
 		  s->before.token);
 }
 
+/* Every ttl/3, @s's lease renewed while the fence holds, else dropped. */
+static void renew(struct fleet *f, struct shard *s, double now)
+{
+	if (now - s->renewed < f->ttl_ms / 3000.0)
+		return;
+	if (diamond_fence_check(s->fence)) {
+		drop(f, s, "the fence holds a newer token");
+		return;
+	}
+	s->renewed = now;
+	publish_lease(f, s, f->name);
+}
+
+/* Start handing @s over to @to: its session's last round. */
+static void hand_over(struct fleet *f, struct shard *s, const char *to,
+		      double now)
+{
+	uint64_t fed;
+	int rc = vf_handover(s->v, &fed);
+
+	if (rc) {
+		drop(f, s, rc == -ESTALE ? "a newer holder took it" :
+		     diamond_strerror(rc));
+		return;
+	}
+	snprintf(s->gave_to, sizeof(s->gave_to), "%s", to);
+	s->state = HANDING;
+	s->since = now;
+	olog_info(1, NULL, "fleet: shard %u handed over to %s: %" PRIu64
+		  " frames of the last round fed and durable, nothing more "
+		  "fed (token %" PRIu64 ")", (unsigned int)s->id, to, fed,
+		  s->token);
+}
+
+/*
+ * A shard handed over: once its outbox is acknowledged (or DRAIN_S
+ * passed: the next holder publishes what is left), the session closes
+ * and the lease, still ours, is given back with our token; the next
+ * holder's claim must be above it, and the fence refuses it otherwise.
+ */
+static void release(struct fleet *f, struct shard *s, double now)
+{
+	uint64_t left;
+
+	vf_drain(s->v);
+	if (vf_error(s->v) == -ESTALE) {
+		drop(f, s, "a newer holder took it");
+		return;
+	}
+	if (!vf_drained(s->v) && now - s->since < DRAIN_S)
+		return;
+	left = vf_left(s->v);
+	vf_stop(s->v, 0);
+	s->v = NULL;
+	s->state = FREE;
+	if (diamond_fence_check(s->fence)) {
+		drop(f, s, "the fence holds a newer token");
+		return;
+	}
+	publish_lease(f, s, "");
+	olog_info(1, NULL, "fleet: shard %u given back for %s (token %" PRIu64
+		  "); %" PRIu64 " frames read after the last round left to it",
+		  (unsigned int)s->id, s->gave_to, s->token, left);
+	drop(f, s, "handed over");
+}
+
 /* A held shard: one round, and its lease renewed while the fence holds. */
 static void hold(struct fleet *f, struct shard *s, double now)
 {
+	const char *to;
 	int rc;
 
 	vf_step(s->v, 0);
@@ -343,12 +498,9 @@ static void hold(struct fleet *f, struct shard *s, double now)
 			 *vf_failure(s->v) ? ": " : "", diamond_strerror(rc));
 		drop(f, s, why);
 	} else if (now - s->renewed >= f->ttl_ms / 3000.0) {
-		if (diamond_fence_check(s->fence)) {
-			drop(f, s, "the fence holds a newer token");
-			return;
-		}
-		s->renewed = now;
-		publish_lease(f, s, f->name);
+		renew(f, s, now);
+	} else if ((to = hand_to(f, s, now))) {
+		hand_over(f, s, to, now);
 	}
 }
 
@@ -370,6 +522,18 @@ static void woke_up(struct fleet *f, double now)
 			f->sh[i].seen_at = now;
 }
 
+/* "alive", retained, every ttl/3: how peers tell we still run. */
+static void heartbeat(struct fleet *f, double now)
+{
+	char topic[600];
+
+	if (!f->connected || now - f->heartbeat < f->ttl_ms / 3000.0)
+		return;
+	snprintf(topic, sizeof(topic), "%s/alive/%s", f->mo.prefix, f->name);
+	mosquitto_publish(f->m, NULL, topic, 1, "1", 1, true);
+	f->heartbeat = now;
+}
+
 static void tick(struct fleet *f, double now)
 {
 	uint32_t i;
@@ -378,11 +542,17 @@ static void tick(struct fleet *f, double now)
 	if (f->last_tick && now - f->last_tick > f->ttl_ms / 4000.0)
 		woke_up(f, now);
 	f->last_tick = now;
+	heartbeat(f, now);
+	assign(f, now);
 	for (i = 0; i < f->mo.shards; i++) {
 		s = &f->sh[i];
 		if (s->state != FREE)
 			s->free_since = now;
-		if (s->state == HELD) {
+		if (s->state == HANDING) {
+			renew(f, s, now);
+			if (s->state == HANDING)
+				release(f, s, now);
+		} else if (s->state == HELD) {
 			hold(f, s, now);
 		} else if (s->state == CLAIMING) {
 			if (now - s->since >= SETTLE_S)
@@ -444,14 +614,17 @@ static void leave(struct fleet *f)
 			if (f->sh[i].state == HELD && !vf_error(f->sh[i].v)) {
 				vf_step(f->sh[i].v, 0);
 				owed += vf_owed(f->sh[i].v);
+			} else if (f->sh[i].state == HANDING) {
+				vf_drain(f->sh[i].v);
+				owed += !vf_drained(f->sh[i].v);
 			}
 		if (owed)
 			wait_sockets(f);
 	} while (owed && mono() < end);
 	for (i = 0; i < f->mo.shards; i++) {
-		if (f->sh[i].state != HELD)
+		if (f->sh[i].state != HELD && f->sh[i].state != HANDING)
 			continue;
-		vf_stop(f->sh[i].v, 1);
+		vf_stop(f->sh[i].v, 1);	/* handing over: nothing written */
 		f->sh[i].v = NULL;
 		if (!diamond_fence_check(f->sh[i].fence))
 			publish_lease(f, &f->sh[i], "");
@@ -499,7 +672,9 @@ static int setup(struct fleet *f, const char *shards)
 
 	f->sh = calloc(f->mo.shards, sizeof(*f->sh));
 	f->may = calloc(f->mo.shards / 8 + 1, 1);
-	if (!f->sh || !f->may)
+	f->owner = calloc(f->mo.shards, sizeof(*f->owner));
+	f->count = calloc(PEERS_MAX + 1, sizeof(*f->count));
+	if (!f->sh || !f->may || !f->owner || !f->count)
 		return -1;
 	for (i = 0; i < f->mo.shards; i++)
 		f->sh[i].id = i;
@@ -525,7 +700,8 @@ int fleet_run(const struct diamond_gw_opts *go, const struct mq_opts *mo,
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct fleet f = { .go = go, .mo = *mo, .dir = fo->dir,
-			   .name = fo->name, .ttl_ms = fo->lease_ms };
+			   .name = fo->name, .ttl_ms = fo->lease_ms,
+			   .rebalance = !fo->no_rebalance };
 	int rc = 0;
 
 	if (setup(&f, fo->shards)) {
@@ -548,5 +724,7 @@ out:
 		mosquitto_destroy(f.m);
 	free(f.sh);
 	free(f.may);
+	free(f.owner);
+	free(f.count);
 	return rc;
 }

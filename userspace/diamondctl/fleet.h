@@ -16,6 +16,7 @@ struct fleet_opts {
 	const char *name;	/* this verifier, unique in the fleet */
 	const char *shards;	/* the shards it may take (NULL: all) */
 	uint32_t lease_ms;
+	int no_rebalance;	/* keep what it holds when a verifier joins */
 };
 
 /* Run until SIGTERM; an exit status. */

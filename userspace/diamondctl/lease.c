@@ -105,18 +105,37 @@ static uint64_t rank(const char *name, uint32_t shard)
 	return h;
 }
 
-const char *lease_choose(const char *const *live, size_t n, uint32_t shard)
+/*
+ * Rendezvous hashing alone spreads shards unevenly when there are few of
+ * them (8 shards on 2 verifiers: 6 and 2 is common), and rebalancing
+ * hands over only what this assignment moves, so it caps each verifier
+ * at ceil(shards / n): shard by shard in order, the highest-ranked live
+ * verifier below the cap. Every verifier that sees the same live set
+ * (in any order) computes the same owners; a join moves only the shards
+ * the joiner ranks first for, up to its share.
+ */
+void lease_assign(const char *const *live, size_t n, uint32_t shards,
+		  uint32_t *owner, uint32_t *count)
 {
-	const char *best = NULL;
-	uint64_t r, top = 0;
-	size_t i;
+	uint32_t cap = (uint32_t)((shards + n - 1) / n), s;
+	uint64_t r, top;
+	size_t i, best;
 
-	for (i = 0; i < n; i++) {
-		r = rank(live[i], shard);
-		if (!best || r > top || (r == top && strcmp(live[i], best) < 0)) {
-			best = live[i];
-			top = r;
+	memset(count, 0, n * sizeof(*count));
+	for (s = 0; s < shards; s++) {
+		best = n;
+		top = 0;
+		for (i = 0; i < n; i++) {
+			if (count[i] >= cap)
+				continue;
+			r = rank(live[i], s);
+			if (best == n || r > top ||
+			    (r == top && strcmp(live[i], live[best]) < 0)) {
+				best = i;
+				top = r;
+			}
 		}
+		owner[s] = (uint32_t)best;
+		count[best]++;
 	}
-	return best;
 }

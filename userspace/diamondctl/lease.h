@@ -28,10 +28,12 @@ int lease_name_ok(const char *name);
 int lease_beats(uint64_t token, const char *holder, uint64_t our_token,
 		const char *us);
 /*
- * Which of the @n live verifiers should take free @shard: the highest
- * rank (rendezvous hashing), so that shards spread and every verifier
- * that sees the same live set picks the same one.
+ * Who of the @n (at least one) live verifiers should hold each of
+ * @shards: @owner[s] an index into @live; at most ceil(@shards / @n)
+ * each (@count[i]: how many verifier i got), rendezvous ranks deciding
+ * within that, so every verifier seeing the same set agrees (lease.c).
  */
-const char *lease_choose(const char *const *live, size_t n, uint32_t shard);
+void lease_assign(const char *const *live, size_t n, uint32_t shards,
+		  uint32_t *owner, uint32_t *count);
 
 #endif

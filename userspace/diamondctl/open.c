@@ -44,7 +44,8 @@ static void help(FILE *f)
 		"                       [--user NAME] [--cafile FILE [--cert FILE --key FILE]]\n"
 		"                       [the options above but the input]\n"
 		"       diamondctl open --fleet DIR --client-id NAME --mqtt HOST[:PORT][,...]\n"
-		"                       [--shards N] [--shard LIST] [--lease-ms MS] [...]\n\n"
+		"                       [--shards N] [--shard LIST] [--lease-ms MS]\n"
+		"                       [--no-rebalance] [...]\n\n"
 		"Verify every epoch of the frames read (stdin by default) and write\n"
 		"its records to stdout as JSON lines:\n"
 		"  {\"device\":ID,\"epoch\":E,\"index\":J,\"data\":\"...\"[,\"ad\":\"HEX\"]}\n"
@@ -112,6 +113,8 @@ static void help(FILE *f)
 		"                   --client-id its name in the fleet (required)\n"
 		"  --lease-ms MS    with --fleet: a shard's lease, renewed every MS/3; a\n"
 		"                   silent holder's shard is taken after MS (default 3000)\n"
+		"  --no-rebalance   with --fleet: keep the shards held when a verifier\n"
+		"                   joins (default: hand it its share)\n"
 		MQ_TLS_HELP
 		"  -h, --help       this text\n\n"
 		"Exit status: 0; 1 an epoch or frame was rejected (file or stdin input);\n"
@@ -360,6 +363,7 @@ struct mqtt_args {
 	const char *broker, *shard, *prefix, *client_id, *user, *fleet;
 	const char *cafile, *cert, *key;
 	uint32_t shards, lease_ms;
+	int no_rebalance;
 };
 
 static int open_mqtt_args(const struct diamond_gw_opts *go,
@@ -388,7 +392,8 @@ static int open_mqtt_args(const struct diamond_gw_opts *go,
 	if (a->fleet) {
 		struct fleet_opts fo = { .dir = a->fleet, .name = a->client_id,
 					 .shards = a->shard,
-					 .lease_ms = a->lease_ms };
+					 .lease_ms = a->lease_ms,
+					 .no_rebalance = a->no_rebalance };
 
 		if (!a->client_id || !lease_name_ok(a->client_id)) {
 			err_msg("--fleet needs --client-id NAME, this verifier's "
@@ -429,6 +434,7 @@ int cmd_open(int argc, char **argv)
 		{ "user", required_argument, NULL, 'U' },
 		{ "fleet", required_argument, NULL, 'F' },
 		{ "lease-ms", required_argument, NULL, 'l' },
+		{ "no-rebalance", no_argument, NULL, 'R' },
 		MQ_TLS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -506,6 +512,7 @@ int cmd_open(int argc, char **argv)
 				goto bad;
 			mq.lease_ms = (uint32_t)v;
 			break;
+		case 'R': mq.no_rebalance = 1; break;
 		case MQ_OPT_CAFILE: mq.cafile = optarg; break;
 		case MQ_OPT_CERT: mq.cert = optarg; break;
 		case MQ_OPT_KEY: mq.key = optarg; break;

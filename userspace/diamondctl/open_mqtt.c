@@ -57,6 +57,8 @@
 /* Outbox messages the broker owes a PUBACK for: below 65,535 message IDs. */
 #define OWED_MAX	60000
 #define DRAIN_SECONDS	5		/* at the end: waiting for PUBACKs */
+/* A handover's last round waits this long for frames already sent. */
+#define HANDOVER_READ_MS 100
 
 static volatile sig_atomic_t stop;
 
@@ -76,12 +78,13 @@ struct vf {
 	int fatal;			/* -errno: stop, acknowledge nothing more */
 	char fatal_what[4400];		/* the file it is about, or "" */
 	int connected;
+	int closing;			/* handed over: nothing fed or acked */
 	int was_connected;		/* a CONNACK accepted us before */
 	uint32_t subscribed;		/* SUBSCRIBEs of this connection */
 	uint32_t suback_owed;		/* of them, not yet acknowledged */
 	const char *never;		/* why the first connection failed */
 	uint64_t messages, taken, bad_topic, bad_envelope, bad_frame,
-		 misfiled, readings, events, refused;
+		 misfiled, readings, events, refused, left;
 };
 
 static void on_signal(int sig)
@@ -275,6 +278,10 @@ static void on_message(struct mosquitto *m, void *arg,
 
 	(void)m;
 	v->messages++;
+	if (v->closing) {	/* its PUBACK is never written: redelivered */
+		v->left++;
+		return;
+	}
 	shard = topic_shard(v, msg->topic);
 	if (shard < 0 || !ours(v, (uint32_t)shard)) {
 		v->bad_topic++;
@@ -465,6 +472,76 @@ uint64_t vf_refused(const struct vf *v)
 	return v->refused;
 }
 
+/* Read at most READS_PER_ROUND packets, waiting @timeout_ms for one. */
+static int read_some(struct vf *v, int timeout_ms)
+{
+	int fd = mosquitto_socket(v->m), i, rc = MOSQ_ERR_SUCCESS;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (fd < 0 || poll(&p, 1, timeout_ms) <= 0)
+		return rc;
+	for (i = 0; i < READS_PER_ROUND && rc == MOSQ_ERR_SUCCESS; i++) {
+		rc = mosquitto_loop_read(v->m, 1);
+		if (!readable(fd))
+			break;
+	}
+	return rc;
+}
+
+/*
+ * The last round of a handover (fleet.c, "Rebalancing"): the frames the
+ * broker already sent are read (they would come again to the next holder
+ * otherwise), fed, and made durable: the spool fdatasync'd by the feed,
+ * the outbox by commit(). Only then are their PUBACKs and the readings
+ * written. From here on nothing is fed, and nothing more is written on
+ * this session, so every frame read after this is the next holder's.
+ */
+int vf_handover(struct vf *v, uint64_t *fed)
+{
+	uint64_t before = v->taken;
+	int rc;
+
+	*fed = 0;
+	if (v->fatal)
+		return v->fatal;
+	rc = read_some(v, HANDOVER_READ_MS);
+	*fed = v->taken - before;
+	v->closing = 1;
+	flush_batch(v);
+	if (!v->fatal)
+		commit(v);
+	if (v->fence && diamond_fence_stale(v->fence))
+		v->fatal = -ESTALE;
+	if (v->fatal)
+		return v->fatal;	/* nothing acknowledged */
+	outbox_send(v->ob, pub, v);
+	if (rc == MOSQ_ERR_SUCCESS && mosquitto_want_write(v->m))
+		mosquitto_loop_write(v->m, 1);
+	return 0;
+}
+
+/*
+ * After vf_handover(): the broker's PUBACKs for the outbox, read; frames
+ * read are left (never acknowledged). Nothing is written.
+ */
+void vf_drain(struct vf *v)
+{
+	/* On an error libmosquitto closed the socket: vf_drained() then. */
+	if (!v->fatal)
+		read_some(v, 0);
+}
+
+/* A handed-over session whose outbox is acknowledged, or gone. */
+int vf_drained(const struct vf *v)
+{
+	return v->fatal || mosquitto_socket(v->m) < 0 || !outbox_owed(v->ob);
+}
+
+uint64_t vf_left(const struct vf *v)
+{
+	return v->left;
+}
+
 void vf_step(struct vf *v, int timeout_ms)
 {
 	double t = mono();
@@ -603,8 +680,9 @@ void vf_stop(struct vf *v, int graceful)
 	if (v->started)
 		summary(v);
 	if (v->m) {
-		/* Fatal: the socket closes with the PUBACKs still queued. */
-		if (graceful && !v->fatal &&
+		/* Fatal or handed over: the socket closes with the PUBACKs
+		 * still queued. */
+		if (graceful && !v->fatal && !v->closing &&
 		    mosquitto_disconnect(v->m) == MOSQ_ERR_SUCCESS)
 			mosquitto_loop_write(v->m, 1);
 		mosquitto_destroy(v->m);

@@ -44,6 +44,19 @@ size_t vf_owed(const struct vf *v);
 /* Frames read but not fed because the shard was no longer ours. */
 uint64_t vf_refused(const struct vf *v);
 /*
+ * A handover's last round: what the broker already sent is read, fed,
+ * made durable (spool and outbox synced), and only then acknowledged;
+ * after it nothing is fed or written on the session. 0, or the -errno
+ * that stopped it (nothing acknowledged then); *@fed: the frames it read.
+ */
+int vf_handover(struct vf *v, uint64_t *fed);
+/* After vf_handover(): read the outbox's PUBACKs; frames are left. */
+void vf_drain(struct vf *v);
+/* After vf_handover(): is the outbox acknowledged (or the session gone)? */
+int vf_drained(const struct vf *v);
+/* Frames read after vf_handover(), left to the next holder. */
+uint64_t vf_left(const struct vf *v);
+/*
  * The summary line, then the end: with @graceful (and no error) the
  * session is disconnected after the last PUBACKs; without, the socket
  * closes with nothing more written. Everything is freed, the gateway's
