@@ -10,13 +10,15 @@
 #   make check-fw-reset   >= 100 random power losses on the AVR (and M4)
 #   make check-fw-interop firmware frames through the gateway (diamondctl)
 #   make check-fw-frame   frame-check accepts and rejects what core/frame.c does
+#   make check-fw-packet  packet-mode firmware (spec 14) against the core, power cuts
 #   make bench-embedded   cycles / instructions per message (not a test)
 
 EMB        := $(TOP)/embedded
 EMB_BUILD  := $(BUILD)/embedded
 EMB_HOST   := $(EMB_BUILD)/host
 CORE_HDRS  := $(wildcard $(TOP)/core/*.h) $(wildcard $(TOP)/include/diamond/*.h)
-EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/device.c $(EMB)/common/sensor.c
+EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/device.c $(EMB)/common/pdevice.c \
+	      $(EMB)/common/sensor.c
 EMB_HDRS   := $(wildcard $(EMB)/common/*.h) $(CORE_HDRS)
 VECTORS    := $(TOP)/vectors/diamond.txt
 
@@ -36,6 +38,11 @@ $(FW_NV): $(EMB)/tools/fw-nv.c $(EMB)/common/nvstate.c $(CORE_LIB_host) $(EMB_HD
 $(FRAME_CHECK): $(EMB)/tools/frame-check.c $(CORE_LIB_host) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) -o $@ $< $(CORE_LIB_host)
+
+PKT_CHECK := $(EMB_HOST)/pkt-check
+$(PKT_CHECK): $(EMB)/tools/pkt-check.c $(EMB)/common/sensor.c $(CORE_LIB_host) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -I$(EMB)/common -o $@ $< $(EMB)/common/sensor.c $(CORE_LIB_host)
 
 # --- AVR (ATmega2560) -----------------------------------------------------
 # The core archive (mk/core-lib.mk) carries the AVR-tuned primitives
@@ -89,6 +96,40 @@ $(EMB_BUILD)/m4/sender-d%.elf: $(EMB)/common/sender_main.c $(M4_SRC) $(CORE_LIB_
 		-DWINDOW_BYTES=$(M4_WINDOW) $(FW_SENDER_DEFS) $(EMB_M4_LD) -o $@ \
 		$< $(M4_SRC) $(CORE_LIB_m4) -lgcc
 
+# Packet-mode sensor firmware (spec section 14; psender_main.c): the radio
+# configuration (address width A, short address) is given at build time,
+# beside the key in NV; one width per suite so both are built and tested.
+# 40 records a boot cross an epoch of b = 32 (the tests' keys).
+FW_PKT_1 := -DPKT_A=1 -DPKT_ADDR=0x05
+FW_PKT_2 := -DPKT_A=3 -DPKT_ADDR=0x0c0b0a
+FW_PKT_DEFS := -DREC_LEN=16 -DRECORDS_PER_BOOT=40
+FW_AVR_PSENDER := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/psender-d$(s).elf)
+FW_M4_PSENDER  := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/psender-d$(s).elf)
+FW_HOST_PSENDER := $(foreach s,$(FW_SUITES),$(EMB_HOST)/psender-d$(s))
+
+$(EMB_BUILD)/avr/psender-d%.elf: $(EMB)/common/psender_main.c $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$* $(FW_PKT_$*) \
+		-DWINDOW_BYTES=$(AVR_WINDOW) $(FW_PKT_DEFS) $(EMB_AVR_LD) -o $@ \
+		$< $(AVR_SRC) $(CORE_LIB_avr)
+
+$(EMB_BUILD)/m4/psender-d%.elf: $(EMB)/common/psender_main.c $(M4_SRC) $(CORE_LIB_m4) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$* $(FW_PKT_$*) \
+		-DWINDOW_BYTES=$(M4_WINDOW) $(FW_PKT_DEFS) $(EMB_M4_LD) -o $@ \
+		$< $(M4_SRC) $(CORE_LIB_m4) -lgcc
+
+# The same firmware on the build machine (embedded/host/board.c: link on
+# stdout, NV in $$DMD_NV) and the host's core: the portable core's packets.
+$(EMB_HOST)/psender-d%: $(EMB)/common/psender_main.c $(EMB)/host/board.c \
+		$(EMB)/common/nvstate.c $(EMB)/common/pdevice.c \
+		$(EMB)/common/sensor.c $(CORE_LIB_host) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -I$(EMB)/common -DSENDER_SUITE=$* $(FW_PKT_$*) \
+		-DWINDOW_BYTES=$(AVR_WINDOW) $(FW_PKT_DEFS) -o $@ $< \
+		$(EMB)/host/board.c $(EMB)/common/nvstate.c $(EMB)/common/pdevice.c \
+		$(EMB)/common/sensor.c $(CORE_LIB_host)
+
 # Known-answer firmware: the header is generated from the vector file.
 $(EMB_BUILD)/avr/kat-d%.h: $(VECTORS) $(KAT_GEN)
 	@mkdir -p $(@D)
@@ -132,7 +173,8 @@ $(FW_AVR_KAT_PRIMS):
 
 .PHONY: firmware
 firmware: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(FW_AVR_KAT) $(FW_M4_KAT) \
-	  $(KAT_GEN) $(FW_NV) $(FRAME_CHECK)
+	  $(FW_AVR_PSENDER) $(FW_M4_PSENDER) $(KAT_GEN) $(FW_NV) $(FRAME_CHECK) \
+	  $(PKT_CHECK)
 all: firmware
 
 # --- tests ----------------------------------------------------------------
@@ -153,6 +195,17 @@ check-fw-reset: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(AVR_RUN) $(FW_NV) $(FRAME_CHE
 	@mkdir -p $(TAPDIR)
 	@BUILD=$(BUILD) $(EMB)/tests/reset-test.sh >$(TAPDIR)/fw-reset.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-reset.tap; exit $$rc
+
+# Packet mode (spec section 14) on both boards: the firmware's packets
+# are the host core's byte for byte, verify with the core's unit
+# verifier and decrypt to the readings; power cuts never reuse a position.
+CHECK_SUITES += fw-packet
+.PHONY: check-fw-packet
+check-fw-packet: $(FW_AVR_PSENDER) $(FW_M4_PSENDER) $(FW_HOST_PSENDER) $(AVR_RUN) \
+		 $(FW_NV) $(PKT_CHECK)
+	@mkdir -p $(TAPDIR)
+	@BUILD=$(BUILD) $(EMB)/tests/packet-test.sh >$(TAPDIR)/fw-packet.tap; \
+		rc=$$?; cat $(TAPDIR)/fw-packet.tap; exit $$rc
 
 # frame-check parses as the core does: selftests/core/test_frame.c's table
 # through both (issue 14: one framing).
