@@ -9,7 +9,7 @@
 #include <diamond/util.h>
 #include "nvstate.h"
 
-static void send_preamble(dmd_link_fn out)
+static void pdev_preamble(dmd_link_fn out)
 {
 	static const uint8_t zeros[16];
 	size_t n;
@@ -29,7 +29,7 @@ int dmd_pdevice_start(struct dmd_pdevice *d, const struct dmd_radio *radio,
 	if (!d || !radio || !out)
 		return DMD_EINVAL;
 	d->out = out;
-	send_preamble(out);
+	pdev_preamble(out);
 	rc = nv_load(&st);
 	if (rc == DMD_OK)
 		rc = dmd_psender_init(&d->ps, &st, radio->a, radio->addr,
@@ -44,7 +44,7 @@ int dmd_pdevice_start(struct dmd_pdevice *d, const struct dmd_radio *radio,
 }
 
 /* Reserve before use: E_{e+1} is durable before slot 0 of e is used. */
-static int begin_epoch(struct dmd_pdevice *d)
+static int pdev_begin_epoch(struct dmd_pdevice *d)
 {
 	struct dmd_state reserve;
 	int rc;
@@ -70,7 +70,7 @@ int dmd_pdevice_seal(struct dmd_pdevice *d, const uint8_t *rec, size_t len)
 	if (len > DMD_PKT_MAX_RECORD)
 		return DMD_ESIZE;
 	if ((!d->ps.s.open || d->ps.s.index >= d->ps.s.st.b) &&
-	    (rc = begin_epoch(d)) != DMD_OK)
+	    (rc = pdev_begin_epoch(d)) != DMD_OK)
 		return rc;
 	rc = dmd_psender_seal(&d->ps, rec, len, 0, pkt + 1, DMD_PKT_MAX, &n);
 	if (rc != DMD_OK)
