@@ -263,6 +263,29 @@ $(EMB_BUILD)/m4/bench-d%.elf: $(EMB)/common/bench_main.c $(M4_SRC) $(CORE_LIB_m4
 		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(M4_WINDOW) \
 		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_LIB_m4) -lgcc
 
+# The packet sender (spec section 14) beside the byte-stream one: cycles
+# and instructions per packet record, flash and RAM of the two sensor
+# firmwares (a benchmark, not a test; Documentation/performance.md).
+$(EMB_BUILD)/avr/pbench-d%.elf: $(EMB)/common/pbench_main.c $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
+		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(AVR_WINDOW) \
+		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(CORE_LIB_avr)
+
+$(EMB_BUILD)/m4/pbench-d%.elf: $(EMB)/common/pbench_main.c $(M4_SRC) $(CORE_LIB_m4) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
+		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(M4_WINDOW) \
+		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_LIB_m4) -lgcc
+
+FW_PBENCH := $(foreach t,avr m4,$(foreach s,$(FW_SUITES),$(EMB_BUILD)/$(t)/pbench-d$(s)-16.elf \
+	     $(EMB_BUILD)/$(t)/bench-d$(s)-16.elf))
+BENCH_TARGETS += bench-embedded-packet
+.PHONY: bench-embedded-packet
+bench-embedded-packet: $(FW_PBENCH) $(FW_AVR_SENDER) $(FW_M4_SENDER) $(FW_AVR_PSENDER) \
+		       $(FW_M4_PSENDER) $(AVR_RUN) $(INSN_COUNT_SO)
+	@BUILD=$(BUILD) $(TOP)/tools/bench/embedded-packet.sh
+
 BENCH_TARGETS += bench-embedded
 .PHONY: bench-embedded
 bench-embedded: $(FW_AVR_BENCH) $(FW_M4_BENCH) $(AVR_RUN) $(INSN_COUNT_SO)
