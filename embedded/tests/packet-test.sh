@@ -18,7 +18,8 @@
 #    one whole boot: no position (e, j) is ever sent twice, every unit
 #    verifies, at most one epoch lost per cut, one live NV slot;
 #  - pkt-check itself fails on a flipped packet byte and on a replayed
-#    boot, so the checks above can fail.
+#    boot, so the checks above can fail;
+#  - a key packet mode refuses (g = 3) stops the AVR firmware at start.
 # SEED=n reproduces the cut points.
 set -uo pipefail
 
@@ -160,6 +161,23 @@ m4_cuts() {	# m4_cuts SUITE KEY
 	ok $? "d$s, M4: after the cuts no position is sent twice, every unit verifies, at most one epoch lost per cut $(pc_why)"
 	sed -n 's/^ok [0-9]* - /#   /p' "$W/pc.tap"
 }
+
+# A key packet mode refuses (spec 14.2: here a group size, g = 3): the
+# preamble, the message, exit 3, nothing sealed, NV untouched.
+refused() {
+	local d=$W/refused rc
+	mkdir -p "$d"
+	"$H/fw-nv" testkey 1 0 1024 309 "$d/k.blob" 3 &&
+		"$H/fw-nv" image avr "$d/k.blob" "$d/ee" && cp "$d/ee" "$d/ee.ref"
+	"$AVR_RUN" --eeprom "$d/ee" --uart-out "$d/out" \
+		"$BUILD/embedded/avr/psender-d1.elf" 2>/dev/null
+	rc=$?
+	[ $rc = 3 ] && [ "$(head -c 256 "$d/out" | tr -d '\0' | wc -c)" = 0 ] &&
+		[ "$(tail -c +257 "$d/out")" = "# no packet-mode key in NV: provision the device" ] &&
+		cmp -s "$d/ee" "$d/ee.ref"
+	ok $? "AVR: a key with g = 3 is refused for packet mode: 256 zero bytes, the message, exit 3 (status $rc), NV untouched"
+}
+refused
 
 for s in 1 2; do
 	k=$W/k$s.blob
