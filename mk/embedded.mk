@@ -157,6 +157,31 @@ $(EMB_BUILD)/m4/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/m4/kat-d%/kat-
 		-DKAT_MAX_BODY=$(M4_KAT_MAX) -DKAT_SUITE_NAME='"$*"' \
 		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_LIB_m4) -lgcc
 
+# Packet known answers (vectors/packet.txt, spec section 14.8) through
+# dmd_psender_* on each board's core: pkat_main.c, header from
+# pkt-kat-gen.py.
+PKT_VECTORS := $(TOP)/vectors/packet.txt
+FW_AVR_PKAT := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/pkat-d$(s).elf)
+FW_M4_PKAT  := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/pkat-d$(s).elf)
+
+$(EMB_BUILD)/pkat-d%/pkat-vectors.h: $(PKT_VECTORS) $(EMB)/tools/pkt-kat-gen.py
+	@mkdir -p $(@D)
+	python3 $(EMB)/tools/pkt-kat-gen.py $* $< > $@.tmp && mv $@.tmp $@
+
+$(EMB_BUILD)/avr/pkat-d%.elf: $(EMB)/common/pkat_main.c $(EMB_BUILD)/pkat-d%/pkat-vectors.h \
+		$(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -I$(EMB_BUILD)/pkat-d$* \
+		-DWINDOW_BYTES=$(AVR_WINDOW) $(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(CORE_LIB_avr)
+
+$(EMB_BUILD)/m4/pkat-d%.elf: $(EMB)/common/pkat_main.c $(EMB_BUILD)/pkat-d%/pkat-vectors.h \
+		$(M4_SRC) $(CORE_LIB_m4) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(EMB_BUILD)/pkat-d$* \
+		-DWINDOW_BYTES=$(M4_WINDOW) $(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_LIB_m4) -lgcc
+
+.SECONDARY: $(foreach s,$(FW_SUITES),$(EMB_BUILD)/pkat-d$(s)/pkat-vectors.h)
+
 # The AVR primitives' own known answers: kat/<name>.c with kat/kat_tap.c.
 AVR_KAT_TAP := $(EMB)/avr/prims/kat/kat_tap.c $(EMB)/avr/prims/kat/kat_tap.h
 
@@ -181,14 +206,14 @@ all: firmware
 CHECK_SUITES += fw-kat-avr fw-kat-m4 fw-reset
 
 .PHONY: check-fw-kat-avr check-fw-kat-m4 check-fw-reset
-check-fw-kat-avr: $(FW_AVR_KAT) $(FW_AVR_KAT_PRIMS) $(AVR_RUN)
+check-fw-kat-avr: $(FW_AVR_KAT) $(FW_AVR_KAT_PRIMS) $(FW_AVR_PKAT) $(AVR_RUN)
 	@mkdir -p $(TAPDIR)
-	@BUILD=$(BUILD) $(EMB)/tests/kat.sh avr $(FW_AVR_KAT) $(FW_AVR_KAT_PRIMS) >$(TAPDIR)/fw-kat-avr.tap; \
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh avr $(FW_AVR_KAT) $(FW_AVR_KAT_PRIMS) $(FW_AVR_PKAT) >$(TAPDIR)/fw-kat-avr.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-kat-avr.tap; exit $$rc
 
-check-fw-kat-m4: $(FW_M4_KAT)
+check-fw-kat-m4: $(FW_M4_KAT) $(FW_M4_PKAT)
 	@mkdir -p $(TAPDIR)
-	@BUILD=$(BUILD) $(EMB)/tests/kat.sh m4 $(FW_M4_KAT) >$(TAPDIR)/fw-kat-m4.tap; \
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh m4 $(FW_M4_KAT) $(FW_M4_PKAT) >$(TAPDIR)/fw-kat-m4.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-kat-m4.tap; exit $$rc
 
 check-fw-reset: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(AVR_RUN) $(FW_NV) $(FRAME_CHECK)
