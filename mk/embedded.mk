@@ -10,13 +10,15 @@
 #   make check-fw-reset   >= 100 random power losses on the AVR (and M4)
 #   make check-fw-interop firmware frames through the gateway (diamondctl)
 #   make check-fw-frame   frame-check accepts and rejects what core/frame.c does
+#   make check-fw-packet  packet-mode firmware (spec 14) against the core, power cuts
 #   make bench-embedded   cycles / instructions per message (not a test)
 
 EMB        := $(TOP)/embedded
 EMB_BUILD  := $(BUILD)/embedded
 EMB_HOST   := $(EMB_BUILD)/host
 CORE_HDRS  := $(wildcard $(TOP)/core/*.h) $(wildcard $(TOP)/include/diamond/*.h)
-EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/device.c $(EMB)/common/sensor.c
+EMB_COMMON := $(EMB)/common/nvstate.c $(EMB)/common/device.c $(EMB)/common/pdevice.c \
+	      $(EMB)/common/sensor.c
 EMB_HDRS   := $(wildcard $(EMB)/common/*.h) $(CORE_HDRS)
 VECTORS    := $(TOP)/vectors/diamond.txt
 
@@ -36,6 +38,11 @@ $(FW_NV): $(EMB)/tools/fw-nv.c $(EMB)/common/nvstate.c $(CORE_LIB_host) $(EMB_HD
 $(FRAME_CHECK): $(EMB)/tools/frame-check.c $(CORE_LIB_host) $(EMB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) -o $@ $< $(CORE_LIB_host)
+
+PKT_CHECK := $(EMB_HOST)/pkt-check
+$(PKT_CHECK): $(EMB)/tools/pkt-check.c $(EMB)/common/sensor.c $(CORE_LIB_host) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -I$(EMB)/common -o $@ $< $(EMB)/common/sensor.c $(CORE_LIB_host)
 
 # --- AVR (ATmega2560) -----------------------------------------------------
 # The core archive (mk/core-lib.mk) carries the AVR-tuned primitives
@@ -89,6 +96,40 @@ $(EMB_BUILD)/m4/sender-d%.elf: $(EMB)/common/sender_main.c $(M4_SRC) $(CORE_LIB_
 		-DWINDOW_BYTES=$(M4_WINDOW) $(FW_SENDER_DEFS) $(EMB_M4_LD) -o $@ \
 		$< $(M4_SRC) $(CORE_LIB_m4) -lgcc
 
+# Packet-mode sensor firmware (spec section 14; psender_main.c): the radio
+# configuration (address width A, short address) is given at build time,
+# beside the key in NV; one width per suite so both are built and tested.
+# 40 records a boot cross an epoch of b = 32 (the tests' keys).
+FW_PKT_1 := -DPKT_A=1 -DPKT_ADDR=0x05
+FW_PKT_2 := -DPKT_A=3 -DPKT_ADDR=0x0c0b0a
+FW_PKT_DEFS := -DREC_LEN=16 -DRECORDS_PER_BOOT=40
+FW_AVR_PSENDER := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/psender-d$(s).elf)
+FW_M4_PSENDER  := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/psender-d$(s).elf)
+FW_HOST_PSENDER := $(foreach s,$(FW_SUITES),$(EMB_HOST)/psender-d$(s))
+
+$(EMB_BUILD)/avr/psender-d%.elf: $(EMB)/common/psender_main.c $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$* $(FW_PKT_$*) \
+		-DWINDOW_BYTES=$(AVR_WINDOW) $(FW_PKT_DEFS) $(EMB_AVR_LD) -o $@ \
+		$< $(AVR_SRC) $(CORE_LIB_avr)
+
+$(EMB_BUILD)/m4/psender-d%.elf: $(EMB)/common/psender_main.c $(M4_SRC) $(CORE_LIB_m4) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$* $(FW_PKT_$*) \
+		-DWINDOW_BYTES=$(M4_WINDOW) $(FW_PKT_DEFS) $(EMB_M4_LD) -o $@ \
+		$< $(M4_SRC) $(CORE_LIB_m4) -lgcc
+
+# The same firmware on the build machine (embedded/host/board.c: link on
+# stdout, NV in $$DMD_NV) and the host's core: the portable core's packets.
+$(EMB_HOST)/psender-d%: $(EMB)/common/psender_main.c $(EMB)/host/board.c \
+		$(EMB)/common/nvstate.c $(EMB)/common/pdevice.c \
+		$(EMB)/common/sensor.c $(CORE_LIB_host) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -I$(EMB)/common -DSENDER_SUITE=$* $(FW_PKT_$*) \
+		-DWINDOW_BYTES=$(AVR_WINDOW) $(FW_PKT_DEFS) -o $@ $< \
+		$(EMB)/host/board.c $(EMB)/common/nvstate.c $(EMB)/common/pdevice.c \
+		$(EMB)/common/sensor.c $(CORE_LIB_host)
+
 # Known-answer firmware: the header is generated from the vector file.
 $(EMB_BUILD)/avr/kat-d%.h: $(VECTORS) $(KAT_GEN)
 	@mkdir -p $(@D)
@@ -116,6 +157,31 @@ $(EMB_BUILD)/m4/kat-d%.elf: $(EMB)/common/kat_main.c $(EMB_BUILD)/m4/kat-d%/kat-
 		-DKAT_MAX_BODY=$(M4_KAT_MAX) -DKAT_SUITE_NAME='"$*"' \
 		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_LIB_m4) -lgcc
 
+# Packet known answers (vectors/packet.txt, spec section 14.8) through
+# dmd_psender_* on each board's core: pkat_main.c, header from
+# pkt-kat-gen.py.
+PKT_VECTORS := $(TOP)/vectors/packet.txt
+FW_AVR_PKAT := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/avr/pkat-d$(s).elf)
+FW_M4_PKAT  := $(foreach s,$(FW_SUITES),$(EMB_BUILD)/m4/pkat-d$(s).elf)
+
+$(EMB_BUILD)/pkat-d%/pkat-vectors.h: $(PKT_VECTORS) $(EMB)/tools/pkt-kat-gen.py
+	@mkdir -p $(@D)
+	python3 $(EMB)/tools/pkt-kat-gen.py $* $< > $@.tmp && mv $@.tmp $@
+
+$(EMB_BUILD)/avr/pkat-d%.elf: $(EMB)/common/pkat_main.c $(EMB_BUILD)/pkat-d%/pkat-vectors.h \
+		$(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -I$(EMB_BUILD)/pkat-d$* \
+		-DWINDOW_BYTES=$(AVR_WINDOW) $(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(CORE_LIB_avr)
+
+$(EMB_BUILD)/m4/pkat-d%.elf: $(EMB)/common/pkat_main.c $(EMB_BUILD)/pkat-d%/pkat-vectors.h \
+		$(M4_SRC) $(CORE_LIB_m4) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -I$(EMB_BUILD)/pkat-d$* \
+		-DWINDOW_BYTES=$(M4_WINDOW) $(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_LIB_m4) -lgcc
+
+.SECONDARY: $(foreach s,$(FW_SUITES),$(EMB_BUILD)/pkat-d$(s)/pkat-vectors.h)
+
 # The AVR primitives' own known answers: kat/<name>.c with kat/kat_tap.c.
 AVR_KAT_TAP := $(EMB)/avr/prims/kat/kat_tap.c $(EMB)/avr/prims/kat/kat_tap.h
 
@@ -132,27 +198,39 @@ $(FW_AVR_KAT_PRIMS):
 
 .PHONY: firmware
 firmware: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(FW_AVR_KAT) $(FW_M4_KAT) \
-	  $(KAT_GEN) $(FW_NV) $(FRAME_CHECK)
+	  $(FW_AVR_PSENDER) $(FW_M4_PSENDER) $(KAT_GEN) $(FW_NV) $(FRAME_CHECK) \
+	  $(PKT_CHECK)
 all: firmware
 
 # --- tests ----------------------------------------------------------------
 CHECK_SUITES += fw-kat-avr fw-kat-m4 fw-reset
 
 .PHONY: check-fw-kat-avr check-fw-kat-m4 check-fw-reset
-check-fw-kat-avr: $(FW_AVR_KAT) $(FW_AVR_KAT_PRIMS) $(AVR_RUN)
+check-fw-kat-avr: $(FW_AVR_KAT) $(FW_AVR_KAT_PRIMS) $(FW_AVR_PKAT) $(AVR_RUN)
 	@mkdir -p $(TAPDIR)
-	@BUILD=$(BUILD) $(EMB)/tests/kat.sh avr $(FW_AVR_KAT) $(FW_AVR_KAT_PRIMS) >$(TAPDIR)/fw-kat-avr.tap; \
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh avr $(FW_AVR_KAT) $(FW_AVR_KAT_PRIMS) $(FW_AVR_PKAT) >$(TAPDIR)/fw-kat-avr.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-kat-avr.tap; exit $$rc
 
-check-fw-kat-m4: $(FW_M4_KAT)
+check-fw-kat-m4: $(FW_M4_KAT) $(FW_M4_PKAT)
 	@mkdir -p $(TAPDIR)
-	@BUILD=$(BUILD) $(EMB)/tests/kat.sh m4 $(FW_M4_KAT) >$(TAPDIR)/fw-kat-m4.tap; \
+	@BUILD=$(BUILD) $(EMB)/tests/kat.sh m4 $(FW_M4_KAT) $(FW_M4_PKAT) >$(TAPDIR)/fw-kat-m4.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-kat-m4.tap; exit $$rc
 
 check-fw-reset: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(AVR_RUN) $(FW_NV) $(FRAME_CHECK)
 	@mkdir -p $(TAPDIR)
 	@BUILD=$(BUILD) $(EMB)/tests/reset-test.sh >$(TAPDIR)/fw-reset.tap; \
 		rc=$$?; cat $(TAPDIR)/fw-reset.tap; exit $$rc
+
+# Packet mode (spec section 14) on both boards: the firmware's packets
+# are the host core's byte for byte, verify with the core's unit
+# verifier and decrypt to the readings; power cuts never reuse a position.
+CHECK_SUITES += fw-packet
+.PHONY: check-fw-packet
+check-fw-packet: $(FW_AVR_PSENDER) $(FW_M4_PSENDER) $(FW_HOST_PSENDER) $(AVR_RUN) \
+		 $(FW_NV) $(PKT_CHECK)
+	@mkdir -p $(TAPDIR)
+	@BUILD=$(BUILD) $(EMB)/tests/packet-test.sh >$(TAPDIR)/fw-packet.tap; \
+		rc=$$?; cat $(TAPDIR)/fw-packet.tap; exit $$rc
 
 # frame-check parses as the core does: selftests/core/test_frame.c's table
 # through both (issue 14: one framing).
@@ -209,6 +287,29 @@ $(EMB_BUILD)/m4/bench-d%.elf: $(EMB)/common/bench_main.c $(M4_SRC) $(CORE_LIB_m4
 	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
 		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(M4_WINDOW) \
 		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_LIB_m4) -lgcc
+
+# The packet sender (spec section 14) beside the byte-stream one: cycles
+# and instructions per packet record, flash and RAM of the two sensor
+# firmwares (a benchmark, not a test; Documentation/performance.md).
+$(EMB_BUILD)/avr/pbench-d%.elf: $(EMB)/common/pbench_main.c $(AVR_SRC) $(CORE_LIB_avr) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	avr-gcc $(EMB_AVR_CFLAGS) $(EMB_AVR_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
+		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(AVR_WINDOW) \
+		$(EMB_AVR_LD) -o $@ $< $(AVR_SRC) $(CORE_LIB_avr)
+
+$(EMB_BUILD)/m4/pbench-d%.elf: $(EMB)/common/pbench_main.c $(M4_SRC) $(CORE_LIB_m4) $(EMB_HDRS)
+	@mkdir -p $(@D)
+	arm-none-eabi-gcc $(EMB_M4_CFLAGS) $(EMB_M4_OPT) -DSENDER_SUITE=$(word 1,$(subst -, ,$*)) \
+		-DREC_LEN=$(word 2,$(subst -, ,$*)) -DWINDOW_BYTES=$(M4_WINDOW) \
+		$(EMB_M4_LD) -o $@ $< $(M4_SRC) $(CORE_LIB_m4) -lgcc
+
+FW_PBENCH := $(foreach t,avr m4,$(foreach s,$(FW_SUITES),$(EMB_BUILD)/$(t)/pbench-d$(s)-16.elf \
+	     $(EMB_BUILD)/$(t)/bench-d$(s)-16.elf))
+BENCH_TARGETS += bench-embedded-packet
+.PHONY: bench-embedded-packet
+bench-embedded-packet: $(FW_PBENCH) $(FW_AVR_SENDER) $(FW_M4_SENDER) $(FW_AVR_PSENDER) \
+		       $(FW_M4_PSENDER) $(AVR_RUN) $(INSN_COUNT_SO)
+	@BUILD=$(BUILD) $(TOP)/tools/bench/embedded-packet.sh
 
 BENCH_TARGETS += bench-embedded
 .PHONY: bench-embedded

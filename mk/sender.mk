@@ -11,7 +11,8 @@
 #                          Cortex-M4; the known answers on each
 #                          (host, simavr, qemu); the sensor firmware on it
 #                          sends, on the host and the AVR, byte for byte
-#                          what the core's firmware sends, and it verifies
+#                          what the core's firmware sends, and it verifies;
+#                          so does the packet-mode firmware (psender_main.c)
 #
 # Read after mk/embedded.mk (the names sort so): its boards, flags and
 # known-answer headers are expanded here when the rules are made.
@@ -86,17 +87,25 @@ $(AMALG_BUILD)/$(1)/sender-d%.elf: $(EMB)/common/sender_main.c $(EMB)/common/sen
 		-DWINDOW_BYTES=$(AMALG_WINDOW_$(1)) $(FW_SENDER_DEFS) \
 		-o $$@ $$< $(EMB)/common/sensor.c $(AMALG_BOARD_$(1)) \
 		$(AMALG_BUILD)/$(1)/diamond-sender.o $$(amalg_ld_$(1))
+
+$(AMALG_BUILD)/$(1)/psender-d%.elf: $(EMB)/common/psender_main.c $(EMB)/common/sensor.c \
+		$(AMALG_BUILD)/$(1)/diamond-sender.o $(AMALG_BOARD_$(1)) $(AMALG_SHIMS)
+	$$(amalg_cc_$(1)) $$(amalg_flags_$(1)) $$(amalg_fw_$(1)) -DSENDER_SUITE=$$* \
+		$$(FW_PKT_$$*) -DWINDOW_BYTES=$(AMALG_WINDOW_$(1)) $(FW_PKT_DEFS) \
+		-o $$@ $$< $(EMB)/common/sensor.c $(AMALG_BOARD_$(1)) \
+		$(AMALG_BUILD)/$(1)/diamond-sender.o $$(amalg_ld_$(1))
 endef
 $(foreach t,host avr m4,$(eval $(call amalg_rules,$(t))))
 
 .SECONDARY: $(foreach t,avr m4,$(foreach s,$(FW_SUITES),$(EMB_BUILD)/$(t)/kat-d$(s)/kat-vectors.h))
 
 AMALG_KATS    := $(foreach t,host avr m4,$(foreach s,$(FW_SUITES),$(AMALG_BUILD)/$(t)/kat-d$(s).elf))
-AMALG_SENDERS := $(foreach t,host avr,$(foreach s,$(FW_SUITES),$(AMALG_BUILD)/$(t)/sender-d$(s).elf))
+AMALG_SENDERS := $(foreach t,host avr,$(foreach s,$(FW_SUITES),$(AMALG_BUILD)/$(t)/sender-d$(s).elf \
+		   $(AMALG_BUILD)/$(t)/psender-d$(s).elf))
 
 CHECK_SUITES += amalgamate
 check-amalgamate: $(AMALG_KATS) $(AMALG_SENDERS) $(FW_AVR_SENDER) $(AVR_RUN) \
-		  $(FW_NV) $(FRAME_CHECK)
+		  $(FW_NV) $(FRAME_CHECK) $(FW_AVR_PSENDER) $(PKT_CHECK)
 	@mkdir -p $(TAPDIR)
 	@rc=0; for t in host avr m4; do \
 		BUILD=$(BUILD) $(EMB)/tests/kat.sh $$t $(foreach s,$(FW_SUITES),$(AMALG_BUILD)/$$t/kat-d$(s).elf) \

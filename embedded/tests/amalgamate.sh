@@ -10,7 +10,9 @@
 #    host, the ATmega2560 under simavr) sends, boot after boot, the very
 #    bytes the firmware on the core's archive sends, and leaves the same
 #    EEPROM: Diamond1 with g = b, Diamond2 with group tags (g = 3);
-#  - frame-check verifies what the AVR build sent with the core's receiver.
+#  - frame-check verifies what the AVR build sent with the core's receiver;
+#  - the packet-mode firmware (psender_main.c, spec section 14) on it sends
+#    the core's firmware's packets too, and pkt-check verifies them.
 set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -66,6 +68,29 @@ for cfg in "1 1 0 11" "2 0 3 12"; do
 	bytes=$(cat "$W/avr$s.1" "$W/avr$s.2" | wc -c)
 	"$H/frame-check" --key "$W/k$s.blob" "$W/avr$s.1" "$W/avr$s.2" >"$W/fc$s" 2>&1
 	ok $? "$d: frame-check verifies the AVR build's $bytes bytes ($(sed -n 's/^# \([0-9]* epochs.*verified\).*/\1/p' "$W/fc$s"))"
+done
+
+# Packet mode: the radio configuration the build gives (FW_PKT_1, _2).
+declare -A PA=([1]=1 [2]=3) PADDR=([1]=0x05 [2]=0x0c0b0a)
+for s in 1 2; do
+	d="Diamond$s packets, A = ${PA[$s]}"
+	"$H/fw-nv" testkey "$s" 0 32 $((310 + s)) "$W/pk$s.blob" &&
+		"$H/fw-nv" image avr "$W/pk$s.blob" "$W/pnv$s.orig" || { ok 1 "$d: test key"; continue; }
+	for r in core avr host; do
+		cp "$W/pnv$s.orig" "$W/pnv$s.$r"
+	done
+	boots core "$BUILD/embedded/avr/psender-d$s.elf" "$W/pnv$s.core" "$W/pcore$s"
+	ok $? "$d: the core's AVR packet firmware ran two boots"
+	for r in host avr; do
+		boots $r "$A/$r/psender-d$s.elf" "$W/pnv$s.$r" "$W/p$r$s"
+		ok $? "$d: the packet firmware on diamond-sender.c ($r) ran two boots"
+		cmp -s "$W/pcore$s.1" "$W/p$r$s.1" && cmp -s "$W/pcore$s.2" "$W/p$r$s.2" &&
+			cmp -s "$W/pnv$s.core" "$W/pnv$s.$r"
+		ok $? "$d, $r: packets of both boots and the EEPROM after are the core firmware's"
+	done
+	"$H/pkt-check" --key "$W/pk$s.blob" --a "${PA[$s]}" --addr "${PADDR[$s]}" \
+		--rec-len 16 --max-lost 0 "$W/pavr$s.1" "$W/pavr$s.2" >"$W/pc$s" 2>&1
+	ok $? "$d: pkt-check verifies the AVR build's packets and finds the readings"
 done
 
 # An unprovisioned device: the preamble, the message, exit 3, and nothing

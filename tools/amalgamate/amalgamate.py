@@ -3,9 +3,9 @@
 #
 # amalgamate.py [--check] DIR: the two-file sender, DIR/diamond-sender.h
 # and DIR/diamond-sender.c, from the portable core (core/, include/diamond/)
-# and the device's reservation store and send loop (embedded/common/
-# nvstate.c, device.c), as `make amalgamate` writes them. With --check,
-# writes nothing: prints TAP, one line per file, "not ok" when the
+# and the device's reservation store and send loops (embedded/common/
+# nvstate.c, device.c, pdevice.c), as `make amalgamate` writes them. With
+# --check, writes nothing: prints TAP, one line per file, "not ok" when the
 # committed file differs from what this prints now (make check-amalgamate).
 #
 # Each file is inlined once, at its first #include; the header takes the
@@ -21,18 +21,19 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 PUBLIC = ["include/diamond/core.h", "include/diamond/frame.h",
           "include/diamond/packet.h",
           "include/diamond/util.h", "embedded/common/board_nv.h",
-          "embedded/common/nvstate.h", "embedded/common/device.h"]
+          "embedded/common/nvstate.h", "embedded/common/device.h",
+          "embedded/common/pdevice.h"]
 # A gateway's sources, left out: the group receiver (dmd_open stays for
 # the known answers) and the packet framing's candidate positions and
 # unit verification (spec section 14.5). The packet sender stays.
 GATEWAY_ONLY = ("group_rx.c", "packet_pos.c", "grid_rx.c")
 # The core's sources but those, then the device's own, in a fixed order:
-# the reservation ring, the send loop, and on the AVR the EEPROM as the
-# ring's store (weak, for a firmware to replace).
+# the reservation ring, the send loops (byte stream, packets), and on the
+# AVR the EEPROM as the ring's store (weak, for a firmware to replace).
 SOURCES = sorted("core/" + f for f in os.listdir(os.path.join(TOP, "core"))
                  if f.endswith(".c") and f not in GATEWAY_ONLY) + \
     ["embedded/common/nvstate.c", "embedded/common/device.c",
-     "embedded/avr/eeprom.c"]
+     "embedded/common/pdevice.c", "embedded/avr/eeprom.c"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 SPDX = re.compile(r"^\s*(//|/\*) SPDX-License-Identifier:.*$")
 LICENSE = "GPL-2.0 OR MIT"
@@ -99,7 +100,9 @@ def header():
            " * amalgamate`); do not edit. Documentation/embedded.rst, \"The",
            " * sender in your firmware\", says how to use it: implement the",
            " * board_nv_*() hooks, then dmd_device_start(), dmd_device_seal(),",
-           " * dmd_device_close(). The core's AVR assembly is not in it: on",
+           " * dmd_device_close(); on a packet radio (spec section 14)",
+           " * dmd_pdevice_start(), dmd_pdevice_seal(). The core's AVR",
+           " * assembly is not in it: on",
            " * the AVR it runs the portable C (DMD_AVR_PORTABLE).",
            " */",
            "#ifndef DIAMOND_SENDER_H",
