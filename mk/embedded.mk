@@ -227,6 +227,7 @@ check-fw-reset: $(FW_AVR_SENDER) $(FW_M4_SENDER) $(AVR_RUN) $(FW_NV) $(FRAME_CHE
 CHECK_SUITES += fw-packet
 .PHONY: check-fw-packet
 check-fw-packet: $(FW_AVR_PSENDER) $(FW_M4_PSENDER) $(FW_HOST_PSENDER) $(AVR_RUN) \
+		 $(BUILD)/userspace/diamondctl \
 		 $(FW_NV) $(PKT_CHECK)
 	@mkdir -p $(TAPDIR)
 	@BUILD=$(BUILD) $(EMB)/tests/packet-test.sh >$(TAPDIR)/fw-packet.tap; \

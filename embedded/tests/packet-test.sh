@@ -179,6 +179,38 @@ refused() {
 }
 refused
 
+# The gateway's receiver, not the core's checker: both AVR boots of suite
+# 1 go to diamondctl open --packet (libdiamond, spec 14.5) with a state
+# directory provisioned for the same blob and radio configuration. The
+# 256 zero bytes of each boot's preamble are length bytes of no packet.
+gateway() {
+	local D=${DIAMONDCTL:-$BUILD/userspace/diamondctl} d=$W/gw got
+	if [ ! -x "$D" ]; then
+		skip "AVR to diamondctl open --packet" "$D not built"
+		return
+	fi
+	mkdir -p "$d" && cd "$d" || return
+	"$D" keygen -o root.key >/dev/null &&
+		"$D" provision --root root.key --device 7 --suite 1 --agg xor --b 32 \
+			--blob dev.blob --state-dir st --packet --addr-width 1 --addr 5 >/dev/null &&
+		"$H/fw-nv" image avr dev.blob nv.avr &&
+		"$AVR_RUN" --eeprom nv.avr --uart-out avr.1 "$BUILD/embedded/avr/psender-d1.elf" 2>/dev/null &&
+		"$AVR_RUN" --eeprom nv.avr --uart-out avr.2 "$BUILD/embedded/avr/psender-d1.elf" 2>/dev/null &&
+		cat avr.1 avr.2 >link.bin
+	ok $? "AVR to gateway: a key from diamondctl provision --packet (A = 1, address 5), two AVR boots"
+	"$D" open --packet --state-dir st --software link.bin >out.json 2>err.txt
+	ok $? "AVR to gateway: diamondctl open --packet exits 0 ($(tail -n 1 err.txt))"
+	got=$(grep -c '"index"' out.json)
+	sed -n 's/.*"epoch":\([0-9]*\),"index":\([0-9]*\),.*/\1 \2/p' out.json | sort | uniq -d >dup.txt
+	[ "$got" -ge 64 ] && [ ! -s dup.txt ] && grep -q ' tries [0-9]* (failed 0)' err.txt
+	ok $? "AVR to gateway: $got records released, each position once, no failed try"
+	"$D" open --packet --state-dir st --software link.bin >again.json 2>/dev/null
+	[ "$(grep -c '"index"' again.json)" = 0 ]
+	ok $? "AVR to gateway: the same link bytes again release nothing"
+	cd "$W" || return
+}
+gateway
+
 for s in 1 2; do
 	k=$W/k$s.blob
 	"$H/fw-nv" testkey "$s" 0 32 $((300 + s)) "$k"
