@@ -629,6 +629,8 @@ int dlib_key_setperm(int32_t key, uint32_t perm);
 
 /* sender.c: the exclusive lock "<blob>.lock" of a sealer: its fd or -errno. */
 int dlib_lock_blob(const char *path);
+int dlib_read_sealing_blob(const char *path, struct dmd_state *st);
+int dlib_store_reservation(const char *path, struct dmd_state *reserve);
 
 /* store.c: every state written under @fence from now on (NULL: none). */
 void dlib_store_set_fence(struct diamond_store *store,

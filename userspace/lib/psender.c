@@ -20,26 +20,6 @@ struct diamond_psender {
 	int broken;	/* a reservation failed: sealing would reuse slots */
 };
 
-static int read_state(const char *path, struct dmd_state *st)
-{
-	uint8_t blob[DIAMOND_BLOB_MAX + 1];
-	ssize_t n;
-	int fd, rc;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, blob, sizeof(blob));
-	rc = n < 0 ? -errno : 0;
-	close(fd);
-	if (!rc && dmd_blob_parse(st, blob, (size_t)n) != DMD_OK)
-		rc = -EINVAL;
-	else if (!rc && (st->flags & DMD_BLOB_FLAG_OPEN_ONLY))
-		rc = -EPERM;
-	dmd_wipe(blob, sizeof(blob));
-	return rc;
-}
-
 int diamond_psender_open(struct diamond_psender **out, const char *blob_path,
 			 unsigned int a, uint32_t addr)
 {
@@ -54,7 +34,7 @@ int diamond_psender_open(struct diamond_psender **out, const char *blob_path,
 	lockfd = dlib_lock_blob(blob_path);
 	if (lockfd < 0)
 		return lockfd;
-	rc = read_state(blob_path, &st);
+	rc = dlib_read_sealing_blob(blob_path, &st);
 	s = rc ? NULL : calloc(1, sizeof(*s));
 	if (!rc && (!s || !(s->path = strdup(blob_path))))
 		rc = -ENOMEM;
@@ -74,21 +54,15 @@ int diamond_psender_open(struct diamond_psender **out, const char *blob_path,
 	return 0;
 }
 
-/* Spec 10.1: the blob of e + 1 is durable before any slot of e is used. */
 static int begin(struct diamond_psender *s)
 {
 	struct dmd_state reserve;
-	uint8_t blob[DIAMOND_BLOB_MAX];
 	int rc;
 
 	rc = dlib_core_errno(dmd_psender_begin(&s->core, &reserve));
 	if (rc)
 		return rc;
-	dmd_blob2_write(blob, &reserve);
-	rc = diamond_file_replace(s->path, blob, dmd_blob2_size(reserve.suite),
-				  0600);
-	dmd_wipe(blob, sizeof(blob));
-	dmd_wipe(&reserve, sizeof(reserve));
+	rc = dlib_store_reservation(s->path, &reserve);
 	if (rc)
 		s->broken = 1;
 	return rc;

@@ -49,13 +49,51 @@ int dlib_lock_blob(const char *path)
 	return fd;
 }
 
+/*
+ * The blob a sealer starts from: parsed, and refused when it is a
+ * gateway's key (spec section 2: it opens, it never seals).
+ */
+int dlib_read_sealing_blob(const char *path, struct dmd_state *st)
+{
+	uint8_t blob[DIAMOND_BLOB_MAX + 1];
+	ssize_t n;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, blob, sizeof(blob));
+	rc = n < 0 ? -errno : 0;
+	close(fd);
+	if (!rc && dmd_blob_parse(st, blob, (size_t)n) != DMD_OK)
+		rc = -EINVAL;
+	else if (!rc && (st->flags & DMD_BLOB_FLAG_OPEN_ONLY))
+		rc = -EPERM;
+	dmd_wipe(blob, sizeof(blob));
+	if (rc)
+		dmd_wipe(st, sizeof(*st));
+	return rc;
+}
+
+/* Spec 10.1: the blob of e + 1 is durable before any slot of e is used. */
+int dlib_store_reservation(const char *path, struct dmd_state *reserve)
+{
+	uint8_t blob[DIAMOND_BLOB_MAX];
+	int rc;
+
+	dmd_blob2_write(blob, reserve);
+	rc = diamond_file_replace(path, blob, dmd_blob2_size(reserve->suite),
+				  0600);
+	dmd_wipe(blob, sizeof(blob));
+	dmd_wipe(reserve, sizeof(*reserve));
+	return rc;
+}
+
 int diamond_sender_open(struct diamond_sender **out, const char *blob_path)
 {
 	struct diamond_sender *s;
 	struct dmd_state st;
-	uint8_t blob[DIAMOND_BLOB_MAX + 1];
-	ssize_t n;
-	int fd, rc, lockfd;
+	int rc, lockfd;
 
 	/* The blob must exist before a lock file is made beside it. */
 	if (access(blob_path, R_OK | W_OK) < 0)
@@ -63,23 +101,8 @@ int diamond_sender_open(struct diamond_sender **out, const char *blob_path)
 	lockfd = dlib_lock_blob(blob_path);
 	if (lockfd < 0)
 		return lockfd;
-	fd = open(blob_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		close(lockfd);
-		return rc;
-	}
-	n = read(fd, blob, sizeof(blob));
-	rc = n < 0 ? -errno : 0;
-	close(fd);
-	if (!rc && dmd_blob_parse(&st, blob, (size_t)n) != DMD_OK)
-		rc = -EINVAL;
-	/* A gateway's key (spec section 2): it opens, it never seals. */
-	else if (!rc && (st.flags & DMD_BLOB_FLAG_OPEN_ONLY))
-		rc = -EPERM;
-	dmd_wipe(blob, sizeof(blob));
+	rc = dlib_read_sealing_blob(blob_path, &st);
 	if (rc) {
-		dmd_wipe(&st, sizeof(st));
 		close(lockfd);
 		return rc;
 	}
@@ -125,21 +148,15 @@ void diamond_sender_params(const struct diamond_sender *s,
 	p->group_size = s->core.st.group;
 }
 
-/* Spec 10.1: the blob of e + 1 is durable before any slot of e is used. */
 static int begin(struct diamond_sender *s)
 {
 	struct dmd_state reserve;
-	uint8_t blob[DIAMOND_BLOB_MAX];
 	int rc;
 
 	rc = dlib_core_errno(dmd_sender_begin(&s->core, &reserve));
 	if (rc)
 		return rc;
-	dmd_blob2_write(blob, &reserve);
-	rc = diamond_file_replace(s->path, blob, dmd_blob2_size(reserve.suite),
-				  0600);
-	dmd_wipe(blob, sizeof(blob));
-	dmd_wipe(&reserve, sizeof(reserve));
+	rc = dlib_store_reservation(s->path, &reserve);
 	if (rc)
 		s->broken = 1;
 	return rc;
