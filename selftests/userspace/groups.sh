@@ -184,6 +184,9 @@ fresh
 # Feed part1.bin on a pipe that stays open, SIGKILL the gateway once it
 # delivered records 0-5 of epoch 1 (out1.json); options in "$@".
 killed_run() {
+	# Emptied first: the wait below must not count the records of the
+	# call before, left there until the shell child opens out1.json.
+	: >out1.json
 	{ cat part1.bin; sleep 8; } | "$D" open --state-dir st --software "$@" >out1.json 2>err1.txt &
 	GW=$!
 	PIDS="$PIDS $GW"
