@@ -22,7 +22,7 @@ PKGS=(
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev
 	arduino-core-avr arduino-builder cmake
 	gnuplot-nox python3 python3-docutils python3-cryptography file xz-utils zstd kmod iproute2
-	debootstrap mmdebstrap gcc-aarch64-linux-gnu libc6-dev-arm64-cross dwarves
+	debootstrap mmdebstrap gcc-aarch64-linux-gnu libc6-dev-arm64-cross dwarves strace
 	clang libclang-rt-14-dev
 	mosquitto mosquitto-clients libmosquitto-dev nats-server
 )
