@@ -17,3 +17,12 @@ bench-fleet: $(DIAMONDCTL) $(LOSSY)
 	@mkdir -p $(BUILD)/bench
 	@D=$(DIAMONDCTL) LOSSY=$(LOSSY) $(TOP)/tools/bench/fleet-bench.sh $(BENCH_FLEET_PARTS) \
 		>$(BUILD)/bench/fleet.md; rc=$$?; cat $(BUILD)/bench/fleet.md; exit $$rc
+
+# The smoke cell of part (a) in make check (selftests/userspace/
+# fleet-bench.sh): three gateways at 5% loss, at least 99% delivered.
+CHECK_SUITES += fleet-bench
+.PHONY: check-fleet-bench
+check-fleet-bench: $(DIAMONDCTL) $(LOSSY)
+	@mkdir -p $(TAPDIR)
+	@D=$(DIAMONDCTL) LOSSY=$(LOSSY) $(TOP)/selftests/userspace/fleet-bench.sh \
+		>$(TAPDIR)/fleet-bench.tap; rc=$$?; cat $(TAPDIR)/fleet-bench.tap; exit $$rc
