@@ -132,8 +132,12 @@ seal_all() {
 		seq -f "d$dev r%g" 0 $((r - 1)) | "$D" seal --blob "$dir/d$dev.blob" \
 			>"$dir/f$dev.bin" 2>/dev/null || return 1
 	done
-	# shellcheck disable=SC2046 # one file name a device
-	$FP interleave "$4" $(seq -f "$dir/f%g.bin" 1 "$n")
+	# The names from a file: 100,000 of them are past ARG_MAX (2 MiB).
+	seq -f "$dir/f%g.bin" 1 "$n" >"$dir/files"
+	$PY -c 'import sys
+sys.path.insert(0, sys.argv[1])
+import fleet
+fleet.interleave(sys.argv[2], open(sys.argv[3]).read().split())' "$HERE" "$4" "$dir/files"
 	rm -f "$dir"/f*.bin
 }
 
