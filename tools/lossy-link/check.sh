@@ -55,6 +55,23 @@ link --loss 0.5 --seed 7 >"$tmp/a" && got=$(frames_out) &&
 	[ $((25 * got)) = "$(stat -c %s "$tmp/a")" ] &&
 	[ "$got" -gt 400 ] && [ "$got" -lt 600 ] && r=0 || r=1
 ok $r "filter, loss 0.5: $got of 1000 frames, whole, the same for the same seed"
+# Gilbert-Elliott over 20,000 frames (that frame with epochs 0 to
+# 19,999): the long-run loss near --loss, in runs of mean length near
+# --burst (between 2 and 4).
+python3 -c 'import sys
+f = bytes.fromhex(sys.argv[1])
+sys.stdout.buffer.write(b"".join(f[:8] + e.to_bytes(8, "little") + f[16:]
+                                 for e in range(20000)))' $frame >"$tmp/in20"
+"$sim" --filter --loss 0.1 --burst 3 --corrupt 0 --reorder 0 --dup 0 --seed 5 \
+	<"$tmp/in20" >"$tmp/ge" 2>"$tmp/err" && got=$(frames_out) &&
+	runs=$(python3 -c 'import sys
+d = open(sys.argv[1], "rb").read()
+kept = {int.from_bytes(d[i + 8:i + 16], "little") for i in range(0, len(d), 25)}
+print(sum(e not in kept and (e == 0 or e - 1 in kept) for e in range(20000)))' "$tmp/ge") &&
+	[ "$got" -gt 17600 ] && [ "$got" -lt 18400 ] &&
+	[ $((runs * 4)) -gt $((20000 - got)) ] && [ $((runs * 2)) -lt $((20000 - got)) ] &&
+	grep -q 'Gilbert-Elliott mean burst 3' "$tmp/err" && r=0 || r=1
+ok $r "filter, Gilbert-Elliott loss 0.1 burst 3 (seed 5): $got of 20000 frames, $((20000 - got)) lost in $runs runs"
 link --dup 1 >"$tmp/out" && [ "$(frames_out)" = 2000 ] && r=0 || r=1
 ok $r "filter, dup 1: every frame twice"
 { printf 'boot\n'; cat "$tmp/in"; printf 'DF'; } >"$tmp/junk"

@@ -19,7 +19,8 @@
  *                                 sender's, e.g. diamondctl seal) go out
  *                                 on stdout as the link delivers them, for
  *                                 a real gateway to open; bytes between
- *                                 frames are not passed on
+ *                                 frames are not passed on; --burst L
+ *                                 makes the loss bursty as below
  *
  *   lossy-link --packets [options] packet mode (spec section 14): packets
  *                                 on stdin, each after a 1-byte length
@@ -500,6 +501,23 @@ static int run(const struct config *c, struct result *res)
 
 /* ---- the link alone (--filter) ---- */
 
+/*
+ * One frame's or packet's fate with --burst (Gilbert-Elliott) or without
+ * (Bernoulli): 1 lost. @bad is the Gilbert-Elliott state.
+ */
+static int packet_lost(const struct config *c, int *bad)
+{
+	double r, q;
+
+	if (!c->burst)
+		return uniform() < c->loss;
+	r = 1.0 / c->burst;
+	q = c->loss < 1 ? c->loss * r / (1 - c->loss) : 1;
+	*bad = *bad ? uniform() >= r : uniform() < q;
+	return *bad;
+}
+
+
 /* Write what arrives at @t to @out; count the frames in *@n. */
 static void pass_on(struct link *l, uint64_t t, FILE *out, uint64_t *n)
 {
@@ -539,17 +557,25 @@ static int filter(const struct config *c)
 	size_t len, at = 0, skipped, other = 0;
 	uint8_t *buf = read_all(stdin, &len);
 	struct dmd_frame f;
-	int rc;
+	struct config lc = *c;
+	char burst[48] = "";
+	int rc, bad;
 
 	if (!buf || ferror(stdin)) {
 		fprintf(stderr, "lossy-link: cannot read the frames on stdin\n");
 		return 1;
 	}
 	rng = c->seed * 0x9e3779b97f4a7c15ull + 1;
+	/* With --burst the loss is Gilbert-Elliott's, decided here; the link
+	 * then only damages, delays and duplicates. */
+	bad = c->burst && uniform() < c->loss;	/* the stationary state */
+	if (c->burst)
+		lc.loss = 0;
 	while ((rc = dmd_frame_next(&f, buf + at, len - at, &skipped)) > 0) {
 		other += skipped;
 		at += skipped;
-		link_send(&l, c, t, buf + at, (size_t)rc);
+		if (!c->burst || !packet_lost(c, &bad))
+			link_send(&l, &lc, t, buf + at, (size_t)rc);
 		pass_on(&l, t++, stdout, &out);
 		at += (size_t)rc;
 		in++;
@@ -559,28 +585,18 @@ static int filter(const struct config *c)
 	for (k = 0; k < l.buckets; k++)
 		free(l.slot[k]);
 	free(buf);
+	if (c->burst)
+		snprintf(burst, sizeof(burst), " Gilbert-Elliott mean burst %u",
+			 c->burst);
 	fprintf(stderr, "lossy-link: %llu frames in, %llu out (seed %llu, "
-		"loss %g, corrupt %g, reorder %g, dup %g); %zu other bytes "
+		"loss %g%s, corrupt %g, reorder %g, dup %g); %zu other bytes "
 		"not passed on\n", (unsigned long long)in,
 		(unsigned long long)out, (unsigned long long)c->seed, c->loss,
-		c->corrupt, c->reorder, c->dup, other + (len - at));
+		burst, c->corrupt, c->reorder, c->dup, other + (len - at));
 	return fflush(stdout) ? 1 : 0;
 }
 
 /* ---- packet mode (--packets) ---- */
-
-/* One packet's fate: 1 lost. @bad is the Gilbert-Elliott state. */
-static int packet_lost(const struct config *c, int *bad)
-{
-	double r, q;
-
-	if (!c->burst)
-		return uniform() < c->loss;
-	r = 1.0 / c->burst;
-	q = c->loss < 1 ? c->loss * r / (1 - c->loss) : 1;
-	*bad = *bad ? uniform() >= r : uniform() < q;
-	return *bad;
-}
 
 static int packets(const struct config *c)
 {
