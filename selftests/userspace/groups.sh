@@ -226,6 +226,17 @@ rm -rf stk0 && mkdir stk0
 	--group-size 8 --blob dev12.bin --state-dir stk0 >/dev/null 2>&1
 seq 0 1279 | sed 's/^/k/' | "$D" seal --blob dev12.bin >fk.bin 2>/dev/null
 "$FT" list fk.bin | awk '$2 == 2 { print $1 }' >ktags	# epoch ends
+# feed TAGS PAUSE: fk.bin's epochs that end at the frames listed in TAGS,
+# one by one, PAUSE seconds apart (a gateway reading a pipe).
+feed() {
+	local p=0 t
+	while read -r t; do "$FT" pick fk.bin $(seq $p "$t"); p=$((t + 1)); sleep "$2"; done <"$1"
+}
+# both_runs: the killed run's and the second run's records (k1.json,
+# k2.json) as "epoch index n" lines in k.txt, n from the data "k<n>".
+both_runs() {
+	cat k1.json k2.json | sed -n 's/.*"epoch":\([0-9]*\),"index":\([0-9]*\),"data":"k\([0-9]*\)".*/\1 \2 \3/p' >k.txt
+}
 # The epochs one by one down a pipe, the gateway killed after $1 seconds:
 # its records in k1.json, their count in k.
 kill_after() {
@@ -236,8 +247,7 @@ kill_after() {
 	# again as this run's (the one failure seen: 32 records "twice").
 	: >k1.json
 	: >k1.err
-	{ p=0; while read -r t; do "$FT" pick fk.bin $(seq $p "$t"); p=$((t + 1)); sleep 0.02; done <ktags; } |
-		"$D" open --state-dir stk --software >k1.json 2>k1.err &
+	feed ktags 0.02 | "$D" open --state-dir stk --software >k1.json 2>k1.err &
 	GW=$!
 	PIDS="$PIDS $GW"
 	# 0: no sleep(1) either, whose fork gives the child time to start.
@@ -253,7 +263,7 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	[ "$k" -gt 0 ] && [ "$k" -lt 1280 ] && mid=$((mid + 1))
 	rm -rf stk.killed && cp -r stk stk.killed
 	"$D" open --state-dir stk --software --input fk.bin >k2.json 2>k2.err
-	cat k1.json k2.json | sed -n 's/.*"epoch":\([0-9]*\),"index":\([0-9]*\),"data":"k\([0-9]*\)".*/\1 \2 \3/p' >k.txt
+	both_runs
 	# Record j of epoch e is k(64e + j); each at most once.
 	wrong=$(awk '$3 != 64 * $1 + $2' k.txt)
 	twice=$(cut -d' ' -f1,2 k.txt | sort | uniq -d)
@@ -288,7 +298,7 @@ for s in 0.2 0.5 1; do kill_after $s; [ "$k" -gt 0 ] && break; done
 k_first=$k
 kill_after 0
 "$D" open --state-dir stk --software --input fk.bin >k2.json 2>/dev/null
-cat k1.json k2.json | sed -n 's/.*"epoch":\([0-9]*\),"index":\([0-9]*\),"data":"k\([0-9]*\)".*/\1 \2/p' >k.txt
+both_runs
 echo "# killed after ${s} s: $k_first records; then killed at once: $k"
 check "killed at once after a run that delivered ($k_first): 1280 records in all, none twice" \
 	sh -c "[ $k_first -gt 0 ] && [ \$(wc -l <k.txt) -ge 1272 ] && [ -z \"\$(cut -d' ' -f1,2 k.txt | sort | uniq -d)\" ]"
@@ -310,11 +320,11 @@ if command -v strace >/dev/null 2>&1 &&
 			: >k1.json
 			: >k1.err
 			# In a subshell with stderr to /dev/null: the shell's "Killed".
-			( { p=0; while read -r t; do "$FT" pick fk.bin $(seq $p "$t"); p=$((t + 1)); sleep 0.01; done <ktE; } |
+			( feed ktE 0.01 |
 				strace -f -o /dev/null -e trace=$sc -e inject="$sc:signal=KILL:when=$pt" \
 				"$D" open --state-dir stk --software >k1.json 2>k1.err ) 2>/dev/null
 			"$D" open --state-dir stk --software --input fkE.bin >k2.json 2>/dev/null
-			cat k1.json k2.json | sed -n 's/.*"epoch":\([0-9]*\),"index":\([0-9]*\),"data":"k\([0-9]*\)".*/\1 \2 \3/p' >k.txt
+			both_runs
 			if [ -n "$(awk '$3 != 64 * $1 + $2' k.txt)$(cut -d' ' -f1,2 k.txt | sort | uniq -d)" ] ||
 				[ "$(wc -l <k.txt)" -lt $((128 - 8)) ]; then
 				badp="$badp $pt"

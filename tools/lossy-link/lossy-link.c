@@ -517,7 +517,6 @@ static int packet_lost(const struct config *c, int *bad)
 	return *bad;
 }
 
-
 /* Write what arrives at @t to @out; count the frames in *@n. */
 static void pass_on(struct link *l, uint64_t t, FILE *out, uint64_t *n)
 {
