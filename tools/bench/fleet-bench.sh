@@ -72,6 +72,21 @@ fi
 say() { echo "fleet-bench: [$(date +%T)] $*" >&2; }
 now() { date +%s.%N; }
 hwm() { awk '/VmHWM/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+# elapsed T0 T1: the seconds from T0 to T1 (now's format), one decimal.
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+# until_count FILE PATTERN N TRIES: until FILE has N lines matching
+# PATTERN, TRIES times 0.1 s at most; 1 when they did not come.
+until_count() {
+	for _ in $(seq "$4"); do
+		[ "$(grep -c "$2" "$1")" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# published FWD_ERR...: each forwarder's "published+dropped" frames.
+published() {
+	grep -h 'frames published' "$@" | sed 's/.*: \([0-9]*\) frames published, \([0-9]*\) dropped.*/\1+\2/' | tr '\n' ' '
+}
 # mib KIB: KiB as MiB, one decimal.
 mib() { awk -v k="${1:-0}" 'BEGIN { printf "%.1f", k / 1024 }'; }
 # ratio A B [DIGITS]: A / B.
@@ -192,10 +207,7 @@ part_a() {
 				fwp="$fwp $!"
 			done
 			PIDS="$PIDS $fwp"
-			for _ in $(seq 100); do
-				grep -q 'subscribed to the frames' "a/$pfx-ver.err" && break
-				sleep 0.1
-			done
+			until_count "a/$pfx-ver.err" 'subscribed to the frames' 1 100
 			sleep 0.5	# the forwarders' CONNACKs
 			t0=$(now)
 			# shellcheck disable=SC2086 # PORT=FILE words
@@ -212,8 +224,8 @@ part_a() {
 			plain "a/$pfx-sub.txt" "a/$pfx-sub.plain"
 			read -r _ total _ distinct _ dups _ wrong <<<"$($FP readings "a/$pfx-sub.plain" $B)"
 			ep=$(epochs "a/$pfx-ver.err")
-			row "(a) $lbl | $pct% | 3 | 1 | $A_DEVICES | $sent | $distinct (ideal $ideal) | $(ratio "$distinct" "$sent") | $dups | $(mib "$rss") | $(ratio "$ep" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" 1) | $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')"
-			say "(a) $lbl $pct%: frames kept by the links:$kept of $nframes; $distinct of $sent delivered (ideal $ideal), $dups duplicates, $wrong wrong; $(grep -h 'frames published' "a/$pfx"-fwd*.err | sed 's/.*: \([0-9]*\) frames published, \([0-9]*\) dropped.*/\1+\2/' | tr '\n' ' ')(published+dropped per forwarder)"
+			row "(a) $lbl | $pct% | 3 | 1 | $A_DEVICES | $sent | $distinct (ideal $ideal) | $(ratio "$distinct" "$sent") | $dups | $(mib "$rss") | $(ratio "$ep" "$(elapsed "$t0" "$t1")" 1) | $(elapsed "$t0" "$t1")"
+			say "(a) $lbl $pct%: frames kept by the links:$kept of $nframes; $distinct of $sent delivered (ideal $ideal), $dups duplicates, $wrong wrong; $(published "a/$pfx"-fwd*.err)(published+dropped per forwarder)"
 			[ "$wrong" = 0 ] || { note "(a) $lbl $pct%: $wrong readings with the wrong content"; fail=1; }
 			if [ "$distinct" != "$ideal" ]; then
 				note "(a) $lbl $pct%: $distinct delivered where the links' union holds $ideal in whole groups"
@@ -235,7 +247,7 @@ part_b() {
 	ts=$(now)
 	provision b "$DEVICES" $B $G $S && seal_all b "$DEVICES" $B b/sent.bin ||
 		{ say "(b): provisioning failed"; return 1; }
-	say "(b): $DEVICES devices provisioned and sealed in $(awk -v a="$ts" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }') s"
+	say "(b): $DEVICES devices provisioned and sealed in $(elapsed "$ts" "$(now)") s"
 	sent=$((DEVICES * B))
 	subscriber b b/sub.txt
 	for s in va vb; do
@@ -246,11 +258,8 @@ part_b() {
 	done
 	# Until the two share the shards (rebalancing: two each), subscribed
 	# (a shard's session is new: frames before it would not be queued).
-	for _ in $(seq 300); do
-		[ "$(grep -c 'subscribed to the frames' b/va.err)" -ge 2 ] &&
-			[ "$(grep -c 'subscribed to the frames' b/vb.err)" -ge 2 ] && break
-		sleep 0.1
-	done
+	until_count b/va.err 'subscribed to the frames' 2 300
+	until_count b/vb.err 'subscribed to the frames' 2 300
 	held=$(($(grep -c 'fleet: shard [0-9]* taken' b/vb.err) - $(grep -c 'fleet: shard [0-9]* \(dropped\|handed over\|given back\)' b/vb.err)))
 	t0=$(now)
 	fwp=
@@ -270,22 +279,17 @@ part_b() {
 	tk=$(now)
 	wait "$vb" 2>/dev/null
 	took=
-	for _ in $(seq 600); do
-		if [ "$(grep -c 'fleet: shard [0-9]* taken' b/va.err)" -ge $((before + held)) ]; then
-			took=$(awk -v a="$tk" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
-			break
-		fi
-		sleep 0.1
-	done
+	until_count b/va.err 'fleet: shard [0-9]* taken' $((before + held)) 600 &&
+		took=$(elapsed "$tk" "$(now)")
 	say "(b): verifier B (holding $held of $S shards) killed with SIGKILL after $n readings; A took them in ${took:-(not within 60)} s"
 	for s in $fwp; do wait "$s"; done
-	say "(b): the three forwarders are done: $(grep -h 'frames published' b/fwd*.err | sed 's/.*: \([0-9]*\) frames published, \([0-9]*\) dropped.*/\1+\2/' | tr '\n' ' ')(published+dropped)"
+	say "(b): the three forwarders are done: $(published b/fwd*.err)(published+dropped)"
 	settle b/sub.txt "$sent" 20
 	rss_a=$(hwm "$va")
 	stop_pid "$va"
 	stop_pid "$SUBP"
 	t1=$(last_ts b/sub.txt)
-	tt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	tt=$(elapsed "$t0" "$t1")
 	plain b/sub.txt b/sub.plain
 	read -r _ total _ distinct _ dups _ wrong <<<"$($FP readings b/sub.plain $B)"
 	row "(b) 3 gateways hear every frame, verifier B killed (SIGKILL) at $n readings | 0 | 3 | 2 | $DEVICES | $sent | $distinct | $(ratio "$distinct" "$sent") | $dups | A $(mib "$rss_a"), B $(mib "$rss_b") | $(ratio "$((distinct / B))" "$tt" 1) | $tt"
@@ -302,14 +306,14 @@ part_c() {
 	# epochs rejected).
 	provision c "$HOLD" $B $G && seal_all c "$HOLD" $B c/sent.bin cat ||
 		{ say "(c): provisioning failed"; return 1; }
-	say "(c): $HOLD devices provisioned and sealed in $(awk -v a="$ts" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }') s"
+	say "(c): $HOLD devices provisioned and sealed in $(elapsed "$ts" "$(now)") s"
 	sent=$((HOLD * B))
 	subscriber c c/sub.txt
 	"$D" open --software --state-dir c/st/0 --mqtt "127.0.0.1:$PORT" \
 		--topic-prefix c --client-id ver-c 2>c/ver.err &
 	vp=$!
 	PIDS="$PIDS $vp"
-	for _ in $(seq 100); do grep -q 'subscribed to the frames' c/ver.err && break; sleep 0.1; done
+	until_count c/ver.err 'subscribed to the frames' 1 100
 	t0=$(now)
 	"$D" forward --broker "127.0.0.1:$PORT" --gateway-id gw1 --topic-prefix c \
 		--max-queue 16777216 --input c/sent.bin 2>c/fwd.err
@@ -318,7 +322,7 @@ part_c() {
 	stop_pid $vp
 	stop_pid "$SUBP"
 	t1=$(last_ts c/sub.txt)
-	tt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	tt=$(elapsed "$t0" "$t1")
 	plain c/sub.txt c/sub.plain
 	read -r _ total _ distinct _ dups _ wrong <<<"$($FP readings c/sub.plain $B)"
 	row "(c) one verifier holding every device | 0 | 1 | 1 | $HOLD | $sent | $distinct | $(ratio "$distinct" "$sent") | $dups | $(mib "$rss") | $(ratio "$(epochs c/ver.err)" "$tt" 1) | $tt"
