@@ -1139,6 +1139,21 @@ void diamond_sender_free(struct diamond_sender *s);
  */
 int diamond_radio_set(struct diamond_store *store, uint32_t device_id,
 		      unsigned int a, uint32_t addr);
+/**
+ * diamond_radio_free() - may @device_id take this address?
+ * @store: the state directory
+ * @device_id: the device (its own configuration never clashes)
+ * @a: address width, 1 .. 4
+ * @addr: short address, below 2^(8a)
+ *
+ * The address check of diamond_radio_set() alone, for a device that has no
+ * state yet: a provisioner asks before it uses a generation, so a clash
+ * costs no key (diamond_radio_set() checks again when it writes).
+ *
+ * Return: 0 when free, -EADDRINUSE on a clash, -EINVAL for a bad address.
+ */
+int diamond_radio_free(struct diamond_store *store, uint32_t device_id,
+		       unsigned int a, uint32_t addr);
 /* The radio configuration of @device_id: -ENOENT if it has none. */
 int diamond_radio_get(struct diamond_store *store, uint32_t device_id,
 		      unsigned int *a, uint32_t *addr);

@@ -17,12 +17,15 @@ cd "$t" || exit 1
 ok $? "provision --packet: device 10 at A = 1, address 2b"
 "$D" provision --root root.bin --device 11 --suite 1 --agg xor --b 64 \
 	--blob d11.bin --state-dir st --generation 0 --packet --addr-width 2 --addr 012b 2>/dev/null
-[ $? = 3 ] && [ ! -e st/11.radio ]
-ok $? "an address begun by another device's (2b of 2b 01) is refused"
+[ $? = 3 ] && [ ! -e st/11.radio ] && [ ! -e d11.bin ] && [ ! -e st/11.state ]
+ok $? "an address begun by another device's (2b of 2b 01) is refused, before any key is made"
 "$D" provision --root root.bin --device 12 --suite 1 --agg add --b 64 \
 	--blob d12.bin --state-dir st --generation 0 --packet --addr-width 2 --addr 0130 2>/dev/null
-[ $? = 3 ] && [ ! -e st/12.radio ]
-ok $? "a key packet mode refuses (ADD) gets no address"
+[ $? = 2 ] && [ ! -e st/12.radio ] && [ ! -e d12.bin ]
+ok $? "a key packet mode refuses (ADD) is refused as usage, before any key is made"
+"$D" provision --root root.bin --device 11 --suite 1 --agg xor --b 64 \
+	--blob d11.bin --state-dir st --generation 0
+ok $? "the refused provisioning used no generation: device 11 takes generation 0"
 "$D" radio --state-dir st --device 11 --addr-width 2 --addr 0130
 [ $? = 0 ] && [ "$("$D" radio --state-dir st --list | wc -l)" = 2 ]
 ok $? "radio sets device 11's address; --list shows two devices"

@@ -31,6 +31,11 @@ int packet_addr(const char *s, uint32_t *addr);
 /* A provisioned device's radio configuration into DIR: 0 or -errno. */
 int provision_radio(const char *dir, uint32_t id, unsigned int a,
 		    uint32_t addr);
+struct diamond_params;
+/* Before provisioning: a packet key (spec 14.2) and a free address; 0 or an
+ * exit status, with the message printed. */
+int provision_radio_check(const char *dir, const struct diamond_params *p,
+			  unsigned int a, uint32_t addr);
 int cmd_forward(int argc, char **argv);	/* forward.c, with MQTT */
 
 /* 0 quiet (-q), 1 normal, 2 verbose (-v); see note(). */

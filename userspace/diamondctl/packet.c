@@ -318,6 +318,44 @@ bad:
 	return EXIT_USAGE;
 }
 
+/* The key rules of spec 14.2, from the parameters before a key exists. */
+static const char *packet_params_refused(const struct diamond_params *p)
+{
+	if (p->agg != 0)
+		return "packet mode needs --agg xor (spec 14.2)";
+	if (p->b % 16)
+		return "packet mode needs b a multiple of 16 (units of 16)";
+	if (p->group_size)
+		return "packet mode has no groups (the grid replaces them)";
+	return NULL;
+}
+
+int provision_radio_check(const char *dir, const struct diamond_params *p,
+			  unsigned int a, uint32_t addr)
+{
+	const char *why = packet_params_refused(p);
+	struct diamond_store *store;
+	int rc;
+
+	if (why) {
+		err_msg("%s", why);
+		return EXIT_USAGE;
+	}
+	rc = diamond_store_open(&store, dir, 0);
+	if (!rc) {
+		rc = diamond_radio_free(store, p->device_id, a, addr);
+		diamond_store_close(store);
+	}
+	/* No directory yet: no device has an address (provision makes it). */
+	if (!rc || rc == -ENOENT)
+		return 0;
+	err_msg("state dir %s, device %u: packet mode: %s", dir,
+		(unsigned int)p->device_id, rc == -EADDRINUSE ?
+		"the address begins, or is begun by, another device's" :
+		diamond_strerror(rc));
+	return EXIT_SETUP;
+}
+
 int provision_radio(const char *dir, uint32_t id, unsigned int a,
 		    uint32_t addr)
 {

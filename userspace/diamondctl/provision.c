@@ -331,6 +331,11 @@ int cmd_provision(int argc, char **argv)
 			(unsigned int)p.device_id);
 		return EXIT_SETUP;
 	}
+	if (packet) {
+		rc = provision_radio_check(dir, &p, pa, paddr);
+		if (rc)
+			return rc;
+	}
 	n = read_file(root_path, root, sizeof(root));
 	if (n != DIAMOND_ROOT_SIZE) {
 		err_msg("%s: %s", root_path, n < 0 ? strerror((int)-n) :

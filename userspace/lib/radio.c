@@ -109,10 +109,19 @@ static int prefix_clash(void *arg, uint32_t id, unsigned int a, uint32_t addr)
 	return (addr & mask) == (c->addr & mask) ? -EADDRINUSE : 0;
 }
 
+int diamond_radio_free(struct diamond_store *store, uint32_t device_id,
+		       unsigned int a, uint32_t addr)
+{
+	struct clash c = { .id = device_id, .addr = addr, .a = a };
+
+	if (!store || !valid(a, addr))
+		return -EINVAL;
+	return diamond_radio_list(store, prefix_clash, &c);
+}
+
 int diamond_radio_set(struct diamond_store *store, uint32_t device_id,
 		      unsigned int a, uint32_t addr)
 {
-	struct clash c = { .id = device_id, .addr = addr, .a = a };
 	char path[4096], line[RADIO_LINE_MAX];
 	struct dlib_pstate ps;
 	int rc, n;
@@ -124,7 +133,7 @@ int diamond_radio_set(struct diamond_store *store, uint32_t device_id,
 	dmd_wipe(&ps, sizeof(ps));
 	if (rc)
 		return rc;
-	rc = diamond_radio_list(store, prefix_clash, &c);
+	rc = diamond_radio_free(store, device_id, a, addr);
 	if (rc)
 		return rc;
 	n = snprintf(line, sizeof(line), "packet a=%u addr=%x\n", a,
