@@ -261,4 +261,16 @@ done
 check "--devices with --header or --packet: refused (exit 2)" sh -c \
 	"'$D' provision --root rroot --devices 70-71 --suite 2 --agg xor --b 4 --blob 'h%u.bin' --header h.h 2>/dev/null; [ \$? -eq 2 ] && '$D' provision --root rroot --devices 70-71 --suite 2 --agg xor --b 16 --blob 'h%u.bin' --state-dir rst --packet --addr-width 1 --addr 7 2>/dev/null; [ \$? -eq 2 ] && test ! -e h70.bin"
 
+# seal --devices: lines "ID RECORD" routed to each device's blob.
+printf '64 a0\n64 a1\n65 b0\nx junk\n99 out of range\n64 a2\n' |
+	"$D" seal --devices 64-65 --blob 's%u.bin' >rs.bin 2>ers.txt
+rc=$?
+"$D" open --state-dir rst --software --input rs.bin >ors.json 2>/dev/null
+check "seal --devices: bad lines skipped (exit 1), each named" sh -c \
+	"[ $rc -eq 1 ] && grep -q 'line 4: not \"ID RECORD\"' ers.txt && grep -q 'line 5: not' ers.txt"
+check "seal --devices: every good line verifies as its device's, in order" sh -c \
+	"[ \"\$(sed 's/.*\"device\":\\([0-9]*\\),\"epoch\":[0-9]*,\"index\":\\([0-9]*\\),\"data\":\"\\([^\"]*\\)\".*/\\1 \\2 \\3/' ors.json | tr '\\n' ,)\" = '64 0 a0,64 1 a1,65 0 b0,64 0 a2,' ]"
+check "seal --devices: a pattern without %u is refused (exit 2)" sh -c \
+	"printf '64 x\\n' | '$D' seal --devices 64-65 --blob s64.bin >/dev/null 2>&1; [ \$? -eq 2 ]"
+
 tap_end
