@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # check-packet-link: packet mode (spec section 14) end to end. diamondctl
-# seal --packet seals EPOCHS epochs of b = 64 readings, lossy-link
+# seal --packet seals EPOCHS epochs of b = 64 readings (and one run of 4
+# epochs of b = 1024: 64 units an epoch, so the receiver's cursor must give
+# up units within an epoch and keep up with the link), lossy-link
 # --packets drops packets (seeded; Bernoulli or Gilbert-Elliott), and
 # diamondctl open --packet --software opens what arrives. For every run
 # the records released are exactly those the grid releases given the
@@ -19,7 +21,6 @@ set -u
 D=$1
 L=$2
 EPOCHS=${EPOCHS:-40}
-B=64
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 n=0
@@ -30,20 +31,20 @@ ok() {
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fail=1; fi
 }
 
-seq 0 $((EPOCHS * B - 1)) | sed 's/^/r/' >"$t/lines"
-
-# run NAME SUITE LINK-OPTIONS...
+# run NAME SUITE LINK-OPTIONS...: EP epochs of B readings (40 of 64
+# unless set).
 run() {
-	name=$1 suite=$2
+	name=$1 suite=$2 B=${B:-64} EP=${EP:-$EPOCHS}
 	shift 2
 	d=$t/$name
 	mkdir -p "$d"
+	seq 0 $((EP * B - 1)) | sed 's/^/r/' >"$d/lines"
 	"$D" keygen -o "$d/root.bin" || { ok 1 "$name: keygen"; return; }
 	"$D" provision --root "$d/root.bin" --device 5 --suite "$suite" --agg xor \
 		--b $B --blob "$d/dev.bin" --state-dir "$d/st" --generation 0 \
 		--packet --addr-width 1 --addr 5 >/dev/null || { ok 1 "$name: provision"; return; }
 	"$D" seal --packet --blob "$d/dev.bin" --addr-width 1 --addr 5 \
-		<"$t/lines" >"$d/sealed" || { ok 1 "$name: seal"; return; }
+		<"$d/lines" >"$d/sealed" || { ok 1 "$name: seal"; return; }
 	"$L" --packets "$@" --drop-log "$d/drops" <"$d/sealed" >"$d/arrived" \
 		2>"$d/link.txt"
 	"$D" open --packet --state-dir "$d/st" --software "$d/arrived" \
@@ -53,7 +54,7 @@ run() {
 	sed -n 's/^{"device":5,"epoch":\([0-9]*\),"index":\([0-9]*\),"data":"\([^"]*\)"}$/\1 \2 \3/p' \
 		"$d/out.json" | awk -v b=$B '{ print $1 * b + $2, $3 }' >"$d/released"
 	# The grid's model on the packets that arrived.
-	awk -v b=$B -v n=$((EPOCHS * B)) '
+	awk -v b=$B -v n=$((EP * B)) '
 		FNR == NR { drop[$1] = 1; next }
 		END {
 			for (u = 0; u < n / 16; u++) {
@@ -77,10 +78,10 @@ run() {
 	got=$(wc -l <"$d/released.s")
 	want=$(wc -l <"$d/model.s")
 	cmp -s "$d/released.s" "$d/model.s"
-	ok $? "$name: $got of $((EPOCHS * B)) released, exactly the grid's $want, each its sealed reading, once ($(cat "$d/link.txt" | sed 's/^lossy-link: //'))"
+	ok $? "$name: $got of $((EP * B)) released, exactly the grid's $want, each its sealed reading, once ($(cat "$d/link.txt" | sed 's/^lossy-link: //'))"
 	[ $rc = 0 ]
 	ok $? "$name: open --packet exits 0 ($(sed 's/^diamondctl: //' "$d/open.txt"))"
-	awk -v got=$got -v all=$((EPOCHS * B)) -v p="$LOSS" -v name="$name" 'BEGIN {
+	awk -v got=$got -v all=$((EP * B)) -v p="$LOSS" -v name="$name" 'BEGIN {
 		q = 1 - p
 		printf "# %s: delivered %.4f; independent-loss expectation %.4f\n",
 		       name, got / all, 2 * q^4 - q^7 }'
@@ -127,5 +128,11 @@ LOSS=0.05 run bern-5-d1 1 --loss 0.05 --seed 2
 LOSS=0.10 run bern-10 2 --loss 0.10 --seed 1
 LOSS=0.05 run ge-5-burst3 2 --loss 0.05 --burst 3 --seed 1
 LOSS=0.10 run ge-10-burst3 2 --loss 0.10 --burst 3 --seed 1
+# One epoch is 64 units: the cursor gives up units inside the epoch, each
+# after DLIB_PRX_WAIT packets, and must not fall behind the link (it holds
+# DLIB_PRX_UNITS units).
+B=1024 EP=4 LOSS=0.05 run bern-5-b1024 2 --loss 0.05 --seed 1
+B=1024 EP=4 LOSS=0.05 run ge-5-b1024 1 --loss 0.05 --burst 3 --seed 1
+unset B EP
 echo "1..$n"
 exit $fail

@@ -15,10 +15,15 @@
 
 /*
  * Section 9.1's policy, as the packet receiver applies it: the cursor's
- * unit is given up once a later unit of its epoch has a verified tag and
- * DLIB_PRX_WAIT more packets of the device arrived (two units' worth, so
- * a record delayed by up to 32 packets is still released); a verified tag
- * in a later epoch gives up the rest of the cursor's epoch at once.
+ * unit is given up once the first later unit of its epoch with a verified
+ * tag has had DLIB_PRX_WAIT more packets of the device arrive since its
+ * first tag verified (two units' worth, so a record delayed by up to 32
+ * packets is still released); a verified tag in a later epoch gives up
+ * the rest of the cursor's epoch at once. The wait is counted from that
+ * unit's own verification, not from the cursor's last move: counted from
+ * the move, every unit with a loss cost 32 packets more than the 16 it
+ * spans, the cursor fell behind the link and out of its 8 held units,
+ * and at b = 1024 and 5% loss most of what arrived was never released.
  */
 #define DLIB_PRX_WAIT	32
 
@@ -42,6 +47,8 @@ struct dlib_punit {
 	uint16_t len[DMD_GRID_UNIT][DLIB_PRX_COPIES];
 	uint8_t *pkt[DMD_GRID_UNIT][DLIB_PRX_COPIES];
 	uint32_t pick;			/* the next copy combination */
+	uint8_t ver_seen;		/* a tag verified since it was held */
+	uint32_t ver_at;		/* the device's packet count then */
 	uint8_t r[DMD_KEY_MAX];
 };
 
@@ -52,7 +59,7 @@ struct dlib_pdev {
 	uint8_t a;
 	uint8_t held;			/* an anchored epoch past e_c is held */
 	uint64_t held_epoch;
-	uint32_t stall;			/* packets since a later unit verified */
+	uint32_t packets;		/* packets of the device (wraps) */
 	struct dlib_punit unit[DLIB_PRX_UNITS];
 };
 

@@ -172,16 +172,15 @@ static int move(struct diamond_prx *x, struct dlib_pdev *d, uint64_t e,
 	dmd_wipe(&ps, sizeof(ps));
 	if (d->held && d->held_epoch <= e)
 		d->held = 0;
-	d->stall = 0;
 	return 0;
 }
 
 /*
- * The first unit past the cursor with a verified tag, in the cursor's
- * epoch (@epoch_only) or in any: 1 if one, into e/u.
+ * The first unit past the cursor with a verified tag, in a later epoch
+ * (@later_epoch) or in any: it, or NULL.
  */
-static int later_verified(const struct dlib_pdev *d, int later_epoch,
-			  uint64_t *e, uint32_t *u)
+static const struct dlib_punit *later_verified(const struct dlib_pdev *d,
+					       int later_epoch)
 {
 	const struct dlib_punit *pu, *best = NULL;
 	unsigned int i;
@@ -197,31 +196,39 @@ static int later_verified(const struct dlib_pdev *d, int later_epoch,
 					     best->bits.e, best->bits.u))
 			best = pu;
 	}
-	if (best) {
-		*e = best->bits.e;
-		*u = best->bits.u;
-	}
-	return best != NULL;
+	return best;
+}
+
+/* Stamp the units whose first tag verified with this packet's count. */
+static void stamp_verified(struct dlib_pdev *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < DLIB_PRX_UNITS; i++)
+		if (d->unit[i].used && d->unit[i].bits.ver &&
+		    !d->unit[i].ver_seen) {
+			d->unit[i].ver_seen = 1;
+			d->unit[i].ver_at = d->packets;
+		}
 }
 
 int dlib_prx_settle(struct diamond_prx *x, struct dlib_pdev *d)
 {
+	const struct dlib_punit *later;
 	struct dlib_punit *cu;
-	uint64_t e;
-	uint32_t u;
-	int rc = 0, later;
+	int rc = 0;
 
-	later = later_verified(d, 0, &e, &u);
-	d->stall = later ? d->stall + 1 : 0;
+	d->packets++;
+	stamp_verified(d);
 	while (!rc) {
 		cu = dlib_prx_unit(d, dlib_prx_ec(d), d->ps.uc);
 		if (cu && cu->bits.rel == 0xffff)	/* decided: all released */
 			rc = move(x, d, dlib_prx_ec(d), d->ps.uc + 1);
-		else if (later_verified(d, 1, &e, &u))	/* a later epoch verified */
-			rc = move(x, d, e, 0);
-		else if (later_verified(d, 0, &e, &u) &&
-			 d->stall >= DLIB_PRX_WAIT)	/* given up */
-			rc = move(x, d, e, u);
+		else if ((later = later_verified(d, 1)))	/* a later epoch verified */
+			rc = move(x, d, later->bits.e, 0);
+		else if ((later = later_verified(d, 0)) &&
+			 d->packets - later->ver_at >= DLIB_PRX_WAIT)	/* given up */
+			rc = move(x, d, later->bits.e, later->bits.u);
 		else
 			break;
 	}
