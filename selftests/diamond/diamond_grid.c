@@ -40,6 +40,7 @@
 #include <diamond/stream.h>
 #include <diamond/util.h>
 #include "lib/kvrec.h"
+#include "lib/unit_key.h"
 #include "tap.h"
 #include "afalg.h"
 #include "dmd_test.h"
@@ -178,26 +179,6 @@ static void op(int tfm, const struct greq *q, struct gout *o)
 	tail = (size_t)got > pos ? (size_t)got - pos : 0;
 	for (i = 0; i < tail; i++)
 		o->zero_tags &= !out[pos + i];
-}
-
-/* R_{e,16u} (and E_{e+1} into @e_next) from @st, at an epoch <= e. */
-static void unit_key(const struct dmd_state *st, uint64_t e, uint32_t u,
-		     uint8_t r[DMD_KEY_MAX], uint8_t e_next[DMD_KEY_MAX])
-{
-	struct dmd_stream s;
-	uint8_t key[DMD_KEY_MAX], hp[32];
-	uint64_t x;
-	uint32_t j;
-
-	memcpy(key, st->key, sizeof(key));
-	for (x = st->epoch; x <= e; x++)
-		dmd_epoch_update(st->suite, key, key, r);
-	for (j = 0; j < u * DMD_GRID_UNIT; j++) {
-		dmd_slot_open(&s, st->suite, r, r, hp);
-		dmd_stream_wipe(&s);
-	}
-	if (e_next)
-		memcpy(e_next, key, DMD_KEY_MAX);
 }
 
 /*
