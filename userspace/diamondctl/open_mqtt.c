@@ -83,6 +83,8 @@ struct vf {
 	struct mq_opts po;		/* *mo, its client ID <ID>-out */
 	char pid[MQ_MAX_ID + 160];
 	double pretry;			/* next reconnect of @pm */
+	unsigned int pub_tried;		/* connections of @pm tried */
+	int pconnected;			/* @pm's CONNACK accepted it */
 	uint8_t *mine;			/* bit s: shard s is ours */
 	uint8_t *batch;
 	size_t blen;
@@ -376,6 +378,7 @@ static void on_pconnect(struct mosquitto *m, void *arg, int rc, int flags)
 
 	(void)m;
 	(void)flags;
+	v->pconnected = !rc;
 	if (rc)
 		olog(OLOG_SOURCE, NULL, "broker %s refused the readings' "
 		     "session: %s", mq_broker_name(&v->po, v->po.at),
@@ -416,6 +419,11 @@ static int pub(void *arg, const char *topic, const void *p, size_t len,
 {
 	struct vf *v = arg;
 
+	/* Not before the CONNACK: libmosquitto 2.0.11 sends a message
+	 * published while it connects twice (a reading delivered twice,
+	 * seen in check-fleet's fencing test). */
+	if (!v->pconnected)
+		return 1;
 	return mosquitto_publish(v->pm, mid, topic, (int)len, p, 1, false) !=
 	       MOSQ_ERR_SUCCESS;
 }
@@ -444,10 +452,18 @@ static void pub_step(struct vf *v)
 {
 	int fd = mosquitto_socket(v->pm), rc = MOSQ_ERR_SUCCESS, i;
 
-	/* Handed over: the next holder's session now; never taken back. */
+	/*
+	 * It follows the frames session: first once that one is accepted
+	 * (a setup error is that one's to report), at the same node. Handed
+	 * over, it is the next holder's: never taken back.
+	 */
 	if (fd < 0) {
-		if (!v->closing && mono() >= v->pretry &&
-		    mq_connect(v->pm, &v->po, 1, 1))
+		if (v->closing || !v->was_connected || mono() < v->pretry)
+			return;
+		if (!v->pub_tried++)
+			v->po.at = v->mo->at;
+		v->pconnected = 0;
+		if (mq_connect(v->pm, &v->po, v->pub_tried > 1, 1))
 			v->pretry = mono() + 1;
 		return;
 	}
@@ -460,6 +476,8 @@ static void pub_step(struct vf *v)
 		rc = mosquitto_loop_misc(v->pm);
 	/* Lost: the next broker of the list (the session's readings in
 	 * flight go out again after its CONNACK). */
+	if (rc != MOSQ_ERR_SUCCESS)
+		v->pconnected = 0;
 	if (rc != MOSQ_ERR_SUCCESS && !v->closing &&
 	    mq_connect(v->pm, &v->po, 1, 1))
 		v->pretry = mono() + 1;
@@ -790,12 +808,7 @@ static int setup_client(struct vf *v, struct mq_opts *mo, const char *shards)
 	mosquitto_connect_with_flags_callback_set(v->m, on_connect);
 	mosquitto_message_callback_set(v->m, on_message);
 	mosquitto_subscribe_callback_set(v->m, on_subscribe);
-	if (mq_connect(v->m, mo, 0, 0))
-		return -1;
-	v->po.at = mo->at;	/* the node the frames session reached */
-	if (mq_connect(v->pm, &v->po, 0, 1))
-		v->pretry = mono() + 1;
-	return 0;
+	return mq_connect(v->m, mo, 0, 0);
 }
 
 void vf_stop(struct vf *v, int graceful)
