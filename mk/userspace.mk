@@ -226,8 +226,10 @@ check-userspace-groups: $(DIAMONDCTL) $(US_FRAMETOOL)
 # and the broker. Then item 3 (fleet-failover.sh): two verifiers sharing
 # two shards through a lease and a fence, one stopped and continued (the
 # fencing test), one killed with SIGKILL: about 4 s of CPU more, 15 s wall
-# (leases and settle periods). Both skip loudly without mosquitto or a
-# diamondctl built with libmosquitto.
+# (leases and settle periods). Then fleet-owed.sh: the verifier's
+# backpressure (--max-owed 8 against 1,024-reading epochs; forward
+# --input waiting at --max-queue): about 1.5 s of CPU, 7 s wall. All skip
+# loudly without mosquitto or a diamondctl built with libmosquitto.
 CHECK_SUITES += fleet
 .PHONY: check-fleet
 check-fleet: $(DIAMONDCTL) $(LOSSY)
@@ -241,7 +243,10 @@ check-fleet: $(DIAMONDCTL) $(LOSSY)
 	D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-join.sh \
 		>$(TAPDIR)/fleet-join.tap; rc3=$$?; \
 		cat $(TAPDIR)/fleet-join.tap; \
-	[ $$rc = 0 ] && [ $$rc2 = 0 ] && [ $$rc3 = 0 ]
+	D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-owed.sh \
+		>$(TAPDIR)/fleet-owed.tap; rc4=$$?; \
+		cat $(TAPDIR)/fleet-owed.tap; \
+	[ $$rc = 0 ] && [ $$rc2 = 0 ] && [ $$rc3 = 0 ] && [ $$rc4 = 0 ]
 
 # Issue 31 item 4: the fleet on a three-node NATS cluster (Debian's
 # nats-server, started by the test: JetStream, MQTT state in 3 replicas),
