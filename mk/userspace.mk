@@ -329,6 +329,17 @@ check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC) $(KMOD_KO) $(US_FRAMETOOL
 		$(US_TEST_SRC)/vm.sh >$(TAPDIR)/userspace-vm.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-vm.tap; [ $$rc -eq 4 ] && rc=0; exit $$rc
 
+# Issue 31 item 2 through the kernel: open --custody --mqtt in a VM of make
+# check's kernel, with Debian's mosquitto on the guest's loopback, the keys
+# in diamond.ko, a SIGKILL and a restart (selftests/userspace/fleet-kernel.sh).
+CHECK_SUITES += fleet-kernel
+.PHONY: check-fleet-kernel
+check-fleet-kernel: $(DIAMONDCTL) $(KMOD_KO)
+	@mkdir -p $(TAPDIR)
+	@US_BUILD=$(US_BUILD) TOP=$(TOP) BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) \
+		$(US_TEST_SRC)/fleet-kernel.sh >$(TAPDIR)/fleet-kernel.tap; rc=$$?; \
+		cat $(TAPDIR)/fleet-kernel.tap; [ $$rc -eq 4 ] && rc=0; exit $$rc
+
 # Issue 20 item 6 on a matrix cell's kernel (tools/kernel/run-cell runs it
 # on every cell but pi4): selftests/userspace/custody-cell.sh, one
 # VM boot. Not in CHECK_SUITES: make check's own kernel runs it inside

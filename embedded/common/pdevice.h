@@ -15,7 +15,8 @@
  * every epoch, the first of a boot included, reserves it in NV before
  * anything is sealed (spec section 10), so a power loss never reuses a
  * key index; a boot abandons the epoch it finds open, and its first
- * packet is record 0 of a new epoch, with the anchor.
+ * packet is record 0 of a new epoch, with the anchor (and three more
+ * anchors follow, PDEV_BOOT_ANCHORS).
  *
  * On the link (the UART standing in for the radio) each packet goes out
  * as one length byte, standing in for the PHY's length, then the packet.
@@ -35,6 +36,18 @@
 /* Longer than the longest packet and its length byte. */
 #define PDEV_PREAMBLE	(DMD_PKT_MAX + 1)
 
+/*
+ * After a boot the first PDEV_BOOT_ANCHORS packets PDEV_ANCHOR_STEP apart
+ * (records 0, 4, 8, 12 of the new epoch) carry the anchor (spec 14.1 lets
+ * any record carry it). A gateway finds a boot's packets only through an
+ * anchor (spec 14.5): with record 0's alone, losing that one packet loses
+ * the boot's epoch up to the next anchor (b records). Four anchors spread
+ * over the first unit cost 12 bytes a boot, and it takes four losses, or
+ * a burst of 13 packets, to lose them all.
+ */
+#define PDEV_BOOT_ANCHORS	4
+#define PDEV_ANCHOR_STEP	4
+
 /* The radio configuration of spec 14.2, kept beside the key blob. */
 struct dmd_radio {
 	uint32_t addr;		/* the short address, < 2^(8a) */
@@ -44,6 +57,7 @@ struct dmd_radio {
 struct dmd_pdevice {
 	struct dmd_psender ps;
 	dmd_link_fn out;
+	uint8_t sent;		/* packets sent this boot, up to the anchors' */
 };
 
 /*

@@ -84,18 +84,23 @@ def main():
     check(all(d(k, "0%") == n for k in sch), "0%% loss: every scheme delivers all %d readings" % n)
     for k, size in (("lorawan", 29), ("gcm", 41), ("ccm", 40)):
         check(sch[k]["bytes"] == [size] * n, "%s: %d packets of exactly %d bytes" % (k, n, size))
-    unit = [18] * 9 + [30] * 6 + [42]
-    want = n // 16 * sum(unit) + 4 * (n // 1024)
+    # A = 1: 18 bytes, 30 with a tag, 42 with two; 4 more with an anchor,
+    # on record 0 of every epoch and, after the boot, on its records 4, 8
+    # and 12 (the firmware's PDEV_BOOT_ANCHORS; one boot sends them all).
+    unit = [18] * 3 + [30] + [18] * 3 + [30] + [18] * 3 + [30] * 4 + [42]
+    want = [unit[j % 16] + 4 * (j % 1024 == 0 or j in (4, 8, 12)) for j in range(n)]
     for s in (1, 2):
         b = sch["d%d-grid" % s]["bytes"]
-        check(len(b) == n and sum(b) == want and sorted(set(b)) == [18, 22, 30, 42],
-              "Diamond%d grid: %d packets, %d bytes (A = 1: 18, 30, 42, anchors 22), got %d"
-              % (s, n, want, sum(b)))
+        check(b == want,
+              "Diamond%d grid: %d packets, %d bytes (A = 1: 18, 30, 42; anchors +4 on "
+              "record 0 of each epoch and records 4, 8, 12 of the boot), got %d"
+              % (s, n, sum(want), sum(b)))
         b = sch["d%d-stream" % s]["bytes"]
         check(b == ([36] * 1024 + [52]) * (n // 1024),
               "Diamond%d g = b: %d record frames of 36 bytes, an epoch tag frame of 52 "
               "(AD \"board=atmega2560\") every 1024" % (s, n))
-    # At 0% the ratios are the sizes' alone: the air model's exactly.
+    # At 0% the ratios are the sizes' alone: those of the packets above,
+    # which are the air model's but for the boot's 3 extra anchors.
     c0 = loss.bernoulli(0.0)
     model_ms = {k: model.evaluate(lay, c0).ms_per for k, lay in
                 (("grid", layouts.chosen(1)), ("gcm", layouts.gcm()), ("lorawan", layouts.lorawan()))}
@@ -103,12 +108,15 @@ def main():
     for sf in (7, 12):
         got_g = ms(sch["d1-grid"]["bytes"], sf) / ms(sch["gcm"]["bytes"], sf)
         got_l = ms(sch["d1-grid"]["bytes"], sf) / ms(sch["lorawan"]["bytes"], sf)
-        want_g = model_ms["grid"][sf] / model_ms["gcm"][sf]
-        want_l = model_ms["grid"][sf] / model_ms["lorawan"][sf]
+        want_g = ms(want, sf) / ms(sch["gcm"]["bytes"], sf)
+        want_l = ms(want, sf) / ms(sch["lorawan"]["bytes"], sf)
+        model_g = model_ms["grid"][sf] / model_ms["gcm"][sf]
+        model_l = model_ms["grid"][sf] / model_ms["lorawan"][sf]
         check(abs(got_g - want_g) < 1e-9 and abs(got_l - want_l) < 1e-9 and
+              abs(got_g - model_g) < 0.002 and abs(got_l - model_l) < 0.002 and
               "%.3f, %.3f" % (got_g, got_l) in zero,
-              "0%% loss, SF%d: the grid's airtime %.3fx AES-GCM's and %.3fx LoRaWAN's, "
-              "the air model's, in the report" % (sf, got_g, got_l))
+              "0%% loss, SF%d: the grid's airtime %.3fx AES-GCM's and %.3fx LoRaWAN's, in "
+              "the report (the air model: %.3fx, %.3fx)" % (sf, got_g, got_l, model_g, model_l))
     check(len(conds) == 7 and all(d("lorawan", c) == d("gcm", c) == d("ccm", c) for c in conds),
           "the three baselines deliver the same count under every condition (%s)"
           % ", ".join("%s %d" % (c, d("gcm", c)) for c in conds))

@@ -223,4 +223,54 @@ e0=$( { printf 'DIAMOND/3 E0\x02\x00\x04\x00\x00\x00\x33\x00\x00\x00\x00\x00\x00
 check "the ledger records N, and SHA-256(\"DIAMOND/3 E0\" .. N || R) is the blob's E_0" \
 	sh -c "[ ${#n51} -eq 32 ] && [ '$e0' = '$(hexof -j28 -N32 lh1.bin)' ]"
 
+# provision --devices FIRST-LAST: a range in one run, the ledger read once.
+"$D" keygen -o rroot >/dev/null 2>&1
+rprov() {	# rprov RANGE PATTERN [more options]: suite 2, xor, b 4, state in rst
+	local range=$1 pat=$2
+	shift 2
+	"$D" provision --root rroot --devices "$range" --suite 2 --agg xor --b 4 \
+		--blob "$pat" --state-dir rst "$@"
+}
+check "--devices 60-63: four blobs, four states, four ledger lines of generation 0" sh -c \
+	"'$D' provision --root rroot --devices 60-63 --suite 2 --agg xor --b 4 --blob 'r%u.bin' --state-dir rst && ls r60.bin r61.bin r62.bin r63.bin rst/60.state rst/63.state >/dev/null && [ \$(grep -Ec '^6[0-3] 0 [0-9a-f]{32}\$' rroot.generations) -eq 4 ] && [ \$(wc -l <rroot.generations) -eq 4 ]"
+check "--devices: each device's own key (no two blobs alike)" sh -c \
+	"[ \$(for i in 60 61 62 63; do od -An -v -tx1 -j28 -N32 r\$i.bin | tr -d ' \\n'; echo; done | sort -u | wc -l) -eq 4 ]"
+printf 'range reading\n' | "$D" seal --blob r62.bin >rs62.bin 2>/dev/null
+"$D" open --state-dir rst --software --input rs62.bin >o62.json 2>/dev/null
+check "--devices: device 62's reading verifies against its state" grep -q '"device":62,.*"data":"range reading"' o62.json
+rprov 63-65 'r%u.bin' 2>er.txt
+rc=$?
+check "--devices 63-65 over a provisioned 63: exit 3, nothing taken, no blob made" sh -c \
+	"[ $rc -eq 3 ] && grep -q 'r63.bin: exists' er.txt && [ \$(wc -l <rroot.generations) -eq 4 ] && test ! -e r64.bin && test ! -e r65.bin"
+rprov 63-65 's%u.bin' 2>er.txt
+rc=$?
+check "--devices over a device with a state: exit 3 (--replace-state), nothing taken" sh -c \
+	"[ $rc -eq 3 ] && grep -q 'device 63 has a state' er.txt && [ \$(wc -l <rroot.generations) -eq 4 ] && test ! -e s64.bin"
+check "--devices 63-65 --replace-state: 63 takes generation 1, 64 and 65 generation 0" sh -c \
+	"'$D' provision --root rroot --devices 63-65 --suite 2 --agg xor --b 4 --blob 's%u.bin' --state-dir rst --replace-state && grep -q '^63 1 ' rroot.generations && grep -q '^64 0 ' rroot.generations && grep -q '^65 0 ' rroot.generations"
+check "--devices --generation 1 where 63 holds 1: refused (exit 3), the ledger unchanged" sh -c \
+	"n=\$(wc -l <rroot.generations); '$D' provision --root rroot --devices 62-63 --suite 2 --agg xor --b 4 --blob 'g%u.bin' --generation 1 2>&1 | grep -q 'generation 1 of device 63 is used already' && [ \$(wc -l <rroot.generations) -eq \$n ] && test ! -e g62.bin"
+for bad in 'r.bin' 'r%u%u.bin' 'r%s.bin' 'r%d.bin'; do
+	check "--devices with --blob '$bad': refused (exit 2)" sh -c \
+		"'$D' provision --root rroot --devices 70-71 --suite 2 --agg xor --b 4 --blob '$bad' 2>/dev/null; [ \$? -eq 2 ]"
+done
+for bad in 71-70 7-x 070-71 0-1048576; do
+	check "--devices $bad: refused (exit 2)" sh -c \
+		"'$D' provision --root rroot --devices $bad --suite 2 --agg xor --b 4 --blob 'q%u.bin' 2>/dev/null; [ \$? -eq 2 ]"
+done
+check "--devices with --header or --packet: refused (exit 2)" sh -c \
+	"'$D' provision --root rroot --devices 70-71 --suite 2 --agg xor --b 4 --blob 'h%u.bin' --header h.h 2>/dev/null; [ \$? -eq 2 ] && '$D' provision --root rroot --devices 70-71 --suite 2 --agg xor --b 16 --blob 'h%u.bin' --state-dir rst --packet --addr-width 1 --addr 7 2>/dev/null; [ \$? -eq 2 ] && test ! -e h70.bin"
+
+# seal --devices: lines "ID RECORD" routed to each device's blob.
+printf '64 a0\n64 a1\n65 b0\nx junk\n99 out of range\n64 a2\n' |
+	"$D" seal --devices 64-65 --blob 's%u.bin' >rs.bin 2>ers.txt
+rc=$?
+"$D" open --state-dir rst --software --input rs.bin >ors.json 2>/dev/null
+check "seal --devices: bad lines skipped (exit 1), each named" sh -c \
+	"[ $rc -eq 1 ] && grep -q 'line 4: not \"ID RECORD\"' ers.txt && grep -q 'line 5: not' ers.txt"
+check "seal --devices: every good line verifies as its device's, in order" sh -c \
+	"[ \"\$(sed 's/.*\"device\":\\([0-9]*\\),\"epoch\":[0-9]*,\"index\":\\([0-9]*\\),\"data\":\"\\([^\"]*\\)\".*/\\1 \\2 \\3/' ors.json | tr '\\n' ,)\" = '64 0 a0,64 1 a1,65 0 b0,64 0 a2,' ]"
+check "seal --devices: a pattern without %u is refused (exit 2)" sh -c \
+	"printf '64 x\\n' | '$D' seal --devices 64-65 --blob s64.bin >/dev/null 2>&1; [ \$? -eq 2 ]"
+
 tap_end

@@ -32,7 +32,10 @@
  *                                 in the good one, P(bad -> good) = 1/L,
  *                                 P(good -> bad) = loss / (L (1 - loss)),
  *                                 so the long-run loss is --loss); the
- *                                 rest go to stdout as they came. The seed
+ *                                 rest go to stdout as they came. A
+ *                                 length of 0 (a firmware's idle link,
+ *                                 embedded.rst) is passed on, not counted
+ *                                 as a packet and never dropped. The seed
  *                                 and the counts go to stderr, and with
  *                                 --drop-log FILE the ordinal (from 0) of
  *                                 every dropped packet, one a line.
@@ -611,6 +614,11 @@ static int packets(const struct config *c)
 	rng = c->seed * 0x9e3779b97f4a7c15ull + 1;
 	bad = c->burst && uniform() < c->loss;	/* the stationary state */
 	while ((len = getchar()) != EOF) {
+		/* Length 0 is the idle link, not a packet (embedded.rst). */
+		if (!len) {
+			putchar(0);
+			continue;
+		}
 		pkt[0] = (uint8_t)len;
 		if (fread(pkt + 1, 1, (size_t)len, stdin) != (size_t)len)
 			break;	/* cut short: not a packet */

@@ -52,6 +52,16 @@ void json_string(void *f, const char *s);
 void note(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Decimal only, no sign, no leading zero ("010" is refused); 0 on success. */
 int parse_u64(const char *s, uint64_t max, uint64_t *out);
+/*
+ * "FIRST-LAST", device IDs (parse_u64's rules), FIRST <= LAST, at most
+ * @max_count of them; 0 or -1.
+ */
+int parse_id_range(const char *s, uint64_t max_count, uint32_t *first,
+		   uint32_t *last);
+/* A path pattern with one "%u" (a device ID) and no other '%': 1 or 0. */
+int id_pattern_ok(const char *pat);
+/* The pattern's path for device @id (id_pattern_ok() patterns only). */
+void id_path(char *buf, size_t size, const char *pat, uint32_t id);
 /* Hex to bytes; the number of bytes, or -1. */
 long parse_hex(const char *s, uint8_t *out, size_t max);
 /* Read a whole small file; bytes read or a negative errno. */
@@ -76,6 +86,15 @@ void ledger_path(const char *root_path, char *buf, size_t size);
 int ledger_take(const char *root_path, uint32_t id, long want,
 		const uint8_t nonce[DIAMOND_PROV_NONCE_SIZE],
 		unsigned int *gen);
+/*
+ * The same for the @n devices @first..@first + @n - 1 (provision
+ * --devices), the ledger read once: @nonces holds their @n fresh values,
+ * @gens receives their generations. All or none: on an error nothing is
+ * recorded and *@at names the device it is about.
+ */
+int ledger_take_range(const char *root_path, uint32_t first, size_t n,
+		      long want, const uint8_t *nonces, unsigned int *gens,
+		      uint32_t *at);
 int parse_agg(const char *s, unsigned int *agg);
 const char *agg_name(unsigned int agg);
 /* A JSON line for one record and its epoch's AD (hex, if any), into @f. */

@@ -75,6 +75,7 @@ struct vf {
 	uint64_t nbatch;		/* frames in @batch */
 	char id[128];			/* the default client ID */
 	int started;			/* vf_start() went through */
+	int kernel;			/* units verified by diamond.ko */
 	int fatal;			/* -errno: stop, acknowledge nothing more */
 	char fatal_what[4400];		/* the file it is about, or "" */
 	int connected;
@@ -592,11 +593,12 @@ static void summary(const struct vf *v)
 	struct diamond_gw_stats st;
 
 	diamond_gw_stats(v->gw, &st);
-	olog_info(1, NULL, "open --mqtt: %llu messages, %llu frames taken, "
+	olog_info(1, NULL, "open --mqtt: %s path, %llu messages, %llu frames taken, "
 		  "%llu dropped (%llu topic, %llu envelope, %llu frame, %llu "
 		  "misfiled); %llu epochs verified, %llu rejected, %llu groups "
 		  "released, %llu groups rejected; %llu readings, %llu events "
 		  "published, %zu not yet acknowledged (kept in the outbox)%s",
+		  v->kernel ? "kernel" : "software",
 		  (unsigned long long)v->messages, (unsigned long long)v->taken,
 		  (unsigned long long)(v->bad_topic + v->bad_envelope +
 				       v->bad_frame + v->misfiled),
@@ -627,6 +629,7 @@ static int setup_gw(struct vf *v, const struct diamond_gw_opts *go)
 	}
 	if (*msg)
 		olog_info(1, NULL, "%s", msg);
+	v->kernel = go->backend == DIAMOND_BACKEND_KERNEL;
 	rc = outbox_open(&v->ob, go->state_dir);
 	if (rc) {
 		olog(OLOG_SETUP, NULL, "outbox in %s/mqtt: %s", go->state_dir,

@@ -144,7 +144,8 @@ static void open_help(FILE *f)
 	fprintf(f,
 		"usage: diamondctl open --packet --state-dir DIR --software [FILE]\n\n"
 		"Read packets, each after a 1-byte length (from seal --packet), from\n"
-		"FILE or stdin, and open them with the packet receiver (spec 14.5)\n"
+		"FILE or stdin (a length of 0 is no packet, as a firmware's link\n"
+		"idles), and open them with the packet receiver (spec 14.5)\n"
 		"for every device of DIR with a radio configuration (diamondctl\n"
 		"radio). A JSON line per released record, as the stream path prints,\n"
 		"and {\"event\":\"lost\",...} per run of records given up; a summary\n"
@@ -212,6 +213,8 @@ int cmd_open_packet(int argc, char **argv)
 		return EXIT_SETUP;
 	}
 	while ((len = fgetc(in)) != EOF) {
+		if (!len)
+			continue;	/* no packet: a firmware's idle link */
 		if (fread(pkt, 1, (size_t)len, in) != (size_t)len)
 			break;	/* a packet cut short: the PHY never gives one */
 		rc = diamond_prx_feed(x, pkt, (size_t)len);

@@ -18,12 +18,14 @@
 #include <diamond/core.h>
 #include "diamondctl.h"
 
+#define PROVISION_MAX_RANGE	(1u << 20)	/* devices of one --devices */
+
 static void help(FILE *f)
 {
 	fprintf(f,
-		"usage: diamondctl provision --root ROOT --device ID --suite 1|2\n"
-		"                            --agg xor|add|hash --b N --blob OUT.bin\n"
-		"                            [--header OUT.h] [--state-dir DIR]\n"
+		"usage: diamondctl provision --root ROOT (--device ID | --devices FIRST-LAST)\n"
+		"                            --suite 1|2 --agg xor|add|hash --b N\n"
+		"                            --blob OUT.bin [--header OUT.h] [--state-dir DIR]\n"
 		"                            [--replace-state] [--generation G]\n"
 		"                            [--max-record N] [--group-size G] [--v1]\n"
 		"                            [--packet --addr-width A --addr X]\n\n"
@@ -34,6 +36,11 @@ static void help(FILE *f)
 		"Numbers are decimal, without leading zeros.\n\n"
 		"  --root ROOT      32-byte root secret (diamondctl keygen)\n"
 		"  --device ID      device id, 0..4294967295\n"
+		"  --devices FIRST-LAST  every device of the range (at most 1048576),\n"
+		"                   in one run that reads the ledger once: --blob is\n"
+		"                   then a pattern with one %%u for the ID (d%%u.bin);\n"
+		"                   no --header, no --packet. Every blob and state is\n"
+		"                   checked free before a generation is taken\n"
 		"  --suite 1|2      1 Diamond1 (AES-128/GHASH), 2 Diamond2 (ChaCha20/Poly1305)\n"
 		"  --agg MODE       tag aggregation: xor, add or hash\n"
 		"  --b N            records per epoch, 1..65535\n"
@@ -104,12 +111,10 @@ static char *header_text(const uint8_t *blob, size_t len,
 	return text;
 }
 
-/* Take the generation from the ledger, with the words an operator needs. */
-static int take_generation(const char *root_path, uint32_t id, long want,
-			   const uint8_t *nonce, unsigned int *gen)
+/* Why the ledger refused device @id a generation, in an operator's words. */
+static void ledger_error(const char *root_path, uint32_t id, long want, int rc)
 {
 	char ledger[4200];
-	int rc = ledger_take(root_path, id, want, nonce, gen);
 
 	ledger_path(root_path, ledger, sizeof(ledger));
 	if (rc == -ENOENT)
@@ -121,10 +126,20 @@ static int take_generation(const char *root_path, uint32_t id, long want,
 		err_msg("%s: generation %ld of device %u is used already; "
 			"each generation must be new", ledger, want,
 			(unsigned int)id);
-	else if (rc)
+	else
 		err_msg("%s: %s", ledger, rc == -EOVERFLOW ?
 			"device has used all 65536 generations" :
 			strerror(-rc));
+}
+
+/* Take the generation from the ledger, with the words an operator needs. */
+static int take_generation(const char *root_path, uint32_t id, long want,
+			   const uint8_t *nonce, unsigned int *gen)
+{
+	int rc = ledger_take(root_path, id, want, nonce, gen);
+
+	if (rc)
+		ledger_error(root_path, id, want, rc);
 	return rc;
 }
 
@@ -201,11 +216,146 @@ static size_t to_v1(uint8_t *blob)
 	return len;
 }
 
+/*
+ * What would fail later, refused before a generation is used: a blob or
+ * header that exists, a state without --replace-state. 0, or 1 after a
+ * message.
+ */
+static int device_taken(const char *blob_path, const char *hdr,
+			const char *dir, int replace, uint32_t id)
+{
+	if (!access(blob_path, F_OK) || (hdr && !access(hdr, F_OK))) {
+		err_msg("%s: exists, refusing to overwrite",
+			!access(blob_path, F_OK) ? blob_path : hdr);
+		return 1;
+	}
+	if (dir && !replace && state_exists(dir, id)) {
+		err_msg("state dir %s: device %u has a state; re-provisioning "
+			"replaces it only with --replace-state", dir,
+			(unsigned int)id);
+		return 1;
+	}
+	return 0;
+}
+
+/* The 32-byte root secret; 0, or -1 after a message (@root erased). */
+static int read_root(const char *path, uint8_t root[DIAMOND_ROOT_SIZE + 1])
+{
+	long n = read_file(path, root, DIAMOND_ROOT_SIZE + 1);
+
+	if (n == DIAMOND_ROOT_SIZE)
+		return 0;
+	err_msg("%s: %s", path, n < 0 ? strerror((int)-n) :
+		"not a 32-byte root secret");
+	explicit_bzero(root, DIAMOND_ROOT_SIZE + 1);
+	return -1;
+}
+
+/*
+ * Device @p (its generation taken) from @root and @nonce: the device's
+ * blob (and header), then the gateway's state in @dir; all or nothing. 0,
+ * or an exit status after a message.
+ */
+static int make_device(const uint8_t *root, const uint8_t *nonce,
+		       const struct diamond_params *p, const char *blob_path,
+		       const char *hdr, const char *dir, int v1)
+{
+	uint8_t blob[DIAMOND_BLOB_MAX], dev[DIAMOND_BLOB_MAX];
+	size_t len, dev_len;
+	int rc = diamond_provision_fresh(root, nonce, p, blob, &len);
+	int status = EXIT_SETUP;
+
+	if (rc) {
+		err_msg("provision: %s", diamond_strerror(rc));
+		return EXIT_USAGE;
+	}
+	memcpy(dev, blob, len);
+	dev_len = v1 ? to_v1(dev) : len;
+	if (!dev_len || write_device_files(blob_path, hdr, dev, dev_len, p))
+		goto out;
+	if (dir && write_state(dir, blob, len, p->device_id)) {
+		/* All or nothing: no device blob without its gateway state. */
+		unlink(blob_path);
+		if (hdr)
+			unlink(hdr);
+		goto out;
+	}
+	status = 0;
+out:
+	explicit_bzero(blob, sizeof(blob));
+	explicit_bzero(dev, sizeof(dev));
+	return status;
+}
+
+/*
+ * --devices FIRST-LAST: every device's blob (path @pat, one %u) and state
+ * checked free, then one ledger pass takes all their generations, then
+ * each device is made. A device that fails stops the run: those before it
+ * stay provisioned, the generations after it stay recorded and unused.
+ */
+static int provision_range(const char *root_path, const char *pat,
+			   const char *dir, int replace, long want, int v1,
+			   struct diamond_params *p, uint32_t first,
+			   uint32_t last)
+{
+	size_t n = (size_t)(last - first) + 1, i;
+	uint8_t root[DIAMOND_ROOT_SIZE + 1];
+	uint8_t *nonces = malloc(n * DIAMOND_PROV_NONCE_SIZE);
+	unsigned int *gens = malloc(n * sizeof(*gens));
+	int rc, status = EXIT_SETUP;
+	char path[4200];
+	uint32_t at;
+
+	if (!nonces || !gens) {
+		err_msg("--devices: %s", strerror(ENOMEM));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		id_path(path, sizeof(path), pat, first + (uint32_t)i);
+		if (device_taken(path, NULL, dir, replace, first + (uint32_t)i))
+			goto out;
+	}
+	if (read_root(root_path, root))
+		goto out;
+	/* N and the generations are recorded before any key exists. */
+	rc = random_bytes(nonces, n * DIAMOND_PROV_NONCE_SIZE);
+	if (rc)
+		err_msg("getrandom: %s", strerror(-rc));
+	else if ((rc = ledger_take_range(root_path, first, n, want, nonces,
+					 gens, &at)))
+		ledger_error(root_path, at, want, rc);
+	for (i = 0; i < n && !rc; i++) {
+		p->device_id = first + (uint32_t)i;
+		p->generation = gens[i];
+		id_path(path, sizeof(path), pat, p->device_id);
+		rc = make_device(root, nonces + i * DIAMOND_PROV_NONCE_SIZE, p,
+				 path, NULL, dir, v1);
+		if (rc && i)
+			err_msg("devices %u to %u are provisioned, %u to %u "
+				"not (their generations recorded, unused)",
+				(unsigned int)first, (unsigned int)p->device_id - 1,
+				(unsigned int)p->device_id, (unsigned int)last);
+	}
+	explicit_bzero(root, sizeof(root));
+	if (!rc) {
+		note(2, "devices %u to %u provisioned", (unsigned int)first,
+		     (unsigned int)last);
+		status = 0;
+	} else if (rc > 0) {
+		status = rc;
+	}
+out:
+	free(nonces);
+	free(gens);
+	return status;
+}
+
 int cmd_provision(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "root", required_argument, NULL, 'r' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "devices", required_argument, NULL, 'e' },
 		{ "suite", required_argument, NULL, 's' },
 		{ "agg", required_argument, NULL, 'a' },
 		{ "b", required_argument, NULL, 'b' },
@@ -225,15 +375,12 @@ int cmd_provision(int argc, char **argv)
 	};
 	const char *root_path = NULL, *blob_path = NULL, *hdr = NULL, *dir = NULL;
 	struct diamond_params p = { 0 };
-	uint8_t root[DIAMOND_ROOT_SIZE + 1], blob[DIAMOND_BLOB_MAX];
-	uint8_t dev[DIAMOND_BLOB_MAX], nonce[DIAMOND_PROV_NONCE_SIZE];
-	int c, rc, have = 0, status = EXIT_SETUP, v1 = 0, replace = 0, packet = 0;
+	uint8_t root[DIAMOND_ROOT_SIZE + 1], nonce[DIAMOND_PROV_NONCE_SIZE];
+	int c, rc, have = 0, status, v1 = 0, replace = 0, packet = 0, range = 0;
 	unsigned int pa = 0;
-	uint32_t paddr = 0;
+	uint32_t paddr = 0, first = 0, last = 0;
 	uint64_t v, max_record = 0, group = 0;
 	long want = -1;
-	size_t len, dev_len;
-	long n;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -251,6 +398,14 @@ int cmd_provision(int argc, char **argv)
 				goto bad;
 			p.device_id = (uint32_t)v;
 			have |= 1;
+			range = 0;
+			break;
+		case 'e':
+			if (parse_id_range(optarg, PROVISION_MAX_RANGE, &first,
+					   &last))
+				goto bad;
+			have |= 1;
+			range = 1;
 			break;
 		case 's':
 			if (parse_u64(optarg, 2, &v) || v < 1)
@@ -287,7 +442,8 @@ int cmd_provision(int argc, char **argv)
 		}
 	}
 	if (have != 15 || !root_path || !blob_path || optind != argc) {
-		err_msg("provision needs --root, --device, --suite, --agg, --b and --blob");
+		err_msg("provision needs --root, --device or --devices, --suite, "
+			"--agg, --b and --blob");
 		help(stderr);
 		return EXIT_USAGE;
 	}
@@ -319,30 +475,26 @@ int cmd_provision(int argc, char **argv)
 			 (DMD_BODY_LEN_SIZE + max_record)));
 		return EXIT_USAGE;
 	}
+	if (range) {
+		if (hdr || packet || !id_pattern_ok(blob_path)) {
+			err_msg("--devices: --blob is a pattern with one %%u and "
+				"no other %%; no --header, no --packet (each "
+				"device has its own address)");
+			return EXIT_USAGE;
+		}
+		return provision_range(root_path, blob_path, dir, replace, want,
+				       v1, &p, first, last);
+	}
 	/* What would fail later is refused before a generation is used. */
-	if (!access(blob_path, F_OK) || (hdr && !access(hdr, F_OK))) {
-		err_msg("%s: exists, refusing to overwrite",
-			!access(blob_path, F_OK) ? blob_path : hdr);
+	if (device_taken(blob_path, hdr, dir, replace, p.device_id))
 		return EXIT_SETUP;
-	}
-	if (dir && !replace && state_exists(dir, p.device_id)) {
-		err_msg("state dir %s: device %u has a state; re-provisioning "
-			"replaces it only with --replace-state", dir,
-			(unsigned int)p.device_id);
-		return EXIT_SETUP;
-	}
 	if (packet) {
 		rc = provision_radio_check(dir, &p, pa, paddr);
 		if (rc)
 			return rc;
 	}
-	n = read_file(root_path, root, sizeof(root));
-	if (n != DIAMOND_ROOT_SIZE) {
-		err_msg("%s: %s", root_path, n < 0 ? strerror((int)-n) :
-			"not a 32-byte root secret");
-		explicit_bzero(root, sizeof(root));
+	if (read_root(root_path, root))
 		return EXIT_SETUP;
-	}
 	/* N and the generation are recorded before any key exists. */
 	rc = random_bytes(nonce, sizeof(nonce));
 	if (rc)
@@ -352,34 +504,17 @@ int cmd_provision(int argc, char **argv)
 		explicit_bzero(root, sizeof(root));
 		return EXIT_SETUP;
 	}
-	rc = diamond_provision_fresh(root, nonce, &p, blob, &len);
+	status = make_device(root, nonce, &p, blob_path, hdr, dir, v1);
 	explicit_bzero(root, sizeof(root));
-	if (rc) {
-		err_msg("provision: %s", diamond_strerror(rc));
-		return EXIT_USAGE;
-	}
-	memcpy(dev, blob, len);
-	dev_len = v1 ? to_v1(dev) : len;
-	if (!dev_len || write_device_files(blob_path, hdr, dev, dev_len, &p))
-		goto out;
-	if (dir && write_state(dir, blob, len, p.device_id)) {
-		/* All or nothing: no device blob without its gateway state. */
-		unlink(blob_path);
-		if (hdr)
-			unlink(hdr);
-		goto out;
-	}
+	if (status)
+		return status;
 	/* The radio configuration beside the new state (spec 14.2). */
 	if (packet && provision_radio(dir, p.device_id, pa, paddr))
-		goto out;
+		return EXIT_SETUP;
 	note(2, "device %u: generation %u, first epoch %llu",
 	     (unsigned int)p.device_id, p.generation,
 	     (unsigned long long)p.generation << DMD_GEN_SHIFT);
-	status = 0;
-out:
-	explicit_bzero(blob, sizeof(blob));
-	explicit_bzero(dev, sizeof(dev));
-	return status;
+	return 0;
 bad:
 	err_msg("bad value '%s' (numbers are decimal, without leading zeros)",
 		optarg);

@@ -96,6 +96,40 @@ int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int parse_id_range(const char *s, uint64_t max_count, uint32_t *first,
+		   uint32_t *last)
+{
+	const char *dash = strchr(s, '-');
+	char lo[16];
+	uint64_t a, b;
+
+	if (!dash || (size_t)(dash - s) >= sizeof(lo))
+		return -1;
+	memcpy(lo, s, (size_t)(dash - s));
+	lo[dash - s] = 0;
+	if (parse_u64(lo, UINT32_MAX, &a) || parse_u64(dash + 1, UINT32_MAX, &b) ||
+	    a > b || b - a >= max_count)
+		return -1;
+	*first = (uint32_t)a;
+	*last = (uint32_t)b;
+	return 0;
+}
+
+int id_pattern_ok(const char *pat)
+{
+	const char *u = strstr(pat, "%u");
+
+	return u && strchr(pat, '%') == u && !strchr(u + 2, '%');
+}
+
+void id_path(char *buf, size_t size, const char *pat, uint32_t id)
+{
+	const char *u = strstr(pat, "%u");
+
+	snprintf(buf, size, "%.*s%u%s", (int)(u - pat), pat, (unsigned int)id,
+		 u + 2);
+}
+
 static int hexval(int c)
 {
 	if (c >= '0' && c <= '9')

@@ -139,6 +139,35 @@ static int refusal(int dmd_rc)
 	return dmd_rc == DMD_EFORMAT ? -EPROTO : dlib_core_errno(dmd_rc);
 }
 
+/*
+ * dlib_prx_hold() at @pos. An anchored packet of an epoch past e_c newer
+ * than the one held makes that epoch the held one (spec 14.5, candidate
+ * 2) before its unit is taken, so the unit counts as near (prx_hold.c);
+ * if the packet finds no room, the epoch held before stays.
+ */
+static int hold_at(struct diamond_prx *x, struct dlib_pdev *d,
+		   const struct dmd_packet *p, const uint8_t *pkt, size_t len,
+		   const struct dmd_pkt_pos *pos, struct dlib_punit **pu)
+{
+	uint64_t was_epoch = d->held_epoch;
+	uint8_t was_held = d->held;
+	int newer = p->anchored && pos->epoch > dlib_prx_ec(d) &&
+		    (!d->held || pos->epoch > d->held_epoch);
+	int rc;
+
+	if (newer) {
+		d->held = 1;
+		d->held_epoch = pos->epoch;
+	}
+	rc = dlib_prx_hold(x, d, pkt, len, pos->epoch,
+			   pos->index / DMD_GRID_UNIT, p->jm % DMD_GRID_UNIT, pu);
+	if (newer && (rc < 0 || rc == 2)) {
+		d->held = was_held;
+		d->held_epoch = was_epoch;
+	}
+	return rc;
+}
+
 /* Hold @pkt at each candidate and try each unit it was new to. */
 static int place(struct diamond_prx *x, struct dlib_pdev *d,
 		 const struct dmd_packet *p, const uint8_t *pkt, size_t len,
@@ -156,8 +185,7 @@ static int place(struct diamond_prx *x, struct dlib_pdev *d,
 		/* A try before this one may have moved the cursor. */
 		if (dlib_pos_before(pos[k].epoch, u, dlib_prx_ec(d), d->ps.uc))
 			continue;
-		rc = dlib_prx_hold(x, d, pkt, len, pos[k].epoch, u,
-				   p->jm % DMD_GRID_UNIT, &pu);
+		rc = hold_at(x, d, p, pkt, len, &pos[k], &pu);
 		/* A copy of a record released here: genuine here, not later. */
 		if (rc == 1 && (pu->bits.rel >> (p->jm % DMD_GRID_UNIT) & 1)) {
 			x->stats.duplicates++;
@@ -169,11 +197,6 @@ static int place(struct diamond_prx *x, struct dlib_pdev *d,
 			x->stats.unheld++;
 		if (rc)
 			rc = rc < 0 ? rc : 0;
-		else if (p->anchored && pos[k].epoch > dlib_prx_ec(d) &&
-			 (!d->held || pos[k].epoch > d->held_epoch)) {
-			d->held = 1;
-			d->held_epoch = pos[k].epoch;
-		}
 		was = pu ? pu->bits.rel : 0;
 		if (!rc && pu)
 			rc = dlib_prx_try(x, d, pu, p->jm % DMD_GRID_UNIT,
