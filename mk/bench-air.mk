@@ -12,7 +12,9 @@
 #   make bench-air         the table (AIR_N = 4096 readings, b = 1024; seed
 #                          AIR_SEED, default 1, printed), spliced into
 #                          Documentation/performance.md (bench-air markers)
-#   make check-air-bench   TAP smoke run on small N (part of make check)
+#   make check-air-bench   TAP smoke run, N = 1024, random seed printed
+#                          (part of make check: 20 checks, about 8 s of CPU;
+#                          skips without python3-cryptography)
 #
 # AIR_GATEWAY=software (default) opens with libdiamond's software backend;
 # AIR_GATEWAY=kernel opens through diamond.ko (AF_ALG), which must be

@@ -71,6 +71,15 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
 
 
+def split_packets(data):
+    """The packets of a link file, each after a 1-byte length."""
+    packets, at = [], 0
+    while at < len(data):
+        packets.append(data[at + 1:at + 1 + data[at]])
+        at += 1 + data[at]
+    return packets
+
+
 class Bench:
     def __init__(self, n, seed, work, build, gateway):
         if n % B:
@@ -143,32 +152,31 @@ class Bench:
 
     # ---- the schemes ----
 
-    def grid(self, suite):
-        d = os.path.join(self.work, "d%d-grid" % suite)
-        self.provision(d, suite, True)
+    def boot(self, suite, kind, packet):
+        """Provision a device, run its firmware once: its directory, link
+        file, cycles and link bytes."""
+        d = os.path.join(self.work, "d%d-%s" % (suite, kind))
+        self.provision(d, suite, packet)
         raw = os.path.join(d, "link.raw")
-        cycles = self.avr(self.firmware("psender", suite), os.path.join(d, "nv.avr"), raw)
-        data = open(raw, "rb").read()
+        cycles = self.avr(self.firmware("psender" if packet else "sender", suite),
+                          os.path.join(d, "nv.avr"), raw)
+        return d, raw, cycles, open(raw, "rb").read()
+
+    def grid(self, suite):
+        d, raw, cycles, data = self.boot(suite, "grid", True)
         if data[:PREAMBLE] != bytes(PREAMBLE):
             raise SystemExit("air-bench: %s: no boot preamble" % raw)
         data = data[PREAMBLE:]
         link = os.path.join(d, "link.bin")
         open(link, "wb").write(data)
-        packets, at = [], 0
-        while at < len(data):
-            packets.append(data[at + 1:at + 1 + data[at]])
-            at += 1 + data[at]
+        packets = split_packets(data)
         if len(packets) != self.n:
             raise SystemExit("air-bench: %s sent %d packets, not %d" % (raw, len(packets), self.n))
         return self._diamond(d, suite, "grid", "Diamond%d, 4x4 grid (packet)" % suite,
                              packets, cycles, "packets", link, True)
 
     def stream(self, suite):
-        d = os.path.join(self.work, "d%d-stream" % suite)
-        self.provision(d, suite, False)
-        raw = os.path.join(d, "link.raw")
-        cycles = self.avr(self.firmware("sender", suite), os.path.join(d, "nv.avr"), raw)
-        data = open(raw, "rb").read()
+        d, raw, cycles, data = self.boot(suite, "stream", False)
         frames, at = [], data.find(b"DF")
         while 0 <= at < len(data):
             size = 20 + int.from_bytes(data[at + 18:at + 20], "little")
@@ -203,11 +211,8 @@ class Bench:
 
         def deliver(arrived, run):
             rx = baseline.Receiver(kind)
-            data = open(arrived, "rb").read()
-            at = 0
-            while at < len(data):
-                rx.feed(data[at + 1:at + 1 + data[at]])
-                at += 1 + data[at]
+            for p in split_packets(open(arrived, "rb").read()):
+                rx.feed(p)
             return len(rx.delivered)
         s = Scheme(kind, name, packets, cycles, "packets", deliver)
         s.link = link
@@ -217,7 +222,10 @@ class Bench:
         """AVR cycles per reading of the comparison firmware (bench/fw/
         scheme_fw.c, 1024 readings of 16 bytes, key setup and all)."""
         elf = os.path.join(self.build, "bench", "avr", "%s-16.elf" % scheme)
-        return self.avr(elf, os.devnull, os.devnull) / 1024.0
+        # Scratch files, never /dev/null: avr-run writes its EEPROM back.
+        scratch = os.path.join(self.work, "scheme-%s" % scheme)
+        open(scratch + ".eeprom", "wb").close()
+        return self.avr(elf, scratch + ".eeprom", scratch + ".uart") / 1024.0
 
     def schemes(self):
         self.reference = {}
