@@ -8,10 +8,15 @@
 # for the expected output. In the VM (static diamondctl, the module
 # loaded): each run opened through the kernel (open --packet, no
 # --software) must print byte for byte the same JSON, name the kernel path
-# and leave the same state file; two runs are also killed (SIGKILL) once
+# and leave the same state file. Four runs are also killed (SIGKILL) once
 # the receiver has taken a prefix of the packets and sits waiting for
-# more, then reopened on all of them: no record released twice across the
-# two processes, and together exactly the software path's records. Last,
+# more, then reopened on the packets from the stored cursor's unit on (a
+# link that keeps what it sent since; the packets before the cursor are
+# behind it, and replaying them all would fill the copy slots of spec
+# 14.5's candidates, DLIB_PRX_COPIES): each process prints what the
+# software path prints on the same packets from the same state, no record
+# is released twice across the two, and together they release exactly
+# what the uninterrupted software path releases. Last,
 # test_packet's library tests run with every receiver on the kernel
 # backend (PRX_KERNEL=1). Skips (exit 4) when the module or the static
 # programs are not built, or when the module's source has no tag grid.
@@ -54,7 +59,9 @@ run() {
 		--generation 0 --packet --addr-width 1 --addr 9 >/dev/null || return
 	seq 0 $((ep * b - 1)) | sed "s/^/$name /" | "$D" seal --packet \
 		--blob "$name/dev.bin" --addr-width 1 --addr 9 >"$name/sealed" || return
-	"$LOSSY" --packets "$@" <"$name/sealed" >"w/$name/in" 2>"$name/link.txt" || return
+	"$LOSSY" --packets "$@" --drop-log "$name/drops" <"$name/sealed" \
+		>"w/$name/in" 2>"$name/link.txt" || return
+	echo "$b $b" >"$name/b"
 	cp -r "w/$name/st" "$name/sw"
 	"$D" open --packet --state-dir "$name/sw" --software "w/$name/in" \
 		>"$name/expect.json" 2>"$name/expect.txt"
@@ -77,7 +84,8 @@ for boot in 1 2 3; do
 	seq 0 39 | sed "s/^/boot$boot /" | "$D" seal --packet \
 		--blob resets/dev.bin --addr-width 1 --addr 9 || exit 1
 done >resets/sealed &&
-"$LOSSY" --packets --loss 0.05 --seed 2 <resets/sealed >w/resets/in 2>resets/link.txt &&
+"$LOSSY" --packets --loss 0.05 --seed 2 --drop-log resets/drops <resets/sealed \
+	>w/resets/in 2>resets/link.txt && echo "1024 40" >resets/b &&
 cp -r w/resets/st resets/sw &&
 "$D" open --packet --state-dir resets/sw --software w/resets/in \
 	>resets/expect.json 2>resets/expect.txt && RUNS="$RUNS resets"
@@ -95,11 +103,45 @@ while i < len(d) and k < int(sys.argv[2]):
 sys.stdout.buffer.write(d[:i])
 PY
 }
-# The restart runs: killed after K packets, K about a third and two thirds.
+# resume IN DROPS STATE B PER: the packets of IN from the first one at or
+# after the first record of the stored cursor's unit; the position of the
+# s-th packet sealed is (s / PER, s % PER) (PER = B, or a boot's readings).
+resume() {
+	python3 - "$@" <<'PY'
+import struct, sys
+inp, drops, state = sys.argv[1:4]
+b, per = int(sys.argv[4]), int(sys.argv[5])
+d = open(inp, "rb").read()
+dropped = set(int(x) for x in open(drops).read().split())
+s = open(state, "rb").read()
+blen = struct.unpack_from("<I", s, 12)[0]
+ec, uc = struct.unpack_from("<QI", s, 16 + blen)
+i = ordinal = 0
+while i < len(d):
+    if d[i]:
+        while ordinal in dropped:
+            ordinal += 1
+        if (ordinal // per) * b + ordinal % per >= ec * b + 16 * uc:
+            break
+        ordinal += 1
+    i += 1 + d[i]
+sys.stdout.buffer.write(d[i:])
+PY
+}
+# The restart runs, killed after K packets: the software path on the same
+# prefix (to its end) and then on the packets from its stored cursor on.
 KILLS="s1-b64-bern5:400 s2-b32-bern10:777 s1-b1024-ge5:1300 resets:57"
 for k in $KILLS; do
 	name=${k%%:*}
 	prefix "w/$name/in" "${k#*:}" >"w/$name/prefix"
+	cp -r "w/$name/st" "$name/swk"
+	"$D" open --packet --state-dir "$name/swk" --software "w/$name/prefix" \
+		>"w/$name/sw1.json" 2>/dev/null
+	md5sum <"$name/swk/9.state" | cut -d' ' -f1 >"$name/swk.md5"
+	resume "w/$name/in" "$name/drops" "$name/swk/9.state" $(cat "$name/b") \
+		>"w/$name/suffix"
+	"$D" open --packet --state-dir "$name/swk" --software "w/$name/suffix" \
+		>"w/$name/sw2.json" 2>/dev/null
 done
 
 cat >w/guest.sh <<'SH'
@@ -145,9 +187,12 @@ for k in KILLS_HERE; do
 	wait $pid 2>/dev/null
 	echo "@@killed $r $?"
 	exec 3>&-
-	diamondctl open --packet --state-dir /w/$r/r /w/$r/in >/w/$r/o2 2>/w/$r/e2
+	echo "@@md5k $r $(md5sum </w/$r/r/9.state | cut -d' ' -f1)"
+	diamondctl open --packet --state-dir /w/$r/r /w/$r/suffix >/w/$r/o2 2>/w/$r/e2
 	echo "@@rc2 $r $?"
 	sed "s/^/@@e2 $r /" /w/$r/e2
+	cmp -s /w/$r/o1 /w/$r/sw1.json && echo "@@same1 $r"
+	cmp -s /w/$r/o2 /w/$r/sw2.json && echo "@@same2 $r"
 	recs /w/$r/o1 >/w/$r/k1
 	recs /w/$r/o2 >/w/$r/k2
 	recs /w/$r/expect.json >/w/$r/sw
@@ -189,12 +234,18 @@ for r in $RUNS; do
 done
 for k in $KILLS; do
 	r=${k%%:*}
-	set -- $(sec "counts $r")
-	t "$r: killed after ${k#*:} packets while waiting for more (status $(sec "killed $r")), reopened on all: exit 0" \
-		'! sec nowait | grep -qx "$r" && [ "$(sec "killed $r")" = 137 ] && [ "$(sec "rc2 $r")" = 0 ] && [ "${1:-0}" -gt 0 ]'
-	t "$r: nothing released twice across the two processes (${1:-?} + ${2:-?})" \
+	read -r c1 c2 c3 <<-COUNTS
+	$(sec "counts $r")
+	COUNTS
+	t "$r: killed after ${k#*:} packets while it waited for more (status $(sec "killed $r")); its state is the software path's after them" \
+		'! sec nowait | grep -qx "$r" && [ "$(sec "killed $r")" = 137 ] && [ "$(sec "md5k $r")" = "$(cat "$r/swk.md5")" ]'
+	t "$r: what it printed before the kill is the software path's on those packets (${c1:-?} records)" \
+		'[ "${c1:-0}" -gt 0 ] && sec same1 | grep -qx "$r"'
+	t "$r: reopened on the packets from the stored cursor's unit on ($(wc -c <"w/$r/suffix") bytes): exit 0, the software path's JSON on them (${c2:-?} records)" \
+		'[ "$(sec "rc2 $r")" = 0 ] && sec same2 | grep -qx "$r"'
+	t "$r: nothing released twice across the two processes" \
 		'[ "$(sec "twice $r")" = 0 ]'
-	t "$r: together exactly the software path's records (${3:-?})" \
+	t "$r: together exactly what the uninterrupted software path releases (${c3:-?})" \
 		'sec union | grep -qx "$r same"'
 done
 t "test_packet with every receiver on diamond.ko: ran to its plan, not skipped" \
