@@ -17,6 +17,8 @@
 # software path prints on the same packets from the same state, no record
 # is released twice across the two, and together they release exactly
 # what the uninterrupted software path releases. Last,
+# two devices interleaved on one link are opened with one tfm at a time
+# (--max-tfms 1: keyed again from the receiver's state at every try);
 # test_packet's library tests run with every receiver on the kernel
 # backend (PRX_KERNEL=1). Skips (exit 4) when the module or the static
 # programs are not built, or when the module's source has no tag grid.
@@ -89,6 +91,34 @@ done >resets/sealed &&
 cp -r w/resets/st resets/sw &&
 "$D" open --packet --state-dir resets/sw --software w/resets/in \
 	>resets/expect.json 2>resets/expect.txt && RUNS="$RUNS resets"
+
+# Two devices on one link, their packets interleaved one for one, opened
+# with --max-tfms 1 in the guest: each packet of the other device closes
+# the tfm and the next keys it again from the receiver's state.
+mkdir -p two w/two
+"$D" keygen -o two/root.bin &&
+for dev in 9 10; do
+	"$D" provision --root two/root.bin --device $dev --suite $((dev - 8)) \
+		--agg xor --b 64 --blob two/d$dev.bin --state-dir w/two/st \
+		--generation 0 --packet --addr-width 1 --addr $dev >/dev/null &&
+	seq 0 639 | sed "s/^/d$dev /" | "$D" seal --packet --blob two/d$dev.bin \
+		--addr-width 1 --addr $dev >two/s$dev || exit 1
+done &&
+python3 - two/s9 two/s10 >two/sealed <<'PY' &&
+import sys
+def packets(f):
+    d, i, out = open(f, "rb").read(), 0, []
+    while i < len(d):
+        out.append(d[i:i + 1 + d[i]])
+        i += 1 + d[i]
+    return out
+a, b = packets(sys.argv[1]), packets(sys.argv[2])
+sys.stdout.buffer.write(b"".join(x + y for x, y in zip(a, b)))
+PY
+"$LOSSY" --packets --loss 0.05 --seed 4 <two/sealed >w/two/in 2>two/link.txt &&
+cp -r w/two/st two/sw &&
+"$D" open --packet --state-dir two/sw --software w/two/in >two/expect.json \
+	2>two/expect.txt && cp two/expect.json w/two/
 
 # prefix FILE K: the first K packets (a length byte and its bytes each).
 prefix() {
@@ -200,6 +230,12 @@ for k in KILLS_HERE; do
 	echo "@@twice $r $(sort /w/$r/k1 /w/$r/k2 | uniq -d | wc -l)"
 	sort /w/$r/k1 /w/$r/k2 | cmp -s - /w/$r/sw && echo "@@union $r same"
 done
+cp -r /w/two/st /w/two/k
+diamondctl open --packet --max-tfms 1 --state-dir /w/two/k /w/two/in >/w/two/out 2>/w/two/err
+echo "@@rc two $?"
+sed "s/^/@@err two /" /w/two/err
+cmp -s /w/two/out /w/two/expect.json && echo "@@same two"
+echo "@@md5 two $(cat /w/two/k/9.state /w/two/k/10.state | md5sum | cut -d' ' -f1)"
 PRX_KERNEL=1 test_packet /w/packet.txt /tmp/tp-state >/w/tp.tap 2>/w/tp.err
 echo "@@tprc $?"
 sed 's/^/@@tp /' /w/tp.tap
@@ -232,6 +268,11 @@ for r in $RUNS; do
 	t "$r: the state file equals the software path's" \
 		'[ "$(sec "md5 $r")" = "$(md5sum <"$r/sw/9.state" | cut -d" " -f1)" ]'
 done
+released=$(grep -c '"data"' two/expect.json)
+t "two devices interleaved, --max-tfms 1 (a tfm keyed again at every try of the other device): exit 0, JSON byte for byte the software path's ($released records; $(sed 's/^lossy-link: //' two/link.txt))" \
+	'[ "$(sec "rc two")" = 0 ] && [ "$released" -gt 1000 ] && sec same | grep -qx two'
+t "two devices, --max-tfms 1: both state files equal the software path's" \
+	'[ "$(sec "md5 two")" = "$(cat two/sw/9.state two/sw/10.state | md5sum | cut -d" " -f1)" ]'
 for k in $KILLS; do
 	r=${k%%:*}
 	read -r c1 c2 c3 <<-COUNTS

@@ -142,7 +142,8 @@ static void on_lost(void *arg, uint32_t dev, uint64_t e, uint32_t first,
 static void open_help(FILE *f)
 {
 	fprintf(f,
-		"usage: diamondctl open --packet --state-dir DIR [--software] [FILE]\n\n"
+		"usage: diamondctl open --packet --state-dir DIR [--software]\n"
+		"                         [--max-skip N] [--max-tfms N] [FILE]\n\n"
 		"Read packets, each after a 1-byte length (from seal --packet), from\n"
 		"FILE or stdin (a length of 0 is no packet, as a firmware's link\n"
 		"idles), and open them with the packet receiver (spec 14.5)\n"
@@ -152,7 +153,10 @@ static void open_help(FILE *f)
 		"on stderr. Units are verified in diamond.ko (its tag grid, authsize\n"
 		"12: one tfm per device, keyed at the state directory's cursor),\n"
 		"which must be loaded (modprobe diamond); --software verifies with\n"
-		"the portable core instead, and releases exactly the same records.\n");
+		"the portable core instead, and releases exactly the same records.\n"
+		"--max-tfms N: kernel tfms kept open at once, LRU (default 16384,\n"
+		"lowered to fit the descriptor limit); a device whose tfm was\n"
+		"closed is keyed again from its state when a packet needs it.\n");
 }
 
 int cmd_open_packet(int argc, char **argv)
@@ -162,6 +166,7 @@ int cmd_open_packet(int argc, char **argv)
 		{ "state-dir", required_argument, NULL, 'D' },
 		{ "software", no_argument, NULL, 's' },
 		{ "max-skip", required_argument, NULL, 'k' },
+		{ "max-tfms", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -169,9 +174,9 @@ int cmd_open_packet(int argc, char **argv)
 	uint8_t pkt[256];
 	struct diamond_prx_stats st;
 	struct diamond_store *store;
-	struct diamond_prx *x;
+	struct diamond_prx *x = NULL;
 	const char *dir = NULL;
-	uint64_t skip = 0;
+	uint64_t skip = 0, tfms = 0;
 	int c, rc, sw = 0, status = 0, len;
 	char msg[512] = "";
 	FILE *in = stdin;
@@ -184,6 +189,10 @@ int cmd_open_packet(int argc, char **argv)
 		case 's': sw = 1; break;
 		case 'k':
 			if (parse_u64(optarg, UINT32_MAX, &skip))
+				return EXIT_USAGE;
+			break;
+		case 't':
+			if (parse_u64(optarg, UINT32_MAX, &tfms) || !tfms)
 				return EXIT_USAGE;
 			break;
 		case 'h': open_help(stdout); return 0;
@@ -214,6 +223,10 @@ int cmd_open_packet(int argc, char **argv)
 	if (!rc) {
 		rc = diamond_prx_new(&x, store, &cbs, (uint32_t)skip,
 				     sw ? 0 : DIAMOND_PRX_KERNEL);
+		if (!rc && tfms)
+			rc = diamond_prx_max_tfms(x, (unsigned int)tfms);
+		if (rc && x)
+			diamond_prx_free(x);
 		if (rc)
 			diamond_store_close(store);
 	}

@@ -31,6 +31,8 @@ int diamond_prx_new(struct diamond_prx **out, struct diamond_store *store,
 	if (cbs)
 		x->cbs = *cbs;
 	x->max_skip = max_skip ? max_skip : 4096;
+	if (flags & DIAMOND_PRX_KERNEL)
+		x->max_grids = dlib_fit_tfms(DIAMOND_DEFAULT_MAX_TFMS);
 	*out = x;
 	return 0;
 }
@@ -261,6 +263,16 @@ int diamond_prx_feed(struct diamond_prx *x, const uint8_t *pkt, size_t len)
 	}
 	rc = place(x, d, &p, pkt, len, pos, n);
 	return rc ? rc : dlib_prx_settle(x, d);
+}
+
+int diamond_prx_max_tfms(struct diamond_prx *x, unsigned int n)
+{
+	if (!x || !n)
+		return -EINVAL;
+	x->max_grids = dlib_fit_tfms(n);
+	while (x->ngrids > x->max_grids)
+		dlib_prx_grid_evict(x, NULL);
+	return 0;
 }
 
 void diamond_prx_stats(const struct diamond_prx *x,

@@ -63,6 +63,7 @@ struct dlib_punit {
 struct dlib_pdev {
 	struct dlib_pstate ps;		/* cursor and keys, as stored */
 	void *grid;			/* the backend's handle (kernel: a tfm) */
+	uint64_t grid_used;		/* when it was last used (x->clock) */
 	uint32_t id, addr;
 	uint8_t a;
 	uint8_t held;			/* an anchored epoch past e_c is held */
@@ -79,6 +80,8 @@ struct diamond_prx {
 	struct dlib_pdev **dev;
 	size_t ndev, cap;
 	struct diamond_prx_stats stats;
+	unsigned int ngrids, max_grids;	/* kernel tfms open, and at most */
+	uint64_t clock;			/* grid uses, for the LRU */
 	uint8_t pt[DMD_GRID_UNIT][DMD_PKT_MAX_RECORD];
 };
 
@@ -129,8 +132,14 @@ uint64_t dlib_prx_distance(const struct dlib_pdev *d, uint64_t e, uint32_t u);
  * lost, and the module's restore form wants an undecided cursor unit.
  */
 void dlib_prx_skip_released(struct dlib_pdev *d);
-/* The device's backend handle, attached from its state if it has none. */
+/*
+ * The device's backend handle, attached from its state if it has none;
+ * the least recently used other device's goes first when x->max_grids are
+ * open (its state is the receiver's, so it is keyed again when needed).
+ */
 int dlib_prx_grid(struct diamond_prx *x, struct dlib_pdev *d);
+/* Close the least recently used device's tfm, other than @keep's. */
+void dlib_prx_grid_evict(struct diamond_prx *x, const struct dlib_pdev *keep);
 /* Drop it (the next use keys a new one from the receiver's state). */
 void dlib_prx_grid_drop(struct diamond_prx *x, struct dlib_pdev *d);
 /*

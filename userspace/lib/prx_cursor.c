@@ -16,23 +16,42 @@ uint64_t dlib_prx_distance(const struct dlib_pdev *d, uint64_t e, uint32_t u)
 				   d->ps.uc, e, u);
 }
 
+void dlib_prx_grid_evict(struct diamond_prx *x, const struct dlib_pdev *keep)
+{
+	struct dlib_pdev *lru = NULL;
+	size_t i;
+
+	for (i = 0; i < x->ndev; i++)
+		if (x->dev[i]->grid && x->dev[i] != keep &&
+		    (!lru || x->dev[i]->grid_used < lru->grid_used))
+			lru = x->dev[i];
+	if (lru)
+		dlib_prx_grid_drop(x, lru);
+}
+
 int dlib_prx_grid(struct diamond_prx *x, struct dlib_pdev *d)
 {
 	struct dlib_pstate ps;
 	int rc;
 
+	d->grid_used = ++x->clock;
 	if (d->grid || !x->be->grid_attach)
 		return 0;
+	while (x->ngrids >= x->max_grids && x->ngrids)
+		dlib_prx_grid_evict(x, d);
 	dlib_prx_state(d, NULL, NULL, &ps);
 	rc = x->be->grid_attach(&d->grid, &ps);
 	dmd_wipe(&ps, sizeof(ps));
+	x->ngrids += !rc;
 	return rc;
 }
 
 void dlib_prx_grid_drop(struct diamond_prx *x, struct dlib_pdev *d)
 {
-	if (d->grid)
+	if (d->grid) {
 		x->be->grid_drop(d->grid);
+		x->ngrids--;
+	}
 	d->grid = NULL;
 }
 
