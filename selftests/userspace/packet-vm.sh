@@ -93,7 +93,7 @@ cp -r w/resets/st resets/sw &&
 	>resets/expect.json 2>resets/expect.txt && RUNS="$RUNS resets"
 
 # Two devices on one link, their packets interleaved one for one, opened
-# with --max-tfms 1 in the guest: each packet of the other device closes
+# with --max-tfms 1 in the guest: each try of the other device closes
 # the tfm and the next keys it again from the receiver's state.
 mkdir -p two w/two
 "$D" keygen -o two/root.bin &&
