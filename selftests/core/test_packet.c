@@ -33,6 +33,7 @@
 #include <diamond/util.h>
 #include "tap.h"
 #include "lib/kvrec.h"
+#include "lib/unit_key.h"
 
 static int code_of(const char *expect)
 {
@@ -57,24 +58,6 @@ static int load_key(struct dmd_state *st)
 	size_t n = unhex(b, sizeof(b), get("key") ? get("key") : "");
 
 	return dmd_blob_parse(st, b, n);
-}
-
-/* R_{e,16u} from @st, the state at the start of an epoch <= e. */
-static void unit_key(const struct dmd_state *st, uint64_t e, uint32_t u,
-		     uint8_t r[DMD_KEY_MAX])
-{
-	struct dmd_stream s;
-	uint8_t key[DMD_KEY_MAX], hp[32];
-	uint64_t x;
-	uint32_t j;
-
-	memcpy(key, st->key, sizeof(key));
-	for (x = st->epoch; x <= e; x++)
-		dmd_epoch_update(st->suite, key, key, r);
-	for (j = 0; j < u * DMD_GRID_UNIT; j++) {
-		dmd_slot_open(&s, st->suite, r, r, hp);
-		dmd_stream_wipe(&s);
-	}
 }
 
 /* ---- d1-..., d2-...: the sender, then the receiver on its packets ---- */
@@ -136,7 +119,7 @@ static int unit_values(const struct dmd_state *st, unsigned int u)
 	const char *v;
 	int ok = 1;
 
-	unit_key(st, st->epoch, u, r);
+	unit_key(st, st->epoch, u, r, NULL);
 	dmd_stream_prefix(st->suite, r, DMD_DOMAIN_GRID, z, sizeof(z));
 	v = strchr(get_nth("z", u), ' ') + 1;
 	ok &= unhex(want, sizeof(want), v) == 256 && !memcmp(want, z, 256);
@@ -176,7 +159,7 @@ static int unit_opens(const struct dmd_state *st, unsigned int a,
 		dmd_grid_unit_add(&g, &p);
 		g.pt[rr] = pt[rr];
 	}
-	unit_key(st, st->epoch, u, r);
+	unit_key(st, st->epoch, u, r, NULL);
 	ok &= dmd_grid_open(st->suite, r, st->epoch, u, &g, 0, &v, NULL) ==
 	      DMD_OK;
 	ok &= v.verified == 0xff && v.released == 0xffff;
@@ -333,7 +316,7 @@ static void rx_vector(const char *name)
 		memset(pt[p.jm % 16], 0xa5, sizeof(pt[0]));
 		g.pt[p.jm % 16] = pt[p.jm % 16];
 	}
-	unit_key(&st, e, u, r);
+	unit_key(&st, e, u, r, NULL);
 	rc = dmd_grid_open(st.suite, r, e, u, &g, (uint16_t)before, &v, NULL);
 	ok &= rc == (vt ? DMD_OK : DMD_EBADMSG);
 	ok &= v.verified == vt && v.released == rel;
@@ -387,7 +370,7 @@ static void flip_every_byte(const struct dmd_state *st, unsigned int a)
 	uint16_t want;
 	size_t i;
 
-	unit_key(st, st->epoch, 0, r);
+	unit_key(st, st->epoch, 0, r, NULL);
 	for (rr = 0; rr < DMD_GRID_UNIT; rr++)
 		for (i = a + 1 + (rr ? 0 : DMD_PKT_ANCHOR_SIZE); i < got[rr].n;
 		     i++) {

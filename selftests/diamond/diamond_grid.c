@@ -21,7 +21,9 @@
  *   epochs, and a unit past the window moving the cursor;
  * - the restore form (and its refusals), authsize 16 against a grid
  *   state (-EOPNOTSUPP, -EBUSY), and every malformed control table or
- *   ciphertext with its errno, after which the genuine unit still opens.
+ *   ciphertext with its errno, after which the genuine unit still opens;
+ * - DIAMOND_ALG_GET_WRAPPED (a wrap key in a session keyring of the
+ *   program's own): the blob with no grid state, -EOPNOTSUPP with one.
  *
  *   diamond_grid [diamond.txt]   (packet.txt is looked for beside it,
  *                                 beside the program, or $DMD_PACKET_VECTORS)
@@ -33,6 +35,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/keyctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <diamond/chain.h>
@@ -40,9 +44,15 @@
 #include <diamond/stream.h>
 #include <diamond/util.h>
 #include "lib/kvrec.h"
+#include "lib/unit_key.h"
 #include "tap.h"
 #include "afalg.h"
+#include "dmd_keys.h"
 #include "dmd_test.h"
+
+#ifndef SOL_ALG
+#define SOL_ALG			279
+#endif
 
 #define TBL		DMD_GRID_TABLE_SIZE
 #define REQ_MAX		(TBL + DMD_GRID_UNIT * (2 + DMD_PKT_MAX_RECORD) + \
@@ -178,26 +188,6 @@ static void op(int tfm, const struct greq *q, struct gout *o)
 	tail = (size_t)got > pos ? (size_t)got - pos : 0;
 	for (i = 0; i < tail; i++)
 		o->zero_tags &= !out[pos + i];
-}
-
-/* R_{e,16u} (and E_{e+1} into @e_next) from @st, at an epoch <= e. */
-static void unit_key(const struct dmd_state *st, uint64_t e, uint32_t u,
-		     uint8_t r[DMD_KEY_MAX], uint8_t e_next[DMD_KEY_MAX])
-{
-	struct dmd_stream s;
-	uint8_t key[DMD_KEY_MAX], hp[32];
-	uint64_t x;
-	uint32_t j;
-
-	memcpy(key, st->key, sizeof(key));
-	for (x = st->epoch; x <= e; x++)
-		dmd_epoch_update(st->suite, key, key, r);
-	for (j = 0; j < u * DMD_GRID_UNIT; j++) {
-		dmd_slot_open(&s, st->suite, r, r, hp);
-		dmd_stream_wipe(&s);
-	}
-	if (e_next)
-		memcpy(e_next, key, DMD_KEY_MAX);
 }
 
 /*
@@ -960,6 +950,50 @@ static void bad_input(unsigned int suite, const struct dmd_state *st,
 	afalg_close(tfm);
 }
 
+/*
+ * DIAMOND_ALG_GET_WRAPPED: a grid tfm with an empty grid state exports its
+ * blob; once a unit is pending it has no wrapped form (-EOPNOTSUPP).
+ */
+static void export_refused(unsigned int suite, const struct dmd_state *st,
+			   const uint8_t *blob, size_t bl, int have_wkey)
+{
+	uint8_t w[DMD_WRAP_MAX + 64];
+	struct greq q = { .e = st->epoch };
+	socklen_t len;
+	struct gout o;
+	int tfm, sock, n1 = 0, n2 = 0;
+
+	if (!have_wkey) {
+		tap_skip("no session keyring for the wrap key", "export");
+		return;
+	}
+	tfm = afalg_bind_type(AFALG_DIAMOND_TYPE, dmd_alg_name(suite));
+	if (tfm < 0 || afalg_setauthsize(tfm, DMD_PKT_TAG_SIZE) ||
+	    afalg_setkey(tfm, blob, bl)) {
+		tap_result(0, "suite%u: a grid tfm of type diamond", suite);
+		afalg_close(tfm);
+		return;
+	}
+	sock = afalg_accept(tfm);
+	len = sizeof(w);
+	n1 = getsockopt(sock, SOL_ALG, DIAMOND_ALG_GET_WRAPPED, w, &len) ?
+		     -errno : (int)len;
+	afalg_close(sock);
+	unit_of(0, 0, &q.g);
+	drop(&q.g, 1u << 5, 0);
+	op(tfm, &q, &o);
+	sock = afalg_accept(tfm);
+	len = sizeof(w);
+	n2 = getsockopt(sock, SOL_ALG, DIAMOND_ALG_GET_WRAPPED, w, &len) ?
+		     -errno : (int)len;
+	afalg_close(sock);
+	tap_result(n1 == (int)DMD_WRAP_SIZE(DMD_BLOB2_SIZE(dmd_key_size(suite))) &&
+			   !o.err && n2 == -EOPNOTSUPP,
+		   "suite%u: export: %d bytes with no grid state, then %s",
+		   suite, n1, dmd_errname(n2));
+	afalg_close(tfm);
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = packet_path(argc, argv);
@@ -969,6 +1003,7 @@ int main(int argc, char **argv)
 	struct dmd_rng rng;
 	unsigned int suite;
 	size_t bl;
+	int have_wkey;
 
 	tap_header();
 	avail[1] = dmd_suite_available(1);
@@ -977,6 +1012,11 @@ int main(int argc, char **argv)
 		tap_trailing_plan();
 		return TAP_EXIT_SKIP;
 	}
+	/* A session keyring of our own, with a wrap key, for the export. */
+	memset(blob, 0x5a, DMD_WRAP_KEY_SIZE);
+	have_wkey = dmd_keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0) >= 0 &&
+		    dmd_key_add(DMD_KEY_TYPE, "diamond:wrap", blob,
+				DMD_WRAP_KEY_SIZE, KEY_SPEC_SESSION_KEYRING) >= 0;
 	rng.s = dmd_seed();
 	tap_diag("seed %llu (DMD_SEED to repeat)", (unsigned long long)rng.s);
 	if (run_vectors(path, avail) < 0)
@@ -993,6 +1033,7 @@ int main(int argc, char **argv)
 		window(suite, &st, blob, bl);
 		restore(suite, &st);
 		bad_input(suite, &st, blob, bl);
+		export_refused(suite, &st, blob, bl, have_wkey);
 	}
 	tap_trailing_plan();
 	return tap_finish();
