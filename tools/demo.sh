@@ -27,7 +27,8 @@
 #     grid's tags riding in the records' packets, through `lossy-link
 #     --packets` at 5% loss (seeded); `diamondctl open --packet` releases
 #     the readings a verified row or column tag covers (software path, on
-#     the host: diamond.ko does not verify grid units yet).
+#     the host; through diamond.ko's tag grid it releases the same, make
+#     check-packet-vm).
 #
 # --tap prints TAP instead (make check-fw-interop): the same run, checked,
 # with two more devices on the same gateway VM, the senders for other
@@ -319,7 +320,7 @@ sec() { sed -n "s/^@@$1 //p" console.txt | tr -d '\r'; }
 # Step 7's report: what the packet receiver released of each device.
 packet_report() {
 	local d id n
-	step "the packet radio at the gateway (diamondctl open --packet, software path: diamond.ko does not verify grid units yet)"
+	step "the packet radio at the gateway (diamondctl open --packet, software path on the host; diamond.ko's tag grid releases the same: make check-packet-vm)"
 	for d in $PDEVICES; do
 		id=${d%%:*}
 		n=$(grep -c "\"device\":$id,.*\"data\"" packet.json)
