@@ -706,8 +706,9 @@ static inline int dlib_pos_before(uint64_t e, uint32_t u, uint64_t e2,
  * released plaintexts into @g->pt, the module's cursor into *@ec, *@uc;
  * -EIO when the module and the receiver disagree.
  */
-#define DLIB_KGRID_KEY_MAX	(DMD_BLOB2_MAX + 12 + DMD_KEY_MAX + 48)
-#define DLIB_KGRID_MAX		(32 + DMD_GRID_UNIT * (2 + DMD_PKT_MAX_RECORD) + \
+#define DLIB_KGRID_KEY_MAX	(DMD_BLOB2_MAX + DMD_GRID_CURSOR_SIZE(DMD_KEY_MAX))
+#define DLIB_KGRID_MAX		(DMD_GRID_TABLE_SIZE + \
+				 DMD_GRID_UNIT * (2 + DMD_PKT_MAX_RECORD) + \
 				 DMD_GRID_TAGS * DMD_PKT_TAG_SIZE)
 uint64_t dlib_kgrid_distance(uint32_t units, uint64_t ec, uint32_t uc,
 			     uint64_t e, uint32_t u);

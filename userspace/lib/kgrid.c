@@ -24,26 +24,6 @@
 
 #include "internal.h"
 
-/* kernel-api.rst's constants, as <diamond/spec.h> names them. */
-#ifndef DMD_GRID_TABLE_SIZE
-#define DMD_GRID_TABLE_SIZE	32
-#define DMD_GRID_OFF_UNIT	0
-#define DMD_GRID_OFF_HELD	4
-#define DMD_GRID_OFF_TAGS	6
-#define DMD_GRID_OFF_FLAGS	7
-#define DMD_GRID_OFF_RELEASED	8
-#define DMD_GRID_OFF_VERIFIED	10
-#define DMD_GRID_OFF_STATE	11
-#define DMD_GRID_OFF_UNIT_REL	12
-#define DMD_GRID_OFF_UNIT_VER	14
-#define DMD_GRID_OFF_CUR_EPOCH	16
-#define DMD_GRID_OFF_CUR_UNIT	24
-#define DMD_GRID_GIVE_UP	0x01
-#define DMD_GRID_DECIDED	0x01
-#define DMD_GRID_WINDOW		16
-#define DMD_GRID_CURSOR_SIZE(k)	(12 + (k) + 3 * DMD_GRID_WINDOW)
-#endif
-
 #define KGRID_AUTHSIZE		DMD_PKT_TAG_SIZE
 
 /* A device's grid tfm and where the module said its cursor stands. */
