@@ -245,6 +245,24 @@ int diamond_prx_feed(struct diamond_prx *x, const uint8_t *pkt, size_t len)
 	return rc ? rc : dlib_prx_settle(x, d);
 }
 
+int diamond_prx_set_stage(struct diamond_prx *x, int (*commit)(void *arg),
+			  void *arg)
+{
+	if (!x)
+		return -EINVAL;
+	x->stage = commit;
+	x->stage_arg = arg;
+	return 0;
+}
+
+int diamond_prx_set_fence(struct diamond_prx *x, struct diamond_fence *fence)
+{
+	if (!x || !fence)
+		return -EINVAL;
+	dlib_store_set_fence(x->store, fence);
+	return 0;
+}
+
 void diamond_prx_stats(const struct diamond_prx *x,
 		       struct diamond_prx_stats *s)
 {

@@ -67,6 +67,8 @@ struct diamond_prx {
 	struct diamond_store *store;
 	const struct dlib_backend *be;
 	struct diamond_prx_cbs cbs;
+	int (*stage)(void *arg);	/* diamond_prx_set_stage() or NULL */
+	void *stage_arg;
 	uint32_t max_skip;
 	struct dlib_pdev **dev;
 	size_t ndev, cap;
