@@ -59,7 +59,7 @@ US_CTL_FLAGS := -DDIAMONDCTL_VERSION='"$(US_VERSION)"'
 # leave it out, and so does a machine without libmosquitto-dev (then
 # check-fleet skips).
 US_MQTT_SRCS := $(addprefix $(US_CTL_SRC)/,fleet.c forward.c lease.c mqtt.c open_mqtt.c \
-		outbox.c semtech.c)
+		outbox.c semtech.c verifier_packets.c)
 US_MQTT      := $(shell pkg-config --exists libmosquitto 2>/dev/null && echo 1)
 US_NO_MQTT   := -DDIAMONDCTL_NO_MQTT
 US_CTL_BASE  := $(filter-out $(US_MQTT_SRCS),$(US_CTL_SRCS))
@@ -226,8 +226,11 @@ check-userspace-groups: $(DIAMONDCTL) $(US_FRAMETOOL)
 # and the broker. Then item 3 (fleet-failover.sh): two verifiers sharing
 # two shards through a lease and a fence, one stopped and continued (the
 # fencing test), one killed with SIGKILL: about 4 s of CPU more, 15 s wall
-# (leases and settle periods). Both skip loudly without mosquitto or a
-# diamondctl built with libmosquitto.
+# (leases and settle periods). Then packet mode (fleet-packet.sh): eight
+# packet-mode devices through three forward --packet behind lossy-link
+# --packets at 5% each, one verifier, then a SIGKILL mid-run: about 5 s
+# of CPU (broker and helpers included), 17 s wall. All skip loudly
+# without mosquitto or a diamondctl built with libmosquitto.
 CHECK_SUITES += fleet
 .PHONY: check-fleet
 check-fleet: $(DIAMONDCTL) $(LOSSY)
@@ -241,7 +244,10 @@ check-fleet: $(DIAMONDCTL) $(LOSSY)
 	D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-join.sh \
 		>$(TAPDIR)/fleet-join.tap; rc3=$$?; \
 		cat $(TAPDIR)/fleet-join.tap; \
-	[ $$rc = 0 ] && [ $$rc2 = 0 ] && [ $$rc3 = 0 ]
+	D=$(DIAMONDCTL) LOSSY=$(LOSSY) $(US_TEST_SRC)/fleet-packet.sh \
+		>$(TAPDIR)/fleet-packet.tap; rc4=$$?; \
+		cat $(TAPDIR)/fleet-packet.tap; \
+	[ $$rc = 0 ] && [ $$rc2 = 0 ] && [ $$rc3 = 0 ] && [ $$rc4 = 0 ]
 
 # Issue 31 item 4: the fleet on a three-node NATS cluster (Debian's
 # nats-server, started by the test: JetStream, MQTT state in 3 replicas),

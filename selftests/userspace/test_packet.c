@@ -604,6 +604,48 @@ static void storage(void)
 	diamond_store_close(s);
 }
 
+/*
+ * Half the stream, a restart, then only the rest (the first half was
+ * acknowledged): with the spool, the packets of the unit half received
+ * are taken up and every record comes once; without it (@spool 0) the
+ * records of that unit are lost. 1 when every record came once.
+ */
+static int resume(int spool, int *taken)
+{
+	struct diamond_store *s;
+	struct diamond_prx *x;
+	unsigned int k, half = NREC / 2 + 5;
+
+	for (k = 0; k < NREC; k++)
+		order[k] = k;
+	x = run(&s, order, 0, NULL);
+	if (spool && x)
+		diamond_prx_spool(x, statedir);
+	for (k = 0; x && k < half; k++)
+		diamond_prx_feed(x, spkt[k], slen[k]);
+	if (spool && x && diamond_prx_sync(x))
+		return 0;
+	diamond_prx_free(x);
+	x = receiver(s);
+	*taken = spool && x ? diamond_prx_spool(x, statedir) : 0;
+	for (k = half; x && k < NREC; k++)
+		diamond_prx_feed(x, spkt[k], slen[k]);
+	k = x && all_once();
+	diamond_prx_free(x);
+	diamond_store_close(s);
+	return (int)k;
+}
+
+static void spool(void)
+{
+	int taken, without = resume(0, &taken), with = resume(1, &taken);
+
+	tap_result(!without && with && taken > 0,
+		   "the spool: a restart after %u packets, then only the rest: "
+		   "every record once (%d packets taken up; without it, not)",
+		   NREC / 2 + 5, taken);
+}
+
 /* ---- the stage (diamond_prx_set_stage()) ---- */
 
 static unsigned int stage_calls, stage_fail_at;
@@ -716,6 +758,7 @@ int main(int argc, char **argv)
 	restart();
 	storage();
 	stages();
+	spool();
 	tap_trailing_plan();
 	return tap_finish();
 }

@@ -635,6 +635,8 @@ int dlib_store_reservation(const char *path, struct dmd_state *reserve);
 /* store.c: every state written under @fence from now on (NULL: none). */
 void dlib_store_set_fence(struct diamond_store *store,
 			  struct diamond_fence *fence);
+/* store.c: the fence set, or NULL. */
+struct diamond_fence *dlib_store_fence(const struct diamond_store *store);
 /* store.c: a version 4 file; @dec: the runs when @w has a cursor. */
 int dlib_store_load_w(struct diamond_store *store, uint32_t device_id,
 		      struct dlib_wstate *w, struct dlib_decided *dec);

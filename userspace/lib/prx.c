@@ -43,8 +43,8 @@ static struct dlib_pdev *by_id(const struct diamond_prx *x, uint32_t id)
 }
 
 /* The device whose address begins @pkt (at most one: prefix-free). */
-static struct dlib_pdev *by_addr(const struct diamond_prx *x,
-				 const uint8_t *pkt, size_t len)
+struct dlib_pdev *dlib_prx_by_addr(const struct diamond_prx *x,
+				   const uint8_t *pkt, size_t len)
 {
 	uint32_t v;
 	size_t i;
@@ -186,6 +186,9 @@ static int place(struct diamond_prx *x, struct dlib_pdev *d,
 		if (dlib_pos_before(pos[k].epoch, u, dlib_prx_ec(d), d->ps.uc))
 			continue;
 		rc = hold_at(x, d, p, pkt, len, &pos[k], &pu);
+		/* Held anew: spooled until its unit is decided. */
+		if (rc == 0)
+			dlib_prx_spool_append(x, pos[k].epoch, u, pkt, len);
 		/* A copy of a record released here: genuine here, not later. */
 		if (rc == 1 && (pu->bits.rel >> (p->jm % DMD_GRID_UNIT) & 1)) {
 			x->stats.duplicates++;
@@ -220,7 +223,7 @@ int diamond_prx_feed(struct diamond_prx *x, const uint8_t *pkt, size_t len)
 	if (!x || (!pkt && len))
 		return -EINVAL;
 	x->stats.packets++;
-	d = by_addr(x, pkt, len);
+	d = dlib_prx_by_addr(x, pkt, len);
 	if (!d) {
 		x->stats.nodev++;
 		return -EPROTO;
@@ -288,6 +291,7 @@ void diamond_prx_free(struct diamond_prx *x)
 
 	if (!x)
 		return;
+	dlib_prx_spool_close(x);
 	for (k = 0; k < x->ndev; k++) {
 		for (i = 0; i < DLIB_PRX_UNITS; i++)
 			if (x->dev[k]->unit[i].used)

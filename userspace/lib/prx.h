@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The packet receiver's internals (spec section 14.5), in pipeline order:
- * prx.c (the public entry points) -> prx_hold.c (packets into units) ->
+ * prx.c (the public entry points) -> prx_spool.c (what is held, durable)
+ * -> prx_hold.c (packets into units) ->
  * prx_try.c (a unit verified, saved, released) -> prx_cursor.c (the
  * cursor moved, units given up, lost reported) -> prx_keys.c (chain walks)
  * -> store.c.
@@ -69,6 +70,8 @@ struct diamond_prx {
 	struct diamond_prx_cbs cbs;
 	int (*stage)(void *arg);	/* diamond_prx_set_stage() or NULL */
 	void *stage_arg;
+	struct dlib_pspool *spool;	/* diamond_prx_spool() or NULL */
+	int replaying;			/* feeding the spool back: no appends */
 	uint32_t max_skip;
 	struct dlib_pdev **dev;
 	size_t ndev, cap;
@@ -87,6 +90,10 @@ static inline int dlib_pos_before(uint64_t e, uint32_t u, uint64_t e2,
 {
 	return e < e2 || (e == e2 && u < u2);
 }
+
+/* prx.c: the device whose address begins @pkt, or NULL. */
+struct dlib_pdev *dlib_prx_by_addr(const struct diamond_prx *x,
+				   const uint8_t *pkt, size_t len);
 
 /* prx_hold.c: a parsed packet into the unit of one candidate. */
 /*
@@ -124,6 +131,15 @@ void dlib_prx_unit_drop(struct dlib_punit *pu);
 /* @d's state with @pu's bitmaps as @bits (NULL: as held) into @ps. */
 void dlib_prx_state(const struct dlib_pdev *d, const struct dlib_punit *pu,
 		    const struct dlib_pbits *bits, struct dlib_pstate *ps);
+
+/* prx_spool.c */
+/*
+ * A packet just held anew in unit (@e, @u), to the spool (if any; not
+ * while replaying).
+ */
+void dlib_prx_spool_append(struct diamond_prx *x, uint64_t e, uint32_t u,
+			   const uint8_t *pkt, size_t len);
+void dlib_prx_spool_close(struct diamond_prx *x);
 
 /* prx_keys.c */
 /* Walk @n record slots of @suite from @r in place. */
