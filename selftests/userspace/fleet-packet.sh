@@ -49,7 +49,8 @@ fi
 
 B=64 NDEV=8 NREC=128 SHARDS=2
 PORT=$(free_port SOCK_STREAM)
-mosquitto_start "$PORT"
+mosquitto_start "$PORT" 'topic readwrite diamond/lease/#
+topic readwrite diamond/alive/#'
 ok $? "mosquitto on 127.0.0.1:$PORT, passwords and the ACL (forwarders publish frames and packets only)"
 
 # ---- eight packet-mode devices, three lossy links -----------------------------
@@ -172,11 +173,54 @@ echo "# ${summ#diamondctl: }"
 fed=$(echo "$summ" | sed -n 's/.*devices: \([0-9]*\) packets fed.*/\1/p')
 check "the restarted verifier took the packets the killed one had not acknowledged ($fed)" \
 	test "${fed:-0}" -gt 0
+# ---- a fleet verifier --------------------------------------------------------
+# Four more devices (64 readings each) in a two-shard fleet store, each in
+# the directory of its address's shard (0x60 and 0x62 in fleet/0, 0x61
+# and 0x63 in fleet/1), through the same three forwarders and new lossy
+# links (seeds 21, 22, 23); one `open --mqtt --fleet` takes both shards.
+mkdir -p fleet
+FMAP=
+for dev in 21 22 23 24; do
+	addr=$(printf '%02x' $((0x60 + dev - 21)))
+	FMAP="$FMAP${FMAP:+,}$dev:$addr"
+	"$D" provision --root root --device $dev --suite 2 --agg xor --b $B \
+		--blob d$dev.blob --state-dir fleet/$((0x$addr % SHARDS)) --generation 0 \
+		--packet --addr-width 1 --addr "$addr" >/dev/null 2>&1
+	seq -f "d$dev r%g" 0 63 | "$D" seal --packet --blob d$dev.blob \
+		--addr-width 1 --addr "$addr" >f$dev.bin 2>/dev/null
+done
+$FP interleave sent3.bin f21.bin f22.bin f23.bin f24.bin
+for s in 1 2 3; do
+	"$LOSSY" --packets --loss 0.05 --seed $((s + 20)) <sent3.bin >link3$s.bin 2>/dev/null
+done
+read -r _ union3 _ _ <<<"$($FP model sent3.bin 0 link31.bin link32.bin link33.bin)"
+DIAMOND_MQTT_PASSWORD=pw-verifier "$D" open --software --fleet fleet --client-id fa \
+	--mqtt 127.0.0.1:$PORT --shards $SHARDS --user verifier 2>fa.err &
+FA=$!
+PIDS="$PIDS $FA"
+for _ in $(seq 100); do
+	[ "$(grep -c 'subscribed to the frames and packets of its 1 shards' fa.err)" = 2 ] && break
+	sleep 0.1
+done
+before=$(grep -c '^diamond/readings/' sub.txt)
+$FP replay sent3.bin 0.002 "$UPORT1=link31.bin" "$UPORT2=link32.bin" "$UPORT3=link33.bin"
+settle $((before + union3))
+read -r _ distinct _ dups _ wrong _ extra _ missing _ topic _ lostrel <<<"$($FP check sub.txt $B 0 "$FMAP" sent3.bin $SHARDS link31.bin link32.bin link33.bin)"
+check "a fleet verifier holding both shards: exactly the grid's records ($union3 of 256): $missing missing, $extra not releasable, $dups twice" \
+	test "$distinct" = "$union3" -a "$missing" = 0 -a "$extra" = 0 -a "$dups" = 0
+check "... each with the content sealed ($wrong wrong) on its address's shard's topic ($topic not)" \
+	test "$wrong" = 0 -a "$topic" = 0
+kill $FA
+wait $FA
+ok $? "the fleet verifier: SIGTERM ends it with status 0"
+echo "# $(grep 'packet-mode devices:' fa.err | sed 's/^diamondctl: //' | tr '\n' ';')"
+
 for p in $FWP; do kill "$p" 2>/dev/null; done
 for p in $FWP; do wait "$p" 2>/dev/null; done
 for s in 1 2 3; do
 	pub=$(sed -n 's/.*: \([0-9]*\) packets published, \([0-9]*\) dropped.*/\1 \2/p' fwd$s.err)
-	want=$(($(grep -o '[0-9]* out' link$s.txt | cut -d' ' -f1) + $($PY -c "import sys; sys.path.insert(0, '$HERE'); import fleet_packets; print(len(fleet_packets.packets('link2$s.bin')))")))
+	want=$($PY -c "import sys; sys.path.insert(0, '$HERE'); import fleet_packets as f
+print(sum(len(f.packets(p)) for p in sys.argv[1:]))" link$s.bin link2$s.bin link3$s.bin)
 	check "forwarder $s published every packet it heard ($pub: published, dropped; $want sent to it)" \
 		test "$pub" = "$want 0"
 done

@@ -646,6 +646,56 @@ static void spool(void)
 		   NREC / 2 + 5, taken);
 }
 
+/*
+ * A fenced directory taken by a newer holder halfway: from then on the
+ * receiver saves and spools nothing and releases nothing more (-ESTALE),
+ * and the new holder's receiver releases the rest, each record once.
+ */
+static void fenced(void)
+{
+	struct diamond_fence *f1 = NULL, *f2 = NULL;
+	struct diamond_store *s;
+	struct diamond_prx *x;
+	unsigned int k, half = NREC / 2, before, stale = 0;
+
+	for (k = 0; k < NREC; k++)
+		order[k] = k;
+	x = run(&s, order, 0, NULL);
+	if (!x || diamond_fence_open(&f1, statedir) ||
+	    diamond_fence_take(f1, 1, "one") || diamond_prx_set_fence(x, f1) ||
+	    diamond_prx_spool(x, statedir) < 0) {
+		tap_result(0, "fence: set up");
+		return;
+	}
+	for (k = 0; k < half; k++)
+		diamond_prx_feed(x, spkt[k], slen[k]);
+	if (diamond_fence_open(&f2, statedir) || diamond_fence_take(f2, 2, "two")) {
+		tap_result(0, "fence: the newer holder");
+		return;
+	}
+	before = got.total;
+	for (k = half; k < NREC; k++)
+		stale += diamond_prx_feed(x, spkt[k], slen[k]) == -ESTALE;
+	stale += diamond_prx_sync(x) == -ESTALE;
+	tap_result(got.total == before && stale > 1 && diamond_fence_stale(f1) == 2,
+		   "fence: once a newer holder took the directory, nothing more "
+		   "released, saved or spooled (%u refusals)", stale);
+	diamond_prx_free(x);
+	x = receiver(s);
+	if (x)
+		diamond_prx_set_fence(x, f2);
+	if (x)
+		diamond_prx_spool(x, statedir);
+	for (k = half; x && k < NREC; k++)
+		diamond_prx_feed(x, spkt[k], slen[k]);
+	tap_result(x && all_once(), "fence: the new holder releases the rest, "
+		   "every record once");
+	diamond_prx_free(x);
+	diamond_store_close(s);
+	diamond_fence_close(f1);
+	diamond_fence_close(f2);
+}
+
 /* ---- the stage (diamond_prx_set_stage()) ---- */
 
 static unsigned int stage_calls, stage_fail_at;
@@ -759,6 +809,7 @@ int main(int argc, char **argv)
 	storage();
 	stages();
 	spool();
+	fenced();
 	tap_trailing_plan();
 	return tap_finish();
 }

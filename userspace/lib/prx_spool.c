@@ -101,8 +101,9 @@ void dlib_prx_spool_append(struct diamond_prx *x, uint64_t e, uint32_t u,
 }
 
 /* Every packet held, of every device's units, to @fd. */
-static int emit_held(const struct diamond_prx *x, int fd)
+static int emit_held(void *arg, int fd)
 {
+	const struct diamond_prx *x = arg;
 	const struct dlib_punit *pu;
 	unsigned int i, r, c;
 	size_t k;
@@ -127,28 +128,14 @@ static int emit_held(const struct diamond_prx *x, int fd)
 static int rewrite(struct diamond_prx *x)
 {
 	struct dlib_pspool *s = x->spool;
-	char tmp[4200];
-	struct stat sb;
-	int fd, rc;
+	size_t size;
+	int fd, rc = dlib_spool_replace(s->path, emit_held, x, &fd, &size);
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", s->path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
-		  0600);
-	if (fd < 0)
-		return -errno;
-	rc = emit_held(x, fd);
-	if (!rc && (fsync(fd) < 0 || fstat(fd, &sb) < 0))
-		rc = -errno;
-	if (!rc && rename(tmp, s->path) < 0)
-		rc = -errno;
-	if (rc) {
-		close(fd);
-		unlink(tmp);
+	if (rc)
 		return rc;	/* the old file as it was */
-	}
 	close(s->fd);
 	s->fd = fd;
-	s->bytes = (size_t)sb.st_size;
+	s->bytes = size;
 	s->limit = 2 * s->bytes + PSPOOL_SLACK;
 	s->dirty = 0;
 	s->broken = dlib_fsync_parent(s->path);
