@@ -67,8 +67,18 @@
 #define DMD_DOM_RECORD		0
 #define DMD_DOM_EPOCH		1
 #define DMD_DOM_GROUP		2
+#define DMD_DOM_GRID		3
 /* The DMD_BUSY bit of diamond_tfm_ctx.busy: see Locking above. */
 #define DMD_BUSY		0
+
+/*
+ * The grid's scratch in ctx->sbuf (diamond_grid_scratch()): Z_u, 256
+ * bytes, then the eight S of the unit, past what a slot of a packet
+ * record uses.
+ */
+#define DMD_GRID_Z_SIZE		(DMD_GRID_TAGS * 2 * DMD_TAG_SIZE)
+#define DMD_GRID_SCRATCH_OFF	2048
+#define DMD_GRID_SCRATCH	(DMD_GRID_Z_SIZE + DMD_GRID_TAGS * DMD_TAG_SIZE)
 
 /* Hard ceiling on max_epoch_bytes: keeps every length sum inside 32 bits. */
 #define DMD_EPOCH_LIMIT		(256u << 20)
@@ -119,6 +129,34 @@ struct diamond_groups {
 	bool open;
 	u32 aad_max;		/* largest assoclen: unit table and AD */
 	u8 r[DMD_KEY_MAX];
+};
+
+/*
+ * The packet radio's tag grid (spec section 14, diamond_grid.c). @on: the
+ * tfm's authsize is 12 (setauthsize, under the lock); @packet: its key is
+ * a packet key (spec 14.2). The cursor (e_c, u_c) is ctx->epoch and the
+ * group cursor's c (open: E_{e_c+1} in ctx->ekey and R_{e_c,16u_c} in
+ * grp.r; closed: u_c = 0 and E_{e_c}); the window holds, for the 16 units
+ * from it in stream order, the records released and the tags verified.
+ */
+struct diamond_grid {
+	bool on;
+	bool packet;
+	u16 rel[DMD_GRID_WINDOW];
+	u8 ver[DMD_GRID_WINDOW];
+};
+
+/* A grid request, its control table and ciphertext checked. */
+struct diamond_grid_req {
+	u64 epoch;
+	u32 unit;
+	u16 held;
+	u8 tags;
+	u8 flags;
+	u8 *table;			/* the control table, in and out */
+	u8 *rec[DMD_GRID_UNIT];		/* C_r, held ones, in the buffer */
+	u16 len[DMD_GRID_UNIT];
+	const u8 *tag[DMD_GRID_TAGS];	/* S_{u,t}[0:12], present ones */
 };
 
 /*
@@ -218,6 +256,7 @@ struct diamond_tfm_ctx {
 	bool custody;
 	struct diamond_pre pre;
 	struct diamond_groups grp;
+	struct diamond_grid grid;
 };
 
 /*
@@ -431,6 +470,16 @@ void diamond_stream_sg_init(struct diamond_tfm_ctx *ctx);
 const u8 *diamond_cursor_key(const struct diamond_cursor *cur);
 int __must_check diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r,
 				    u8 *hp);
+int __must_check diamond_walk_open(struct diamond_tfm_ctx *ctx,
+				   struct diamond_cursor *cur, u64 epoch,
+				   u32 first);
+int __must_check diamond_walk_to(struct diamond_tfm_ctx *ctx,
+				 struct diamond_cursor *cur, u32 slot);
+int __must_check diamond_walk_next_epoch(struct diamond_tfm_ctx *ctx,
+					 struct diamond_cursor *cur);
+int __must_check diamond_grid_keys(struct diamond_tfm_ctx *ctx, const u8 *r,
+				   u8 *z);
+u8 *diamond_grid_scratch(struct diamond_tfm_ctx *ctx);
 
 /* diamond_parse.c: request parsing, no keys (spec sections 5.1, 7, 9.2). */
 int __must_check diamond_body_parse(const u8 *body, unsigned int len, u32 b,
@@ -445,6 +494,21 @@ void diamond_unit_get(const struct diamond_tfm_ctx *ctx,
 		      const struct diamond_units *us, u32 i, unsigned int off,
 		      struct diamond_unit *u);
 void diamond_unit_verdict(const struct diamond_units *us, u32 i, int verdict);
+
+int __must_check diamond_grid_parse(const struct diamond_tfm_ctx *ctx, u8 *aad,
+				    unsigned int aadlen, u8 *ct,
+				    unsigned int ctlen,
+				    struct diamond_grid_req *g);
+
+/* diamond_grid.c: the packet radio's tag grid (spec section 14). */
+bool diamond_grid_busy(const struct diamond_tfm_ctx *ctx);
+void diamond_grid_erase(struct diamond_tfm_ctx *ctx);
+int __must_check diamond_grid_key(struct diamond_tfm_ctx *ctx, u32 g);
+int __must_check diamond_grid_restore(struct diamond_tfm_ctx *ctx,
+				      const u8 *cur);
+int diamond_grid_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
+		     unsigned int aadlen, u8 *ct, unsigned int ctlen);
+int diamond_grid_setauthsize(struct crypto_aead *tfm, unsigned int authsize);
 
 /* diamond_group.c: groups of g < b records (spec sections 5.1 and 9.1). */
 int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,

@@ -12,7 +12,9 @@
  *
  * G(K, IV) is, for suite 1, one setkey and one encryption of the zero page
  * by the ctr(aes) child (or one key expansion and one aes_ctr() run), and
- * for suite 2 one lib/crypto ChaCha20 run over the zero page. The output
+ * for suite 2 one lib/crypto ChaCha20 run over the zero page; the record
+ * domain for slots, and the epoch, group and grid domains (spec sections 1,
+ * 5.1 and 14.3). The output
  * lands where it is used: in the table, or in ctx->sbuf (erased at the end
  * of the request) for a slot opened online.
  *
@@ -578,6 +580,96 @@ const u8 *diamond_cursor_key(const struct diamond_cursor *cur)
 int diamond_group_keys(struct diamond_tfm_ctx *ctx, const u8 *r, u8 *hp)
 {
 	return stream(ctx, r, DMD_DOM_GROUP, hp, 2 * DMD_TAG_SIZE);
+}
+
+/*
+ * Start the walk at a cursor (a group's or the grid's, diamond_groups):
+ * while it is open, slot @first (c*g, or 16u) of its epoch, from what is
+ * left of the table or else from R_{e,first}; a later epoch from E_{e+1},
+ * which an open cursor holds instead of E_e (the table is the open
+ * epoch's); closed, from (e, E_e) and the table, at slot 0 of @epoch.
+ * Nothing in ctx changes.
+ */
+int diamond_walk_open(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
+		      u64 epoch, u32 first)
+{
+	int err;
+
+	if (!ctx->grp.open)
+		return diamond_cursor_open(ctx, cur, epoch);
+	if (epoch > ctx->epoch)
+		return diamond_cursor_derive(ctx, cur, epoch - ctx->epoch);
+	if (ctx->pre.valid) {
+		/* The table holds slots first .. ready - 1 (commit()). */
+		err = diamond_cursor_open(ctx, cur, epoch);
+		cur->next = first;
+		return err;
+	}
+	memset(cur, 0, sizeof(*cur));
+	cur->next = first;
+	memcpy(cur->r0, ctx->grp.r, ctx->k);
+	cur->r = cur->r0;
+	memcpy(cur->e_next, ctx->ekey, ctx->k);
+	return 0;
+}
+
+/* Walk the record chain up to slot @slot (skipped or lost records). */
+int diamond_walk_to(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
+		    u32 slot)
+{
+	struct diamond_slot s;
+	int err;
+
+	while (cur->next < slot) {
+		err = diamond_cursor_slot(ctx, cur, &s, NULL, 0);
+		if (err)
+			return err;
+		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Walk on into the next epoch, at its slot 0: (E_{e+2}, R_{e+1,0}) from
+ * the E_{e+1} the walk holds. The slots of the epoch left are never used
+ * (a packet epoch has no trailer), so they are not derived.
+ */
+int diamond_walk_next_epoch(struct diamond_tfm_ctx *ctx,
+			    struct diamond_cursor *cur)
+{
+	int err = epoch_update(ctx, cur->e_next, cur->r0);
+
+	cur->pre = NULL;
+	cur->ready = 0;
+	cur->next = 0;
+	cur->r = cur->r0;
+	return err;
+}
+
+/*
+ * Z_u = G(R_{e,16u}, IV_grid)[0:256] (spec section 14.3) into @z, from
+ * @r, the unit's first slot key.
+ */
+int diamond_grid_keys(struct diamond_tfm_ctx *ctx, const u8 *r, u8 *z)
+{
+	return stream(ctx, r, DMD_DOM_GRID, z, DMD_GRID_TAGS * 2 * DMD_TAG_SIZE);
+}
+
+/*
+ * The grid's scratch (Z_u, then the eight S) in ctx->sbuf past anything
+ * a slot of at most DMD_PKT_MAX_RECORD bytes uses, so the walk's key at
+ * its head survives; erased with the rest of sbuf at the request's end.
+ * Linear memory, as the ctr(aes) child's output must be.
+ */
+u8 *diamond_grid_scratch(struct diamond_tfm_ctx *ctx)
+{
+	BUILD_BUG_ON(DMD_GRID_SCRATCH_OFF + DMD_GRID_SCRATCH >
+		     DMD_STREAM_BUF);
+	BUILD_BUG_ON(DMD_SLOT_KS(DMD_KEY_MAX) + DMD_PKT_MAX_RECORD +
+		     CHACHA_BLOCK_SIZE > DMD_GRID_SCRATCH_OFF);
+	sbuf_use(ctx, DMD_GRID_SCRATCH_OFF + DMD_GRID_SCRATCH);
+	return ctx->sbuf + DMD_GRID_SCRATCH_OFF;
 }
 
 /*

@@ -62,52 +62,6 @@ static int unit_check(const struct diamond_tfm_ctx *ctx,
 }
 
 /*
- * Start the walk at the cursor: slot c*g of the open epoch, from what is
- * left of the table or else from R_{e,c*g}; a later epoch from E_{e+1},
- * which an open cursor holds instead of E_e (the table is the open
- * epoch's); closed, from (e, E_e) and the table as an ungrouped epoch.
- */
-static int walk_open(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
-		     u64 epoch)
-{
-	int err;
-
-	if (!ctx->grp.open)
-		return diamond_cursor_open(ctx, cur, epoch);
-	if (epoch > ctx->epoch)
-		return diamond_cursor_derive(ctx, cur, epoch - ctx->epoch);
-	if (ctx->pre.valid) {
-		/* The table holds slots c*g .. ready - 1 (commit()). */
-		err = diamond_cursor_open(ctx, cur, epoch);
-		cur->next = ctx->grp.c * ctx->grp.g;
-		return err;
-	}
-	memset(cur, 0, sizeof(*cur));
-	cur->next = ctx->grp.c * ctx->grp.g;
-	memcpy(cur->r0, ctx->grp.r, ctx->k);
-	cur->r = cur->r0;
-	memcpy(cur->e_next, ctx->ekey, ctx->k);
-	return 0;
-}
-
-/* Walk the record chain up to slot @slot (skipped or lost records). */
-static int walk_to(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
-		   u32 slot)
-{
-	struct diamond_slot s;
-	int err;
-
-	while (cur->next < slot) {
-		err = diamond_cursor_slot(ctx, cur, &s, NULL, 0);
-		if (err)
-			return err;
-		if (ctx->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)
-			cond_resched();
-	}
-	return 0;
-}
-
-/*
  * The unit's tag (spec 5.1): a tag per record over its ciphertext, which
  * is then decrypted in place, and the trailer under the group-trailer keys
  * of its first slot (a non-final group) or slot n's keys (the final
@@ -125,7 +79,7 @@ static int unit_tag(struct diamond_tfm_ctx *ctx, struct diamond_cursor *cur,
 	u32 j;
 	int err;
 
-	err = walk_to(ctx, cur, u->first);
+	err = diamond_walk_to(ctx, cur, u->first);
 	if (!err && !u->final)
 		err = diamond_group_keys(ctx, diamond_cursor_key(cur),
 					 ctx->gkey);
@@ -292,7 +246,8 @@ int diamond_group_run(struct diamond_tfm_ctx *ctx, u64 epoch, u8 *aad,
 	if (err)
 		return err;
 
-	err = walk_open(ctx, &v.cur, epoch);
+	err = diamond_walk_open(ctx, &v.cur, epoch,
+				ctx->grp.c * ctx->grp.g);
 	if (err)
 		goto out;
 	err = units_open(ctx, &us, &v);

@@ -78,9 +78,11 @@ static int blob2_parse(const u8 *key, unsigned int keylen, u32 b, u32 *g)
 static int blob_parse(const struct diamond_tfm_ctx *ctx, const u8 *key,
 		      unsigned int keylen, u32 *g, unsigned int *key_off)
 {
-	/* Version 2, alone or followed by a group cursor. */
+	/* Version 2, alone or followed by a group or a grid cursor. */
 	bool v2 = keylen == DMD_BLOB2_SIZE(ctx->k) ||
-		  keylen == DMD_BLOB2_SIZE(ctx->k) + DMD_CURSOR_SIZE(ctx->k);
+		  keylen == DMD_BLOB2_SIZE(ctx->k) + DMD_CURSOR_SIZE(ctx->k) ||
+		  keylen == DMD_BLOB2_SIZE(ctx->k) +
+			    DMD_GRID_CURSOR_SIZE(ctx->k);
 	u32 b;
 
 	if ((keylen != DMD_BLOB_SIZE(ctx->k) && !v2) ||
@@ -191,6 +193,7 @@ static void key_erase(struct diamond_tfm_ctx *ctx)
 	WRITE_ONCE(ctx->open_only, false);
 	ctx->b = 0;
 	key_groups(ctx, 0);
+	diamond_grid_erase(ctx);
 }
 
 /* Key the tfm from a clear blob, @key. Lock held, the tfm keyless. */
@@ -215,9 +218,16 @@ static int key_set(struct diamond_tfm_ctx *ctx, const u8 *key,
 	memcpy(ctx->ekey, key + key_off, ctx->k);
 	/* The group size first: a grouped AD holds a unit table. */
 	key_groups(ctx, g);
+	/* A tfm in grid mode takes a packet key only (-EKEYREJECTED). */
+	err = diamond_grid_key(ctx, g);
 	/* All a request will need, allocated here where we may sleep. */
-	err = diamond_pre_alloc(ctx) ?: ebuf_alloc(ctx);
-	if (!err && keylen > DMD_BLOB2_SIZE(ctx->k))
+	if (!err)
+		err = diamond_pre_alloc(ctx) ?: ebuf_alloc(ctx);
+	if (!err && keylen == DMD_BLOB2_SIZE(ctx->k) +
+			      DMD_GRID_CURSOR_SIZE(ctx->k))
+		err = diamond_grid_restore(ctx, key + key_off + ctx->k +
+					   DMD_BLOB2_CRC_SIZE);
+	else if (!err && keylen > DMD_BLOB2_SIZE(ctx->k))
 		err = group_restore(ctx, key + key_off + ctx->k +
 				    DMD_BLOB2_CRC_SIZE);
 	if (err) {
@@ -417,6 +427,11 @@ int diamond_export_wrapped(struct crypto_aead *tfm, u8 *out,
 	diamond_lock(ctx);
 	if (!ctx->keyed || !ctx->has_wkey || !ctx->custody) {
 		err = ctx->keyed && !ctx->custody ? -EPERM : -ENOKEY;
+		goto out_unlock;
+	}
+	/* A grid state has no wrapped form yet (kernel-api.rst). */
+	if (diamond_grid_busy(ctx)) {
+		err = -EOPNOTSUPP;
 		goto out_unlock;
 	}
 	n = inner_build(ctx, inner);

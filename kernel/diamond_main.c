@@ -90,11 +90,6 @@ struct diamond_instance_ctx {
 	struct aead_instance *inst;
 };
 
-static int diamond_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
-{
-	return authsize == DMD_AUTHSIZE ? 0 : -EINVAL;
-}
-
 /*
  * A failed init (the selftest) and other tasks. The template is found
  * from its registration on, and so are its instances (a module being
@@ -496,7 +491,7 @@ named:
 	inst->alg.init = diamond_init_tfm;
 	inst->alg.exit = diamond_exit_tfm;
 	inst->alg.setkey = diamond_setkey;
-	inst->alg.setauthsize = diamond_setauthsize;
+	inst->alg.setauthsize = diamond_grid_setauthsize;
 	inst->alg.encrypt = diamond_encrypt;
 	inst->alg.decrypt = diamond_decrypt;
 

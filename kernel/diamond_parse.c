@@ -200,3 +200,89 @@ int diamond_table_parse(const struct diamond_tfm_ctx *ctx, u8 *aad,
 	}
 	return 0;
 }
+
+/* The control table's input: its reserved bytes zero, its fields in range. */
+static int grid_table_parse(const struct diamond_tfm_ctx *ctx, const u8 *aad,
+			    unsigned int aadlen, struct diamond_grid_req *g)
+{
+	unsigned int i;
+
+	if (aadlen != DMD_GRID_TABLE_SIZE)
+		return -EINVAL;
+	for (i = DMD_GRID_OFF_RELEASED; i < DMD_GRID_TABLE_SIZE; i++)
+		if (aad[i])
+			return -EINVAL;
+	g->unit = get_unaligned_le32(aad + DMD_GRID_OFF_UNIT);
+	g->held = get_unaligned_le16(aad + DMD_GRID_OFF_HELD);
+	g->tags = aad[DMD_GRID_OFF_TAGS];
+	g->flags = aad[DMD_GRID_OFF_FLAGS];
+	if (g->flags & ~DMD_GRID_GIVE_UP || g->unit >= ctx->b / DMD_GRID_UNIT)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * A request without tags only gives up (kernel-api.rst): no record, the
+ * flag, and 12 zero bytes that stand where the crypto API wants a tag.
+ */
+static int grid_give_up_only(const struct diamond_grid_req *g, const u8 *ct,
+			     unsigned int ctlen)
+{
+	unsigned int i;
+
+	if (g->held || !(g->flags & DMD_GRID_GIVE_UP) ||
+	    ctlen != DMD_PKT_TAG_SIZE)
+		return -EINVAL;
+	for (i = 0; i < ctlen; i++)
+		if (ct[i])
+			return -EINVAL;
+	return 0;
+}
+
+/*
+ * A grid request (kernel-api.rst, "Grid request"): the control table,
+ * then the held records as le16(len) || C_r in index order, each at most
+ * DMD_PKT_MAX_RECORD bytes (the first longer one is -EMSGSIZE), and the
+ * present tags, exactly @ctlen bytes in all. No key is used.
+ */
+int diamond_grid_parse(const struct diamond_tfm_ctx *ctx, u8 *aad,
+		       unsigned int aadlen, u8 *ct, unsigned int ctlen,
+		       struct diamond_grid_req *g)
+{
+	unsigned int pos = 0, r, t, len;
+	int err;
+
+	err = grid_table_parse(ctx, aad, aadlen, g);
+	if (err)
+		return err;
+	g->table = aad;
+	memset(g->rec, 0, sizeof(g->rec));
+	memset(g->len, 0, sizeof(g->len));
+	memset(g->tag, 0, sizeof(g->tag));
+	if (!g->tags)
+		return grid_give_up_only(g, ct, ctlen);
+	for (r = 0; r < DMD_GRID_UNIT; r++) {
+		if (!(g->held & BIT(r)))
+			continue;
+		if (ctlen - pos < DMD_BODY_LEN_SIZE)
+			return -EINVAL;
+		len = get_unaligned_le16(ct + pos);
+		pos += DMD_BODY_LEN_SIZE;
+		if (len > DMD_PKT_MAX_RECORD)
+			return -EMSGSIZE;
+		if (len > ctlen - pos)
+			return -EINVAL;
+		g->rec[r] = ct + pos;
+		g->len[r] = len;
+		pos += len;
+	}
+	if (ctlen - pos != hweight8(g->tags) * DMD_PKT_TAG_SIZE)
+		return -EINVAL;
+	for (t = 0; t < DMD_GRID_TAGS; t++) {
+		if (!(g->tags & BIT(t)))
+			continue;
+		g->tag[t] = ct + pos;
+		pos += DMD_PKT_TAG_SIZE;
+	}
+	return 0;
+}

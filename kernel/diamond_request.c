@@ -13,7 +13,8 @@
  * check. The request is copied into a bounce buffer (so the body is parsed,
  * hashed and decrypted from memory nobody else can change in between),
  * processed there in place under the tfm lock by the epoch or the group
- * verification (diamond_epoch.c, diamond_group.c), and the result copied to
+ * verification (diamond_epoch.c, diamond_group.c) or, at authsize 12, the
+ * packet radio's tag grid (diamond_grid.c), and the result copied to
  * dst only when the request succeeded. Whose buffer it is depends on the
  * instance (diamond_create(), Documentation/kernel-api.rst, Memory): a
  * preallocating one's belongs to the key (setkey sized it for the largest
@@ -82,6 +83,9 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	struct diamond_tfm_ctx *ctx = crypto_aead_ctx(tfm);
 	bool may_sleep = req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP;
+	/* Authsize 12: the packet radio's tag grid (diamond_grid.c). */
+	unsigned int as = crypto_aead_authsize(tfm);
+	bool grid = as == DMD_PKT_TAG_SIZE;
 	unsigned int cryptlen = req->cryptlen, in_len, out_len, body_len;
 	struct diamond_epoch ep = { .enc = enc, .adlen = req->assoclen };
 	size_t used;
@@ -96,6 +100,9 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 	 */
 	if (enc && READ_ONCE(ctx->open_only))
 		return -EPERM;
+	/* The kernel is the gateway: devices seal packets themselves. */
+	if (enc && grid)
+		return -EOPNOTSUPP;
 	/* Async children may need to sleep; an atomic caller cannot wait. */
 	if (!may_sleep && ctx->async_children)
 		return -EAGAIN;
@@ -105,15 +112,15 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 	 */
 	if (ep.adlen > diamond_assoc_max(ctx))
 		return -EMSGSIZE;
-	if (!enc && cryptlen < DMD_TAG_SIZE)
+	if (!enc && cryptlen < as)
 		return -EINVAL;
 	/* An empty body is the parser's -EINVAL, after the epoch (spec 9.2). */
-	body_len = enc ? cryptlen : cryptlen - DMD_TAG_SIZE;
+	body_len = enc ? cryptlen : cryptlen - as;
 	if (body_len > DMD_EPOCH_LIMIT)
 		return -EMSGSIZE;
 
 	in_len = ep.adlen + cryptlen;
-	out_len = ep.adlen + body_len + (enc ? DMD_TAG_SIZE : 0);
+	out_len = ep.adlen + body_len + (enc ? as : 0);
 	if (sg_nents_for_len(req->src, in_len) < 0 ||
 	    sg_nents_for_len(req->dst, out_len) < 0)
 		return -EINVAL;
@@ -131,6 +138,14 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 	}
 	if (enc && ctx->open_only) {
 		err = -EPERM;
+		goto out_unlock;
+	}
+	/*
+	 * The mode against the key: a grid request needs a packet key (a
+	 * setkey that raced setauthsize), an epoch one no grid state left.
+	 */
+	if (grid ? !ctx->grid.packet : diamond_grid_busy(ctx)) {
+		err = grid ? -EKEYREJECTED : -EOPNOTSUPP;
 		goto out_unlock;
 	}
 	/*
@@ -157,7 +172,10 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 	ep.body_len = body_len;
 	ep.epoch = get_unaligned_le64(req->iv);
 
-	if (!ctx->grp.g)
+	if (grid)
+		err = diamond_grid_run(ctx, ep.epoch, ep.ad, ep.adlen, ep.body,
+				       cryptlen);
+	else if (!ctx->grp.g)
 		err = diamond_epoch_run(ctx, &ep);
 	else if (enc)
 		err = -EOPNOTSUPP;
@@ -165,8 +183,8 @@ static int diamond_crypt(struct aead_request *req, bool enc)
 		err = diamond_group_run(ctx, ep.epoch, ep.ad, ep.adlen,
 					ep.body, body_len);
 	if (!err) {
-		/* A grouped request's verdicts are in its unit table. */
-		if (req->src != req->dst || ctx->grp.g)
+		/* Verdicts are in a grouped or a grid request's table. */
+		if (req->src != req->dst || ctx->grp.g || grid)
 			scatterwalk_map_and_copy(ep.ad, req->dst, 0, ep.adlen,
 						 1);
 		scatterwalk_map_and_copy(ep.body, req->dst, ep.adlen,

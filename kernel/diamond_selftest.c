@@ -14,7 +14,9 @@
  * are checked as well, and the wrapped state (export, setkey of it, every
  * byte of it altered, header and inner blob at odds) under a wrap key of
  * its own, and every record of vectors/wrap.txt (kernel/diamond_wrap_kat.h),
- * accepted or refused with its errno. Suite 1 runs twice: on the best inner drivers, and on
+ * accepted or refused with its errno, and receiver vectors of
+ * vectors/packet.txt (kernel/diamond_grid_kat.h) as grid requests at
+ * authsize 12, the whole output compared. Suite 1 runs twice: on the best inner drivers, and on
  * synchronous ones (CRYPTO_ALG_ASYNC in the mask), which on x86 and on arm64
  * means ghash-generic and so the lib/crypto GHASH. Every failing case prints
  * a numbered pr_err; a pass prints one pr_info.
@@ -28,6 +30,7 @@
 #include <linux/string.h>
 
 #include "diamond.h"
+#include "diamond_grid_kat.h"
 #include "diamond_kat.h"
 #include "diamond_wrap_kat.h"
 
@@ -432,6 +435,38 @@ static void run_wrap(struct selftest *t, unsigned int suite)
 	kfree(buf);
 }
 
+/*
+ * A receiver vector of the packet grid (spec section 14) as one request
+ * at authsize 12, on each sealing tfm of its suite (their last use): its
+ * errno and, on success, the whole output, control table included.
+ */
+static void grid_kat(struct selftest *t, const struct diamond_grid_kat *kat)
+{
+	unsigned int slot, suite = kat->key[DMD_BLOB_OFF_SUITE];
+	unsigned int body = kat->inlen - DMD_GRID_TABLE_SIZE;
+	u8 *out = kmalloc(kat->inlen, GFP_KERNEL);
+	struct crypto_aead *tfm;
+	bool same;
+	int err;
+
+	for (slot = 0; slot < DMD_ST_SLOTS; slot++) {
+		if ((slot == DMD_ST_SYNC1 ? DMD_SUITE_AES_GHASH : slot) != suite)
+			continue;
+		tfm = t->seal[slot];
+		err = !out ? -ENOMEM :
+		      crypto_aead_setkey(tfm, kat->key, kat->keylen) ?:
+		      crypto_aead_setauthsize(tfm, DMD_PKT_TAG_SIZE) ?:
+		      run(tfm, false, kat->epoch, kat->in, DMD_GRID_TABLE_SIZE,
+			  kat->in + DMD_GRID_TABLE_SIZE, body, out,
+			  body - DMD_PKT_TAG_SIZE);
+		same = !err && !memcmp(out, kat->out,
+				       kat->inlen - DMD_PKT_TAG_SIZE);
+		check(t, err == kat->expect && (err || same), "grid",
+		      kat->name, 0, err, kat->expect);
+	}
+	kfree(out);
+}
+
 int diamond_selftest(void)
 {
 	struct selftest t = { };
@@ -474,6 +509,8 @@ int diamond_selftest(void)
 	run_wrap(&t, DMD_SUITE_CHACHA_POLY);
 	for (i = 0; i < ARRAY_SIZE(diamond_wrap_kats); i++)
 		wrap_kat(&t, &diamond_wrap_kats[i]);
+	for (i = 0; i < ARRAY_SIZE(diamond_grid_kats); i++)
+		grid_kat(&t, &diamond_grid_kats[i]);
 
 	if (t.failed) {
 		pr_err("diamond: selftest FAILED: %u of %u cases\n", t.failed,

@@ -81,11 +81,12 @@ int diamond_uh_tag(struct diamond_tfm_ctx *ctx,
 		   unsigned int len, u64 epoch, u32 index_field,
 		   u8 tag[DMD_TAG_SIZE])
 {
-	bool trailer = index_field & (DMD_TRAILER_FLAG | DMD_GROUP_FLAG);
+	bool trailer = index_field & (DMD_TRAILER_FLAG | DMD_GROUP_FLAG |
+				      DMD_GRID_FLAG);
 
 	/*
-	 * Suite 2 records go without HB (see the top of this file); an epoch
-	 * or a group trailer (spec 5.1) hashes its header.
+	 * Suite 2 records go without HB (see the top of this file); an epoch,
+	 * a group (spec 5.1) or a grid trailer (spec 14.3) hashes its header.
 	 */
 	if (likely(ctx->suite == DMD_SUITE_CHACHA_POLY && !trailer)) {
 		diamond_poly_tag(ctx, slot->hp, NULL, data, len, tag);

@@ -59,6 +59,8 @@ static __always_inline void diamond_stream_iv(u8 iv[AES_BLOCK_SIZE],
 		iv[0] = 0x80;	/* counter 2^127 */
 	else if (domain == DMD_DOM_GROUP)
 		iv[0] = 0x40;	/* counter 2^126 */
+	else if (domain == DMD_DOM_GRID)
+		iv[0] = 0xc0;	/* counter 3 * 2^126 */
 }
 
 /*

@@ -8,14 +8,16 @@
 #   make kernel-lint      W=1, sparse (C=2) and checkpatch where available,
 #                         one TAP result per tool (tools/kernel/lint)
 #   make check-kernel-lint  the same as a check suite
-#   make kernel-kat-header  regenerate kernel/diamond_kat.h and
-#                         kernel/diamond_wrap_kat.h from the vectors
+#   make kernel-kat-header  regenerate kernel/diamond_kat.h,
+#                         diamond_wrap_kat.h and diamond_grid_kat.h (grid2c)
+#                         from the vectors
 #   make check-kernel-kat   boot the VM, load the module, TAP of the selftest
 #                         line, /proc/crypto drivers and every vector via AF_ALG;
 #                         first a module whose selftest fails does not load
 #                         and the module unloads and reloads cleanly
-#   make check-vectors-kat  kernel/diamond_kat.h and diamond_wrap_kat.h are what
-#                         vec2c and wrap2c generate
+#   make check-vectors-kat  kernel/diamond_kat.h, diamond_wrap_kat.h and
+#                         diamond_grid_kat.h are what
+#                         vec2c, wrap2c and grid2c generate
 #   make bench-kernel     the AF_ALG benchmark in the VM under -icount
 #   make bench-kernel-groups  its group-tag figures (g = 1024, 64, 16)
 #   make bench-floor      the floor alone: one epoch on the kernel's own
@@ -64,6 +66,7 @@ KMOD_KO     := $(KOUT)/diamond.ko
 KTOOLS      := $(BUILD)/kernel
 VEC2C       := $(BUILD)/host/vec2c
 WRAP2C      := $(BUILD)/host/wrap2c
+GRID2C      := $(BUILD)/host/grid2c
 # Guest programs are static binaries for the guest's architecture.
 GUEST_CC    := $(if $(filter arm64,$(DMD_ARCH)),aarch64-linux-gnu-gcc,$(CC))
 KAT_PROBE   := $(KTOOLS)/$(DMD_ARCH)/kat-probe
@@ -132,13 +135,21 @@ $(VEC2C): $(TOP)/tools/vectors/vec2c.c $(TOP)/selftests/lib/vecfile.c \
 	$(CC) $(CSTD) $(TEST_INC) -o $@ $(TOP)/tools/vectors/vec2c.c \
 		$(TOP)/tools/vectors/same-file.c $(TOP)/selftests/lib/vecfile.c
 
-kernel-kat-header: $(VEC2C) $(WRAP2C)
+kernel-kat-header: $(VEC2C) $(WRAP2C) $(GRID2C)
 	$(VEC2C) $(TOP)/vectors/diamond.txt >$(TOP)/kernel/diamond_kat.h
 	$(WRAP2C) $(TOP)/vectors/wrap.txt >$(TOP)/kernel/diamond_wrap_kat.h
+	$(GRID2C) $(TOP)/vectors/packet.txt >$(TOP)/kernel/diamond_grid_kat.h
 
 $(WRAP2C): $(TOP)/tools/vectors/wrap2c.c $(SAME_FILE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -o $@ $< $(TOP)/tools/vectors/same-file.c
+
+# The packets are parsed by the portable core.
+$(GRID2C): $(TOP)/tools/vectors/grid2c.c $(SAME_FILE) \
+	   $(TOP)/selftests/lib/kvrec.h $(CORE_LIB_host)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(TEST_INC) -o $@ $< $(TOP)/tools/vectors/same-file.c \
+		$(CORE_LIB_host)
 
 CHECK_SUITES += vectors-kat kernel-kat kbuild-kver
 
@@ -153,13 +164,15 @@ check-kbuild-kver:
 	@rc=0; $(TOP)/selftests/kbuild/kver.sh >$(TAPDIR)/kbuild-kver.tap || rc=$$?; \
 		cat $(TAPDIR)/kbuild-kver.tap; exit $$rc
 
-check-vectors-kat: $(VEC2C) $(WRAP2C)
+check-vectors-kat: $(VEC2C) $(WRAP2C) $(GRID2C)
 	@mkdir -p $(TAPDIR)
 	@rc=0; $(TOP)/tools/tap-run \
 		"kernel/diamond_kat.h is what vec2c generates from vectors/diamond.txt (else make kernel-kat-header)" \
 		"$(VEC2C) --check $(TOP)/kernel/diamond_kat.h $(TOP)/vectors/diamond.txt" \
 		"kernel/diamond_wrap_kat.h is what wrap2c generates from vectors/wrap.txt (else make kernel-kat-header)" \
 		"$(WRAP2C) --check $(TOP)/kernel/diamond_wrap_kat.h $(TOP)/vectors/wrap.txt" \
+		"kernel/diamond_grid_kat.h is what grid2c generates from vectors/packet.txt (else make kernel-kat-header)" \
+		"$(GRID2C) --check $(TOP)/kernel/diamond_grid_kat.h $(TOP)/vectors/packet.txt" \
 		>$(TAPDIR)/vectors-kat.tap || rc=$$?; cat $(TAPDIR)/vectors-kat.tap; exit $$rc
 
 # The guest programs share the selftests' raw AF_ALG calls.

@@ -226,11 +226,14 @@ check-userspace-groups: $(DIAMONDCTL) $(US_FRAMETOOL)
 # and the broker. Then item 3 (fleet-failover.sh): two verifiers sharing
 # two shards through a lease and a fence, one stopped and continued (the
 # fencing test), one killed with SIGKILL: about 4 s of CPU more, 15 s wall
-# (leases and settle periods). Then packet mode (fleet-packet.sh): eight
-# packet-mode devices through three forward --packet behind lossy-link
-# --packets at 5% each, one verifier, then a SIGKILL mid-run: about 5 s
-# of CPU (broker and helpers included), 17 s wall. All skip loudly
-# without mosquitto or a diamondctl built with libmosquitto.
+# (leases and settle periods). Then fleet-owed.sh: the verifier's
+# backpressure (--max-owed 8 against 1,024-reading epochs; forward
+# --input waiting at --max-queue): about 1.5 s of CPU, 7 s wall. Then
+# packet mode (fleet-packet.sh): eight packet-mode devices through three
+# forward --packet behind lossy-link --packets at 5% each, one verifier,
+# a SIGKILL mid-run, a fleet verifier: about 5 s of CPU (broker and
+# helpers included), 20 to 40 s wall. All skip loudly without mosquitto
+# or a diamondctl built with libmosquitto.
 CHECK_SUITES += fleet
 .PHONY: check-fleet
 check-fleet: $(DIAMONDCTL) $(LOSSY)
@@ -244,10 +247,14 @@ check-fleet: $(DIAMONDCTL) $(LOSSY)
 	D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-join.sh \
 		>$(TAPDIR)/fleet-join.tap; rc3=$$?; \
 		cat $(TAPDIR)/fleet-join.tap; \
+	D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-owed.sh \
+		>$(TAPDIR)/fleet-owed.tap; rc4=$$?; \
+		cat $(TAPDIR)/fleet-owed.tap; \
 	D=$(DIAMONDCTL) LOSSY=$(LOSSY) $(US_TEST_SRC)/fleet-packet.sh \
-		>$(TAPDIR)/fleet-packet.tap; rc4=$$?; \
+		>$(TAPDIR)/fleet-packet.tap; rc5=$$?; \
 		cat $(TAPDIR)/fleet-packet.tap; \
-	[ $$rc = 0 ] && [ $$rc2 = 0 ] && [ $$rc3 = 0 ] && [ $$rc4 = 0 ]
+	[ $$rc = 0 ] && [ $$rc2 = 0 ] && [ $$rc3 = 0 ] && [ $$rc4 = 0 ] && \
+	[ $$rc5 = 0 ]
 
 # Issue 31 item 4: the fleet on a three-node NATS cluster (Debian's
 # nats-server, started by the test: JetStream, MQTT state in 3 replicas),
@@ -334,6 +341,17 @@ check-userspace-vm: $(DIAMONDCTL) $(DIAMONDCTL_STATIC) $(KMOD_KO) $(US_FRAMETOOL
 		FT=$(US_FRAMETOOL) CP=$(US_CUSTODY_PROBE) \
 		$(US_TEST_SRC)/vm.sh >$(TAPDIR)/userspace-vm.tap; rc=$$?; \
 		cat $(TAPDIR)/userspace-vm.tap; [ $$rc -eq 4 ] && rc=0; exit $$rc
+
+# Issue 31 item 2 through the kernel: open --custody --mqtt in a VM of make
+# check's kernel, with Debian's mosquitto on the guest's loopback, the keys
+# in diamond.ko, a SIGKILL and a restart (selftests/userspace/fleet-kernel.sh).
+CHECK_SUITES += fleet-kernel
+.PHONY: check-fleet-kernel
+check-fleet-kernel: $(DIAMONDCTL) $(KMOD_KO)
+	@mkdir -p $(TAPDIR)
+	@US_BUILD=$(US_BUILD) TOP=$(TOP) BUILD=$(BUILD) KMOD_KO=$(KMOD_KO) \
+		$(US_TEST_SRC)/fleet-kernel.sh >$(TAPDIR)/fleet-kernel.tap; rc=$$?; \
+		cat $(TAPDIR)/fleet-kernel.tap; [ $$rc -eq 4 ] && rc=0; exit $$rc
 
 # Issue 20 item 6 on a matrix cell's kernel (tools/kernel/run-cell runs it
 # on every cell but pi4): selftests/userspace/custody-cell.sh, one

@@ -181,6 +181,31 @@
 #define DMD_PKT_NEAR		3	/* of them near the cursor */
 #define DMD_PKT_B_MAX		65520	/* the largest multiple of 16 <= 65535 */
 
+/*
+ * diamond.ko's grid requests (Documentation/kernel-api.rst, "Packet radio:
+ * the tag grid"): authsize 12, a 32-byte control table as the AAD.
+ */
+#define DMD_GRID_TABLE_SIZE	32
+#define DMD_GRID_OFF_UNIT	0	/* le32 u */
+#define DMD_GRID_OFF_HELD	4	/* le16: records present */
+#define DMD_GRID_OFF_TAGS	6	/* tags present */
+#define DMD_GRID_OFF_FLAGS	7
+#define DMD_GRID_OFF_RELEASED	8	/* out: le16, released now */
+#define DMD_GRID_OFF_VERIFIED	10	/* out: tags verified now */
+#define DMD_GRID_OFF_STATE	11	/* out: DMD_GRID_DECIDED */
+#define DMD_GRID_OFF_UNIT_REL	12	/* out: le16, the unit's released */
+#define DMD_GRID_OFF_UNIT_VER	14	/* out: the unit's verified tags */
+#define DMD_GRID_OFF_CUR_EPOCH	16	/* out: le64 e_c */
+#define DMD_GRID_OFF_CUR_UNIT	24	/* out: le32 u_c */
+#define DMD_GRID_GIVE_UP	0x01	/* flags: decide the unit */
+#define DMD_GRID_DECIDED	0x01	/* state: the unit is behind the cursor */
+#define DMD_GRID_WINDOW		16	/* units the cursor's window holds */
+/*
+ * The grid cursor after a version 2 blob: le64(e_c) || le32(u_c) ||
+ * R_{e_c,16u_c} || 16 * le16 released || 16 * u8 verified.
+ */
+#define DMD_GRID_CURSOR_SIZE(k)	(12 + (k) + 3 * DMD_GRID_WINDOW)
+
 /* Error codes of the portable core (spec section 12). */
 #define DMD_OK			0
 #define DMD_EINVAL		(-1)

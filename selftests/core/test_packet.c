@@ -32,93 +32,8 @@
 #include <diamond/stream.h>
 #include <diamond/util.h>
 #include "tap.h"
-
-#define MAX_FIELDS 256
-#define MAX_HEX 2048
-
-struct field {
-	char name[16];
-	char *value;
-};
-
-struct rec {
-	struct field f[MAX_FIELDS];
-	unsigned int n;
-};
-
-static struct rec cur;
-static FILE *vf;
-
-static void rec_clear(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < cur.n; i++)
-		free(cur.f[i].value);
-	cur.n = 0;
-}
-
-/* The next record: its "name = value" lines until a blank line. */
-static int rec_next(void)
-{
-	static char line[16384];
-	char *eq, *v, *e;
-	size_t n;
-
-	rec_clear();
-	while (fgets(line, sizeof(line), vf)) {
-		n = strlen(line);
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = 0;
-		if (line[0] == '#')
-			continue;
-		if (!n) {
-			if (cur.n)
-				return 1;
-			continue;
-		}
-		eq = strchr(line, '=');
-		if (!eq || cur.n == MAX_FIELDS)
-			return -1;
-		for (e = eq; e > line && e[-1] == ' '; e--)
-			;
-		*e = 0;
-		for (v = eq + 1; *v == ' '; v++)
-			;
-		snprintf(cur.f[cur.n].name, sizeof(cur.f[cur.n].name), "%s",
-			 line);
-		cur.f[cur.n++].value = strdup(v);
-	}
-	return cur.n ? 1 : 0;
-}
-
-/* The @k-th (from 0) value of field @name, or NULL. */
-static const char *get_nth(const char *name, unsigned int k)
-{
-	unsigned int i;
-
-	for (i = 0; i < cur.n; i++)
-		if (!strcmp(cur.f[i].name, name) && !k--)
-			return cur.f[i].value;
-	return NULL;
-}
-
-static const char *get(const char *name)
-{
-	return get_nth(name, 0);
-}
-
-static size_t unhex(uint8_t *out, size_t cap, const char *s)
-{
-	size_t n = 0;
-	unsigned int b;
-
-	while (s[0] && s[1] && n < cap && sscanf(s, "%2x", &b) == 1) {
-		out[n++] = (uint8_t)b;
-		s += 2;
-	}
-	return n;
-}
+#include "lib/kvrec.h"
+#include "lib/unit_key.h"
 
 static int code_of(const char *expect)
 {
@@ -143,24 +58,6 @@ static int load_key(struct dmd_state *st)
 	size_t n = unhex(b, sizeof(b), get("key") ? get("key") : "");
 
 	return dmd_blob_parse(st, b, n);
-}
-
-/* R_{e,16u} from @st, the state at the start of an epoch <= e. */
-static void unit_key(const struct dmd_state *st, uint64_t e, uint32_t u,
-		     uint8_t r[DMD_KEY_MAX])
-{
-	struct dmd_stream s;
-	uint8_t key[DMD_KEY_MAX], hp[32];
-	uint64_t x;
-	uint32_t j;
-
-	memcpy(key, st->key, sizeof(key));
-	for (x = st->epoch; x <= e; x++)
-		dmd_epoch_update(st->suite, key, key, r);
-	for (j = 0; j < u * DMD_GRID_UNIT; j++) {
-		dmd_slot_open(&s, st->suite, r, r, hp);
-		dmd_stream_wipe(&s);
-	}
 }
 
 /* ---- d1-..., d2-...: the sender, then the receiver on its packets ---- */
@@ -222,7 +119,7 @@ static int unit_values(const struct dmd_state *st, unsigned int u)
 	const char *v;
 	int ok = 1;
 
-	unit_key(st, st->epoch, u, r);
+	unit_key(st, st->epoch, u, r, NULL);
 	dmd_stream_prefix(st->suite, r, DMD_DOMAIN_GRID, z, sizeof(z));
 	v = strchr(get_nth("z", u), ' ') + 1;
 	ok &= unhex(want, sizeof(want), v) == 256 && !memcmp(want, z, 256);
@@ -262,7 +159,7 @@ static int unit_opens(const struct dmd_state *st, unsigned int a,
 		dmd_grid_unit_add(&g, &p);
 		g.pt[rr] = pt[rr];
 	}
-	unit_key(st, st->epoch, u, r);
+	unit_key(st, st->epoch, u, r, NULL);
 	ok &= dmd_grid_open(st->suite, r, st->epoch, u, &g, 0, &v, NULL) ==
 	      DMD_OK;
 	ok &= v.verified == 0xff && v.released == 0xffff;
@@ -419,7 +316,7 @@ static void rx_vector(const char *name)
 		memset(pt[p.jm % 16], 0xa5, sizeof(pt[0]));
 		g.pt[p.jm % 16] = pt[p.jm % 16];
 	}
-	unit_key(&st, e, u, r);
+	unit_key(&st, e, u, r, NULL);
 	rc = dmd_grid_open(st.suite, r, e, u, &g, (uint16_t)before, &v, NULL);
 	ok &= rc == (vt ? DMD_OK : DMD_EBADMSG);
 	ok &= v.verified == vt && v.released == rel;
@@ -473,7 +370,7 @@ static void flip_every_byte(const struct dmd_state *st, unsigned int a)
 	uint16_t want;
 	size_t i;
 
-	unit_key(st, st->epoch, 0, r);
+	unit_key(st, st->epoch, 0, r, NULL);
 	for (rr = 0; rr < DMD_GRID_UNIT; rr++)
 		for (i = a + 1 + (rr ? 0 : DMD_PKT_ANCHOR_SIZE); i < got[rr].n;
 		     i++) {

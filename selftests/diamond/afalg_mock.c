@@ -16,6 +16,7 @@
 #include <diamond/util.h>
 #include <diamond/core.h>
 #include <diamond/epoch.h>
+#include <diamond/packet.h>
 
 #define MOCK_BASE	100000
 #define MOCK_MAX	4096
@@ -25,6 +26,7 @@ struct mock_fd {
 	int tfm;		/* for an op socket: its tfm's slot, else -1 */
 	unsigned int suite;
 	int keyed;
+	int grid;		/* authsize 12: the packet radio's tag grid */
 	struct dmd_state st;
 };
 
@@ -91,6 +93,9 @@ int afalg_setkey(int tfm, const void *key, size_t len)
 	else if (dmd_blob_parse(&st, key, len) || st.suite != t->suite) {
 		err = -EINVAL;
 		t->keyed = 0;	/* kernel-api.rst: a refused key ends the old */
+	} else if (t->grid && dmd_packet_key_check(&st)) {
+		err = -EKEYREJECTED;	/* grid mode takes packet keys only */
+		t->keyed = 0;
 	} else {
 		t->st = st;
 		t->keyed = 1;
@@ -99,9 +104,28 @@ int afalg_setkey(int tfm, const void *key, size_t len)
 	return err;
 }
 
+/*
+ * 16, or 12 for the grid on a packet key (kernel-api.rst); the mock keeps
+ * no grid state, so authsize 16 is never -EBUSY here.
+ */
 int afalg_setauthsize(int tfm, unsigned int authsize)
 {
-	return get(tfm) ? (authsize == DMD_TAG_SIZE ? 0 : -EINVAL) : -EBADF;
+	struct mock_fd *t;
+	int err = 0;
+
+	pthread_mutex_lock(&lock);
+	t = get(tfm);
+	if (!t)
+		err = -EBADF;
+	else if (authsize != DMD_TAG_SIZE && authsize != DMD_PKT_TAG_SIZE)
+		err = -EINVAL;
+	else if (authsize == DMD_PKT_TAG_SIZE && t->keyed &&
+		 dmd_packet_key_check(&t->st))
+		err = -EKEYREJECTED;
+	else
+		t->grid = authsize == DMD_PKT_TAG_SIZE;
+	pthread_mutex_unlock(&lock);
+	return err;
 }
 
 int afalg_accept(int tfm)
@@ -202,6 +226,12 @@ ssize_t afalg_aead_op(int op, int enc, const void *iv, size_t ivlen,
 		err = -EINVAL;
 	else if (enc && (t->st.flags & DMD_BLOB_FLAG_OPEN_ONLY))
 		err = -EPERM;	/* kernel-api.rst: before any other check */
+	/*
+	 * Grid requests are not modelled (diamond_grid runs on the module
+	 * only): encrypt is the kernel's -EOPNOTSUPP, and so is decrypt here.
+	 */
+	else if (t->grid)
+		err = -EOPNOTSUPP;
 	else
 		err = mock_crypt(t, enc, epoch, in, inlen, assoclen, out,
 				 outlen);

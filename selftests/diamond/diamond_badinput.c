@@ -3,7 +3,8 @@
  * diamond_badinput: malformed requests through raw AF_ALG, both suites.
  * Key blobs of a wrong length, magic, version, suite, aggregation, unknown
  * flag bits, b or epoch are refused at setkey (EINVAL) and the edge values that
- * are valid are accepted; authsize other than 16, an IV other than 8 bytes,
+ * are valid are accepted; authsize other than 16 (12 only on a packet key:
+ * diamond_grid), an IV other than 8 bytes,
  * assoclen beyond the data, AD over 1024, an empty request, a body that
  * does not parse, n > b and records over 4096 are refused with the errno
  * the interface documents; an encrypt at an epoch already used is
@@ -121,12 +122,17 @@ static void blob_tests(unsigned int suite)
 		CHECK(!err, "ok", err, "suite%u: setkey agg %zu accepted", suite, i);
 	}
 
-	static const unsigned int sizes[] = { 0, 1, 4, 8, 12, 15, 17, 32, 64 };
+	static const unsigned int sizes[] = { 0, 1, 4, 8, 15, 17, 32, 64 };
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		err = afalg_setauthsize(tfm, sizes[i]);
 		CHECK(err == -EINVAL, "EINVAL", err,
 		      "suite%u: authsize %u -> EINVAL", suite, sizes[i]);
 	}
+	/* 12 is the packet grid's, for a packet key: this one has agg 2. */
+	err = afalg_setauthsize(tfm, 12);
+	CHECK(err == -EKEYREJECTED, "EKEYREJECTED", err,
+	      "suite%u: authsize 12 on a key not for packets -> EKEYREJECTED",
+	      suite);
 	err = afalg_setauthsize(tfm, 16);
 	CHECK(!err, "ok", err, "suite%u: authsize 16 accepted", suite);
 	afalg_close(tfm);

@@ -72,6 +72,8 @@ static int tfm[NTFMS];
 static unsigned int tfm_suite[NTFMS];
 /* The last setkey of the tfm took an open-only key; bound as type "diamond". */
 static int open_only[NTFMS], diamond_type[NTFMS];
+/* authsize 12 took: the tfm verifies grid units, not epochs */
+static int grid[NTFMS];
 static unsigned long oo_encrypts, oo_eperm;
 /* What the state of each tfm must be, when we know it (core's view). */
 static struct dmd_state model[NTFMS];
@@ -87,11 +89,17 @@ static int allowed(const int *set, int err)
 }
 
 static const int ok_bind[] = { 0, -ENOENT, -EINVAL, -ENAMETOOLONG, 1 };
-static const int ok_setkey[] = { 0, -EINVAL, 1 };
-static const int ok_authsize[] = { 0, -EINVAL, 1 };
+/*
+ * Authsize 12 is the packet grid's (kernel-api.rst): refused on a key not
+ * for packets (-EKEYREJECTED), and it makes setkey refuse such keys; a
+ * tfm with a grid state refuses authsize 16 (-EBUSY) and a grid tfm
+ * seals nothing (-EOPNOTSUPP).
+ */
+static const int ok_setkey[] = { 0, -EINVAL, -EKEYREJECTED, 1 };
+static const int ok_authsize[] = { 0, -EINVAL, -EKEYREJECTED, -EBUSY, 1 };
 static const int ok_req[] = {
 	0, -EINVAL, -EBADMSG, -EKEYEXPIRED, -ERANGE, -EMSGSIZE, -ENOKEY,
-	-ENOSPC, 1
+	-ENOSPC, -EOPNOTSUPP, -EKEYREJECTED, 1
 };
 
 static void check(const char *what, const int *set, int err,
@@ -164,6 +172,7 @@ static void do_bind(void)
 	tfm_suite[slot] = strstr(name, "chacha") ? 2 : 1;
 	known[slot] = 0;
 	open_only[slot] = 0;	/* keyless */
+	grid[slot] = 0;
 	diamond_type[slot] = dtype;
 }
 
@@ -257,9 +266,11 @@ static size_t make_genuine(unsigned int slot, uint8_t *p, size_t *adlen,
 static void do_authsize(unsigned int slot)
 {
 	unsigned int a = dmd_rand_below(&rng, 3) ? 16 : dmd_rand_below(&rng, 40);
+	int err = afalg_setauthsize(tfm[slot], a);
 
-	check("setauthsize", ok_authsize, afalg_setauthsize(tfm[slot], a),
-	      &st.authsize);
+	check("setauthsize", ok_authsize, err, &st.authsize);
+	if (!err)
+		grid[slot] = a == 12;
 }
 
 /* Build request data: AD || body (|| tag-sized tail for decrypt). */
@@ -340,7 +351,7 @@ static int do_request(unsigned int slot, uint8_t *in, uint8_t *out)
 	uint64_t epoch = 0;
 	ssize_t n;
 
-	if (!enc && known[slot] && dmd_rand_below(&rng, 10) < 4)
+	if (!enc && known[slot] && !grid[slot] && dmd_rand_below(&rng, 10) < 4)
 		inlen = make_genuine(slot, in, &adlen, &epoch);
 	dmd_rand_bytes(&rng, iv + 8, sizeof(iv) - 8);
 	if (inlen) {

@@ -35,6 +35,7 @@ const char *dmd_errname(int err)
 		{ EOPNOTSUPP, "EOPNOTSUPP" }, { EIO, "EIO" },
 		{ E2BIG, "E2BIG" },	      { ELIBBAD, "ELIBBAD" },
 		{ ENOPROTOOPT, "ENOPROTOOPT" }, { EPERM, "EPERM" },
+		{ EKEYREJECTED, "EKEYREJECTED" },
 	};
 	size_t i;
 

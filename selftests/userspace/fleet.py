@@ -4,6 +4,9 @@
 into the forwarders, and what the readings topic received.
 
   fleet.py interleave OUT FILE...     the frames of the FILEs round-robin
+  fleet.py interleave-devices OUT FILE  FILE's frames, device by device
+                                      (seal --devices), round-robin
+                                      over the devices
   fleet.py deal SENT FROM TO OUT...   frames FROM to TO - 1 of SENT dealt
                                       round-robin into the OUT files
   fleet.py ideal B G FILE...          records whose group is complete in
@@ -59,7 +62,17 @@ def header(f):
 
 
 def interleave(out, paths):
-    lists = [frames(p) for p in paths]
+    round_robin(out, [frames(p) for p in paths])
+
+
+def interleave_devices(out, path):
+    by_dev = {}
+    for f in frames(path):
+        by_dev.setdefault(header(f)[1], []).append(f)
+    round_robin(out, list(by_dev.values()))
+
+
+def round_robin(out, lists):
     with open(out, 'wb') as o:
         for i in range(max(len(x) for x in lists)):
             for x in lists:
@@ -204,6 +217,8 @@ def main(argv):
     cmd, args = argv[1], argv[2:]
     if cmd == 'interleave':
         interleave(args[0], args[1:])
+    elif cmd == 'interleave-devices':
+        interleave_devices(args[0], args[1])
     elif cmd == 'deal':
         deal(args[0], int(args[1]), int(args[2]), args[3:])
     elif cmd == 'ideal':

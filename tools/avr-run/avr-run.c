@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sim_avr.h>
 #include <sim_elf.h>
@@ -191,15 +192,38 @@ static int eeprom_load(avr_t *avr, const char *path, uint32_t size)
 	return 0;
 }
 
+/* Write the EEPROM to a file that is not a regular one (/dev/null) in place. */
+static int eeprom_save_in_place(const uint8_t *mem, const char *path,
+				uint32_t size)
+{
+	FILE *f = fopen(path, "wb");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fwrite(mem, 1, size, f) == size;
+	ok &= fclose(f) == 0;
+	return ok ? 0 : -1;
+}
+
+/*
+ * A regular file is replaced whole (written beside it, then renamed), so
+ * a crash never leaves half an EEPROM. Anything else is written in place:
+ * renaming over /dev/null would replace the device with a regular file
+ * for every process on the machine.
+ */
 static int eeprom_save(avr_t *avr, const char *path, uint32_t size)
 {
 	uint8_t *mem = eeprom_mem(avr, size);
+	struct stat st;
 	char *tmp;
 	FILE *f;
 	int ok;
 
 	if (!mem)
 		return -1;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return eeprom_save_in_place(mem, path, size);
 	tmp = malloc(strlen(path) + 5);
 	if (!tmp)
 		return -1;

@@ -127,37 +127,35 @@ settle() {
 stop_pid() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
 # provision DIR N B G [SHARDS]: devices 1..N in DIR (blobs DIR/dN.blob,
 # the state of device N in DIR/st/(N mod SHARDS), SHARDS 1 by default:
-# DIR/st/0), with the root DIR/root.
+# DIR/st/0), with the root DIR/root; one provision --devices run.
 provision() {
-	local dir=$1 n=$2 b=$3 g=$4 shards=${5:-1} dev
-	mkdir -p "$dir"
-	for dev in $(seq 0 $((shards - 1))); do mkdir -p "$dir/st/$dev"; done
+	local dir=$1 n=$2 b=$3 g=$4 shards=${5:-1}
+	mkdir -p "$dir/st"
 	"$D" keygen -o "$dir/root" >/dev/null 2>&1
-	for dev in $(seq 1 "$n"); do
-		"$D" provision --root "$dir/root" --device "$dev" --suite 2 --agg xor \
-			--b "$b" --group-size "$g" --blob "$dir/d$dev.blob" \
-			--state-dir "$dir/st/$((dev % shards))" >/dev/null 2>&1 || return 1
-	done
+	"$D" provision --root "$dir/root" --devices "1-$n" --suite 2 --agg xor \
+		--b "$b" --group-size "$g" --blob "$dir/d%u.blob" \
+		--state-dir "$dir/st/all" >/dev/null || return 1
+	# Into the shards' directories: device N's state to st/(N mod SHARDS).
+	$PY -c 'import os, sys
+top, shards = sys.argv[1], int(sys.argv[2])
+for s in range(shards):
+    os.makedirs("%s/%d" % (top, s), exist_ok=True)
+for f in os.listdir(top + "/all"):
+    os.rename("%s/all/%s" % (top, f), "%s/%d/%s" % (top, int(f.split(".")[0]) % shards, f))
+os.rmdir(top + "/all")' "$dir/st" "$shards"
 }
-# seal_all DIR N R OUT [cat]: R readings of each device ("dD rK"),
-# interleaved into OUT (with cat: one device after another).
+# seal_all DIR N R OUT [cat]: R readings of each device ("dD rK", one
+# seal --devices run), interleaved into OUT (with cat: one device after
+# another).
 seal_all() {
-	local dir=$1 n=$2 r=$3 dev
-	for dev in $(seq 1 "$n"); do
-		seq -f "d$dev r%g" 0 $((r - 1)) | "$D" seal --blob "$dir/d$dev.blob" \
-			>"$dir/f$dev.bin" 2>/dev/null || return 1
-	done
-	# The names from a file: 100,000 of them are past ARG_MAX (2 MiB).
-	seq -f "$dir/f%g.bin" 1 "$n" >"$dir/files"
+	local dir=$1 n=$2 r=$3
+	awk -v n="$n" -v r="$r" 'BEGIN { for (d = 1; d <= n; d++) for (k = 0; k < r; k++) print d, "d" d " r" k }' |
+		"$D" seal --devices "1-$n" --blob "$dir/d%u.blob" >"$dir/bydev.bin" || return 1
 	if [ "${5:-}" = cat ]; then	# one device after another
-		xargs cat <"$dir/files" >"$4"
+		mv "$dir/bydev.bin" "$4"
 	else
-		$PY -c 'import sys
-sys.path.insert(0, sys.argv[1])
-import fleet
-fleet.interleave(sys.argv[2], open(sys.argv[3]).read().split())' "$HERE" "$4" "$dir/files"
+		$FP interleave-devices "$4" "$dir/bydev.bin" && rm -f "$dir/bydev.bin"
 	fi
-	rm -f "$dir"/f*.bin
 }
 
 PORT=$(free_port SOCK_STREAM)
@@ -243,11 +241,12 @@ part_a() {
 # ---- (b) many devices, three gateways, two verifiers, one SIGKILL -----------------
 part_b() {
 	local B=16 G=16 S=4 LEASE=3000 sent t0 t1 tk tt s va vb fwp rss_a rss_b
-	local total distinct dups wrong held before took n ts
+	local total distinct dups wrong held before took n ts tp
 	ts=$(now)
-	provision b "$DEVICES" $B $G $S && seal_all b "$DEVICES" $B b/sent.bin ||
-		{ say "(b): provisioning failed"; return 1; }
-	say "(b): $DEVICES devices provisioned and sealed in $(elapsed "$ts" "$(now)") s"
+	provision b "$DEVICES" $B $G $S || { say "(b): provisioning failed"; return 1; }
+	tp=$(now)
+	seal_all b "$DEVICES" $B b/sent.bin || { say "(b): sealing failed"; return 1; }
+	say "(b): $DEVICES devices provisioned in $(elapsed "$ts" "$tp") s, sealed in $(elapsed "$tp" "$(now)") s"
 	sent=$((DEVICES * B))
 	subscriber b b/sub.txt
 	for s in va vb; do
@@ -299,14 +298,16 @@ part_b() {
 
 # ---- (c) one verifier holding many devices -------------------------------------
 part_c() {
-	local B=16 G=16 sent t0 t1 tt vp rss total distinct dups wrong ts
+	local B=16 G=16 sent t0 t1 tt vp rss total distinct dups wrong ts tp prov
 	ts=$(now)
 	# One device after another: interleaved, every device's epoch would
 	# be open at once, past --max-buffer (a 100,000-device run: 73,797
 	# epochs rejected).
-	provision c "$HOLD" $B $G && seal_all c "$HOLD" $B c/sent.bin cat ||
-		{ say "(c): provisioning failed"; return 1; }
-	say "(c): $HOLD devices provisioned and sealed in $(elapsed "$ts" "$(now)") s"
+	provision c "$HOLD" $B $G || { say "(c): provisioning failed"; return 1; }
+	tp=$(now)
+	seal_all c "$HOLD" $B c/sent.bin cat || { say "(c): sealing failed"; return 1; }
+	prov="provisioned in $(elapsed "$ts" "$tp") s, sealed in $(elapsed "$tp" "$(now)") s"
+	say "(c): $HOLD devices $prov"
 	sent=$((HOLD * B))
 	subscriber c c/sub.txt
 	"$D" open --software --state-dir c/st/0 --mqtt "127.0.0.1:$PORT" \
@@ -315,8 +316,9 @@ part_c() {
 	PIDS="$PIDS $vp"
 	until_count c/ver.err 'subscribed to the frames' 1 100
 	t0=$(now)
+	# --input waits at --max-queue (its default, 10,000) for PUBACKs.
 	"$D" forward --broker "127.0.0.1:$PORT" --gateway-id gw1 --topic-prefix c \
-		--max-queue 16777216 --input c/sent.bin 2>c/fwd.err
+		--input c/sent.bin 2>c/fwd.err
 	settle c/sub.txt "$sent" 20
 	rss=$(hwm $vp)
 	stop_pid $vp
@@ -326,7 +328,7 @@ part_c() {
 	plain c/sub.txt c/sub.plain
 	read -r _ total _ distinct _ dups _ wrong <<<"$($FP readings c/sub.plain $B)"
 	row "(c) one verifier holding every device | 0 | 1 | 1 | $HOLD | $sent | $distinct | $(ratio "$distinct" "$sent") | $dups | $(mib "$rss") | $(ratio "$(epochs c/ver.err)" "$tt" 1) | $tt"
-	note "(c): b = g = $B, one epoch a device; $(grep 'open --mqtt:' c/ver.err | tail -1 | sed 's/^diamondctl: //'); max RSS $rss KiB = $(awk -v r="$rss" -v n="$HOLD" 'BEGIN { printf "%.0f", r * 1024 / n }') bytes a device"
+	note "(c): b = g = $B, one epoch a device ($prov, one provision --devices and one seal --devices run); $(grep 'open --mqtt:' c/ver.err | tail -1 | sed 's/^diamondctl: //'); max RSS $rss KiB = $(awk -v r="$rss" -v n="$HOLD" 'BEGIN { printf "%.0f", r * 1024 / n }') bytes a device"
 	[ "$wrong" = 0 ] && [ "$distinct" = "$sent" ] || fail=1
 }
 

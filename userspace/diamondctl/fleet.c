@@ -593,10 +593,14 @@ static void wait_sockets(struct fleet *f)
 	if (mosquitto_socket(f->m) >= 0)
 		p[n++] = (struct pollfd){ .fd = mosquitto_socket(f->m),
 					  .events = POLLIN };
-	for (i = 0; i < f->mo.shards && n < 64; i++)
+	for (i = 0; i < f->mo.shards && n < 63; i++) {
 		if (f->sh[i].v && vf_socket(f->sh[i].v) >= 0)
 			p[n++] = (struct pollfd){ .fd = vf_socket(f->sh[i].v),
 						  .events = POLLIN };
+		if (f->sh[i].v && vf_out_socket(f->sh[i].v) >= 0)
+			p[n++] = (struct pollfd){ .fd = vf_out_socket(f->sh[i].v),
+						  .events = POLLIN };
+	}
 	poll(p, n, 100);
 }
 

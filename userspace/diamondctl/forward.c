@@ -60,6 +60,7 @@ struct fwd {
 	struct mosquitto *m;
 	struct diamond_reader *rd;
 	unsigned long max_queue;
+	int wait_queue;			/* --input: wait at max_queue, drop none */
 	atomic_ulong outstanding;	/* published, not yet acknowledged */
 	atomic_int connected;		/* set by the network thread */
 	atomic_int refused;		/* its last CONNACK code, or 0 */
@@ -108,7 +109,8 @@ static void help(FILE *f)
 		"                    gives each after a 1-byte length (0: none);\n"
 		"                    each to P/packets/<first byte mod N>/<ID>\n"
 		"  --max-queue N     frames not yet acknowledged by the broker before\n"
-		"                    new ones are dropped and counted (default 10000)\n"
+		"                    new ones are dropped and counted (default 10000);\n"
+		"                    --input waits there instead, dropping none\n"
 		MQ_TLS_HELP "\n"
 		"Exit status: 0; 2 usage; 3 setup (broker: not reached, TLS, refused;\n"
 		"input; --input: frames the broker did not acknowledge).\n");
@@ -189,6 +191,11 @@ static void publish_env(struct fwd *fw, const char *kind, uint32_t shard,
 	size_t len;
 	int rc;
 
+	/* A file has time: it waits for the broker (the network thread's
+	 * PUBACKs) where the radio, which cannot wait, drops. */
+	while (fw->wait_queue && !stop &&
+	       atomic_load(&fw->outstanding) >= fw->max_queue)
+		usleep(1000);
 	if (atomic_load(&fw->outstanding) >= fw->max_queue) {
 		fw->full++;
 		return;
@@ -540,7 +547,8 @@ static int options(int argc, char **argv, struct fwd *fw, struct src *s,
 		case 'p': s->kind = SRC_UDP; s->name = optarg; *semtech = 1;
 			nsrc++; break;
 		case 'S': s->kind = SRC_SERIAL; s->name = optarg; nsrc++; break;
-		case 'i': s->kind = SRC_FILE; s->name = optarg; nsrc++; break;
+		case 'i': s->kind = SRC_FILE; s->name = optarg; nsrc++;
+			fw->wait_queue = 1; break;
 		case 'B': s->bind = optarg; break;
 		case 'P': fw->mo.prefix = optarg; break;
 		case 'U': fw->mo.user = optarg; break;

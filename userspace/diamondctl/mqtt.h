@@ -23,6 +23,7 @@ struct mosquitto;
 #define MQ_MAX_SHARDS		65536
 #define MQ_MAX_ID		64	/* a gateway ID, topic-safe characters */
 #define MQ_MAX_META		1024	/* receive metadata, JSON text */
+#define MQ_DEFAULT_MAX_OWED	16384	/* open --mqtt --max-owed */
 /*
  * Envelope: "DQ", version, flags (0), ID length, ID, metadata length
  * (LE16), metadata, the frame.
@@ -46,6 +47,9 @@ struct mq_opts {
 	const char *client_id;
 	const char *user;	/* password from $DIAMOND_MQTT_PASSWORD */
 	uint32_t shards;	/* N: a device's shard is its ID mod N */
+	/* open --mqtt --max-owed: frames are not fed while a verifier owes
+	 * the broker this many readings and events (0: the default) */
+	size_t max_owed;
 	/* TLS (--cafile): the broker's certificate is verified against
 	 * @cafile and must name the broker's host (DNS name or IP address);
 	 * --cert and --key, an unencrypted PEM key, for a broker that asks

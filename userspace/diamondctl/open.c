@@ -41,6 +41,7 @@ static void help(FILE *f)
 		"                       [--metrics-interval S] [--log-rate N] [--json-errors]\n"
 		"       diamondctl open --state-dir DIR --mqtt HOST[:PORT][,...] [--shards N]\n"
 		"                       [--shard LIST] [--topic-prefix P] [--client-id ID]\n"
+		"                       [--max-owed N]\n"
 		"                       [--user NAME] [--cafile FILE [--cert FILE --key FILE]]\n"
 		"                       [the options above but the input]\n"
 		"       diamondctl open --fleet DIR --client-id NAME --mqtt HOST[:PORT][,...]\n"
@@ -106,6 +107,11 @@ static void help(FILE *f)
 		"  --client-id ID   the MQTT session, the same across restarts (default\n"
 		"                   diamond-verifier-LIST-of-N)\n"
 		"  --user NAME      broker username; the password from $DIAMOND_MQTT_PASSWORD\n"
+		"  --max-owed N     backpressure: while N readings and events await the\n"
+		"                   broker's PUBACK, frames are read but not fed (held,\n"
+		"                   or left to come again), so a fast feed cannot grow\n"
+		"                   memory without bound (default 16384; 256 are in\n"
+		"                   flight at once)\n"
 		"  --fleet DIR      one of several verifiers sharing the shards, with\n"
 		"                   failover: shard s lives in DIR/s (device states,\n"
 		"                   spool, outbox, fence), shared by every verifier that\n"
@@ -363,6 +369,7 @@ struct mqtt_args {
 	const char *broker, *shard, *prefix, *client_id, *user, *fleet;
 	const char *cafile, *cert, *key;
 	uint32_t shards, lease_ms;
+	size_t max_owed;
 	int no_rebalance;
 };
 
@@ -377,6 +384,7 @@ static int open_mqtt_args(const struct diamond_gw_opts *go,
 #else
 	struct mq_opts mo = { .prefix = a->prefix, .client_id = a->client_id,
 			      .user = a->user, .shards = a->shards,
+			      .max_owed = a->max_owed,
 			      .cafile = a->cafile, .cert = a->cert, .key = a->key };
 
 	if (mq_parse_brokers(a->broker, &mo) || mq_tls_check(&mo))
@@ -435,11 +443,13 @@ int cmd_open(int argc, char **argv)
 		{ "fleet", required_argument, NULL, 'F' },
 		{ "lease-ms", required_argument, NULL, 'l' },
 		{ "no-rebalance", no_argument, NULL, 'R' },
+		{ "max-owed", required_argument, NULL, 'O' },
 		MQ_TLS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct mqtt_args mq = { .prefix = "diamond", .shards = 1,
+				.max_owed = MQ_DEFAULT_MAX_OWED,
 				.lease_ms = FLEET_DEFAULT_LEASE_MS };
 	struct diamond_gw_opts go = {
 		.backend = DIAMOND_BACKEND_KERNEL,
@@ -513,6 +523,11 @@ int cmd_open(int argc, char **argv)
 			mq.lease_ms = (uint32_t)v;
 			break;
 		case 'R': mq.no_rebalance = 1; break;
+		case 'O':
+			if (parse_u64(optarg, 1u << 24, &v) || !v)
+				goto bad;
+			mq.max_owed = (size_t)v;
+			break;
 		case MQ_OPT_CAFILE: mq.cafile = optarg; break;
 		case MQ_OPT_CERT: mq.cert = optarg; break;
 		case MQ_OPT_KEY: mq.key = optarg; break;

@@ -20,6 +20,18 @@
  * readings in the outbox and syncs it before the device's state is
  * saved, so a crash between the two gives them again, never loses them.
  *
+ * The readings and events go out on a session of their own (client ID
+ * <ID>-out, also persistent), the outbox's window of OUTBOX_WINDOW
+ * messages in flight at a time, so that the verifier can stop reading
+ * frames without starving their PUBACKs: backpressure (--max-owed N).
+ * While N readings and events are owed, the frames session is not read;
+ * the broker keeps the frames (the forwarders' QoS 1) and TCP stops
+ * their flow, so a feed faster than the broker takes readings costs the
+ * verifier no memory. (On one session the PUBACKs queue behind the frames:
+ * mosquitto 2.0 sends a persistent session's frames without waiting for
+ * their PUBACKs, thousands at a time, and a 20,000-device run's owed
+ * readings grew past 16,384.)
+ *
  * The broker may be a cluster (--mqtt with several addresses): when the
  * connection drops, run() connects to the next node with the same client
  * ID and clean session off, and the cluster serves the session from
@@ -60,8 +72,6 @@
 
 #define BATCH_BYTES	(256u << 10)	/* frames fed to the gateway at once */
 #define READS_PER_ROUND	64		/* packets read before a sync */
-/* Outbox messages the broker owes a PUBACK for: below 65,535 message IDs. */
-#define OWED_MAX	60000
 #define DRAIN_SECONDS	5		/* at the end: waiting for PUBACKs */
 /* A handover's last round waits this long for frames already sent. */
 #define HANDOVER_READ_MS 100
@@ -75,13 +85,20 @@ struct vf {
 	struct vpk *pk;			/* packet-mode devices, or NULL */
 	struct outbox *ob;
 	struct mosquitto *m;
+	struct mosquitto *pm;		/* the readings' session */
 	struct mq_opts *mo;
+	struct mq_opts po;		/* *mo, its client ID <ID>-out */
+	char pid[MQ_MAX_ID + 160];
+	double pretry;			/* next reconnect of @pm */
+	unsigned int pub_tried;		/* connections of @pm tried */
+	int pconnected;			/* @pm's CONNACK accepted it */
 	uint8_t *mine;			/* bit s: shard s is ours */
 	uint8_t *batch;
 	size_t blen;
 	uint64_t nbatch;		/* frames in @batch */
 	char id[128];			/* the default client ID */
 	int started;			/* vf_start() went through */
+	int kernel;			/* units verified by diamond.ko */
 	int fatal;			/* -errno: stop, acknowledge nothing more */
 	char fatal_what[4400];		/* the file it is about, or "" */
 	int connected;
@@ -90,8 +107,10 @@ struct vf {
 	uint32_t subscribed;		/* SUBSCRIBEs of this connection */
 	uint32_t suback_owed;		/* of them, not yet acknowledged */
 	const char *never;		/* why the first connection failed */
+	int paused;			/* owed >= max_owed: frames not read */
+	size_t peak_owed;
 	uint64_t messages, taken, bad_topic, bad_envelope, bad_frame,
-		 misfiled, readings, events, refused, left;
+		 misfiled, readings, events, refused, left, pauses;
 };
 
 static void on_signal(int sig)
@@ -404,6 +423,23 @@ static void on_connect(struct mosquitto *m, void *arg, int rc, int flags)
 	v->subscribed = v->suback_owed;
 }
 
+/* The readings' session: a CONNACK. */
+static void on_pconnect(struct mosquitto *m, void *arg, int rc, int flags)
+{
+	struct vf *v = arg;
+
+	(void)m;
+	(void)flags;
+	v->pconnected = !rc;
+	if (rc)
+		olog(OLOG_SOURCE, NULL, "broker %s refused the readings' "
+		     "session: %s", mq_broker_name(&v->po, v->po.at),
+		     mosquitto_connack_string(rc));
+	else
+		olog_info(2, NULL, "readings' session connected at %s",
+			  mq_broker_name(&v->po, v->po.at));
+}
+
 /*
  * A SUBACK. Frames published before the broker holds the subscription
  * never reach this session (a first start: no session yet), so the log
@@ -436,7 +472,12 @@ static int pub(void *arg, const char *topic, const void *p, size_t len,
 {
 	struct vf *v = arg;
 
-	return mosquitto_publish(v->m, mid, topic, (int)len, p, 1, false) !=
+	/* Not before the CONNACK: libmosquitto 2.0.11 sends a message
+	 * published while it connects twice (a reading delivered twice,
+	 * seen in check-fleet's fencing test). */
+	if (!v->pconnected)
+		return 1;
+	return mosquitto_publish(v->pm, mid, topic, (int)len, p, 1, false) !=
 	       MOSQ_ERR_SUCCESS;
 }
 
@@ -456,18 +497,96 @@ static int readable(int fd)
 }
 
 /*
- * One round: read what the broker sent (frames, PUBACKs), feed the
- * frames, make everything they produced durable, publish it, and only
- * then write what libmosquitto queued: the frames' PUBACKs among it.
+ * The readings' session: its PUBACKs read, what is queued written; when
+ * it is away, the next broker of the list (every second). Not connected
+ * yet, publishing fails and outbox_send() tries again next round.
+ */
+static void pub_step(struct vf *v)
+{
+	int fd = mosquitto_socket(v->pm), rc = MOSQ_ERR_SUCCESS, i;
+
+	/*
+	 * It follows the frames session: first once that one is accepted
+	 * (a setup error is that one's to report), at the same node. Handed
+	 * over, it is the next holder's: never taken back.
+	 */
+	if (fd < 0) {
+		if (v->closing || !v->was_connected || mono() < v->pretry)
+			return;
+		if (!v->pub_tried++)
+			v->po.at = v->mo->at;
+		v->pconnected = 0;
+		if (mq_connect(v->pm, &v->po, v->pub_tried > 1, 1))
+			v->pretry = mono() + 1;
+		return;
+	}
+	for (i = 0; i < READS_PER_ROUND && rc == MOSQ_ERR_SUCCESS &&
+	     readable(fd); i++)
+		rc = mosquitto_loop_read(v->pm, 1);
+	if (rc == MOSQ_ERR_SUCCESS && mosquitto_want_write(v->pm))
+		rc = mosquitto_loop_write(v->pm, 1);
+	if (rc == MOSQ_ERR_SUCCESS)
+		rc = mosquitto_loop_misc(v->pm);
+	/* Lost: the next broker of the list (the session's readings in
+	 * flight go out again after its CONNACK). */
+	if (rc != MOSQ_ERR_SUCCESS)
+		v->pconnected = 0;
+	if (rc != MOSQ_ERR_SUCCESS && !v->closing &&
+	    mq_connect(v->pm, &v->po, 1, 1))
+		v->pretry = mono() + 1;
+}
+
+/*
+ * Backpressure: while max_owed readings and events are owed, the frames
+ * session is not read (its keepalive still goes out); 1 then.
+ */
+static int backpressure(struct vf *v)
+{
+	size_t owed = outbox_owed(v->ob);
+
+	if (owed > v->peak_owed)
+		v->peak_owed = owed;
+	if (!v->paused && owed >= v->mo->max_owed) {
+		v->paused = 1;
+		v->pauses++;
+	} else if (v->paused && owed < v->mo->max_owed) {
+		v->paused = 0;
+	}
+	return v->paused;
+}
+
+/* The two sessions' sockets for poll(): @p[0] the frames', @p[1] the readings'. */
+static nfds_t poll_set(struct vf *v, struct pollfd p[2])
+{
+	nfds_t n = 0;
+
+	p[0] = (struct pollfd){ .fd = mosquitto_socket(v->m) };
+	if (!backpressure(v))
+		p[0].events |= POLLIN;
+	if (mosquitto_want_write(v->m))
+		p[0].events |= POLLOUT;
+	if (p[0].events)
+		n = 1;
+	p[n] = (struct pollfd){ .fd = mosquitto_socket(v->pm), .events = POLLIN };
+	if (p[n].fd >= 0)
+		n++;
+	return n;
+}
+
+/*
+ * One round: read what the broker sent (frames, unless backpressure holds
+ * them back; the readings' PUBACKs), feed the frames, make everything
+ * they produced durable, publish it, and only then write what
+ * libmosquitto queued on the frames session: the frames' PUBACKs.
  */
 static void round_trip(struct vf *v, int timeout_ms)
 {
 	int fd = mosquitto_socket(v->m), i, rc = MOSQ_ERR_SUCCESS;
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct pollfd p[2];
+	nfds_t n = poll_set(v, p);
 
-	if (mosquitto_want_write(v->m))
-		p.events |= POLLOUT;
-	if (poll(&p, 1, timeout_ms) > 0 && (p.revents & ~POLLOUT))
+	if (poll(p, n, timeout_ms) > 0 && p[0].fd == fd &&
+	    (p[0].revents & ~POLLOUT))
 		for (i = 0; i < READS_PER_ROUND && rc == MOSQ_ERR_SUCCESS; i++) {
 			rc = mosquitto_loop_read(v->m, 1);
 			if (!readable(fd))
@@ -481,8 +600,7 @@ static void round_trip(struct vf *v, int timeout_ms)
 	if (v->fatal)
 		return;		/* nothing more acknowledged */
 	outbox_send(v->ob, pub, v);
-	if (outbox_owed(v->ob) > OWED_MAX)	/* the broker takes no readings */
-		fail(v, -ENOBUFS, "");
+	pub_step(v);
 	if (rc == MOSQ_ERR_SUCCESS && mosquitto_want_write(v->m))
 		rc = mosquitto_loop_write(v->m, 1);
 	if (rc == MOSQ_ERR_SUCCESS)
@@ -502,6 +620,11 @@ static void round_trip(struct vf *v, int timeout_ms)
 int vf_socket(const struct vf *v)
 {
 	return mosquitto_socket(v->m);
+}
+
+int vf_out_socket(const struct vf *v)
+{
+	return mosquitto_socket(v->pm);
 }
 
 int vf_error(const struct vf *v)
@@ -567,26 +690,30 @@ int vf_handover(struct vf *v, uint64_t *fed)
 	if (v->fatal)
 		return v->fatal;	/* nothing acknowledged */
 	outbox_send(v->ob, pub, v);
+	pub_step(v);
 	if (rc == MOSQ_ERR_SUCCESS && mosquitto_want_write(v->m))
 		mosquitto_loop_write(v->m, 1);
 	return 0;
 }
 
 /*
- * After vf_handover(): the broker's PUBACKs for the outbox, read; frames
- * read are left (never acknowledged). Nothing is written.
+ * After vf_handover(): the broker's PUBACKs for the outbox, read on the
+ * readings' session, and the rest of the outbox's window published there;
+ * the frames session is neither read nor written again (frames read
+ * there would be left, never acknowledged).
  */
 void vf_drain(struct vf *v)
 {
-	/* On an error libmosquitto closed the socket: vf_drained() then. */
-	if (!v->fatal)
-		read_some(v, 0);
+	if (v->fatal || mosquitto_socket(v->pm) < 0)
+		return;
+	outbox_send(v->ob, pub, v);
+	pub_step(v);
 }
 
 /* A handed-over session whose outbox is acknowledged, or gone. */
 int vf_drained(const struct vf *v)
 {
-	return v->fatal || mosquitto_socket(v->m) < 0 || !outbox_owed(v->ob);
+	return v->fatal || mosquitto_socket(v->pm) < 0 || !outbox_owed(v->ob);
 }
 
 uint64_t vf_left(const struct vf *v)
@@ -644,11 +771,13 @@ static void summary(const struct vf *v)
 	struct diamond_gw_stats st;
 
 	diamond_gw_stats(v->gw, &st);
-	olog_info(1, NULL, "open --mqtt: %llu messages, %llu frames taken, "
+	olog_info(1, NULL, "open --mqtt: %s path, %llu messages, %llu frames taken, "
 		  "%llu dropped (%llu topic, %llu envelope, %llu frame, %llu "
 		  "misfiled); %llu epochs verified, %llu rejected, %llu groups "
 		  "released, %llu groups rejected; %llu readings, %llu events "
-		  "published, %zu not yet acknowledged (kept in the outbox)%s",
+		  "published, %zu not yet acknowledged (kept in the outbox); at "
+		  "most %zu owed, %llu pauses at --max-owed %zu%s",
+		  v->kernel ? "kernel" : "software",
 		  (unsigned long long)v->messages, (unsigned long long)v->taken,
 		  (unsigned long long)(v->bad_topic + v->bad_envelope +
 				       v->bad_frame + v->misfiled),
@@ -662,6 +791,7 @@ static void summary(const struct vf *v)
 		  (unsigned long long)st.groups_rejected,
 		  (unsigned long long)v->readings,
 		  (unsigned long long)v->events, outbox_owed(v->ob),
+		  v->peak_owed, (unsigned long long)v->pauses, v->mo->max_owed,
 		  v->fatal == -ESTALE ? "; the shard is a newer holder's" : "");
 }
 
@@ -704,6 +834,7 @@ static int setup_gw(struct vf *v, const struct diamond_gw_opts *go)
 	}
 	if (*msg)
 		olog_info(1, NULL, "%s", msg);
+	v->kernel = go->backend == DIAMOND_BACKEND_KERNEL;
 	rc = outbox_open(&v->ob, go->state_dir);
 	if (rc) {
 		olog(OLOG_SETUP, NULL, "outbox in %s/mqtt: %s", go->state_dir,
@@ -743,11 +874,21 @@ static int setup_client(struct vf *v, struct mq_opts *mo, const char *shards)
 	v->m = mq_client(mo, 0, v);
 	if (!v->m)
 		return -1;
+	v->po = *mo;
+	snprintf(v->pid, sizeof(v->pid), "%s-out", mo->client_id);
+	v->po.client_id = v->pid;
+	/* Persistent too: the readings in flight go out again after a
+	 * reconnect under the message IDs the outbox knows them by. */
+	v->pm = mq_client(&v->po, 0, v);
+	if (!v->pm)
+		return -1;
+	mosquitto_int_option(v->pm, MOSQ_OPT_SEND_MAXIMUM, OUTBOX_WINDOW);
+	mosquitto_connect_with_flags_callback_set(v->pm, on_pconnect);
+	mosquitto_publish_callback_set(v->pm, on_publish);
 	/* Packets queued, written only by mosquitto_loop_write(): see above. */
 	mosquitto_threaded_set(v->m, true);
 	mosquitto_connect_with_flags_callback_set(v->m, on_connect);
 	mosquitto_message_callback_set(v->m, on_message);
-	mosquitto_publish_callback_set(v->m, on_publish);
 	mosquitto_subscribe_callback_set(v->m, on_subscribe);
 	return mq_connect(v->m, mo, 0, 0);
 }
@@ -769,6 +910,12 @@ void vf_stop(struct vf *v, int graceful)
 		mosquitto_destroy(v->m);
 	}
 	vpk_close(v->pk);
+	if (v->pm) {
+		if (graceful && !v->fatal &&
+		    mosquitto_disconnect(v->pm) == MOSQ_ERR_SUCCESS)
+			mosquitto_loop_write(v->pm, 1);
+		mosquitto_destroy(v->pm);
+	}
 	outbox_close(v->ob);
 	diamond_gw_free(v->gw);
 	free(v->batch);
@@ -827,7 +974,6 @@ int open_mqtt(const struct diamond_gw_opts *go, struct mq_opts *mo,
 	} else if (v->fatal) {
 		olog(OLOG_SETUP, NULL, "stopping, frames not acknowledged: %s%s%s",
 		     v->fatal_what, *v->fatal_what ? ": " : "",
-		     v->fatal == -ENOBUFS ? "the broker does not acknowledge readings" :
 		     diamond_strerror(v->fatal));
 		rc = EXIT_SETUP;
 	}

@@ -50,6 +50,7 @@ struct outbox {
 	size_t file_bytes;	/* in the file */
 	size_t owed_bytes;	/* records of the messages owed */
 	size_t owed;
+	size_t inflight;	/* published, PUBACK awaited */
 	int broken;		/* -errno: rewrite before appending */
 	struct msg *head, *tail;
 	struct msg *by_mid[65536];
@@ -323,7 +324,8 @@ void outbox_send(struct outbox *ob, outbox_pub_fn pub, void *arg)
 	struct msg *m;
 	int mid;
 
-	for (m = ob->head; m && m->durable; m = m->next) {
+	for (m = ob->head; m && m->durable && ob->inflight < OUTBOX_WINDOW;
+	     m = m->next) {
 		if (m->mid != NO_MID)
 			continue;
 		if (pub(arg, m->data, m->data + m->tlen + 1, m->plen, &mid))
@@ -332,6 +334,7 @@ void outbox_send(struct outbox *ob, outbox_pub_fn pub, void *arg)
 			continue;
 		m->mid = mid;
 		ob->by_mid[mid] = m;
+		ob->inflight++;
 	}
 }
 
@@ -381,6 +384,7 @@ void outbox_acked(struct outbox *ob, int mid)
 	if (mid < 0 || mid > 65535 || !(m = ob->by_mid[mid]))
 		return;
 	ob->by_mid[mid] = NULL;
+	ob->inflight--;
 	unlink_msg(ob, m);
 	free(m);
 	/* A lost truncate or rewrite only means a message published twice. */
@@ -401,6 +405,11 @@ void outbox_acked(struct outbox *ob, int mid)
 size_t outbox_owed(const struct outbox *ob)
 {
 	return ob->owed;
+}
+
+size_t outbox_inflight(const struct outbox *ob)
+{
+	return ob->inflight;
 }
 
 const char *outbox_path(const struct outbox *ob)

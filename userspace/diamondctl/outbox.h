@@ -10,6 +10,12 @@
 
 #define OUTBOX_MAX_TOPIC	512
 #define OUTBOX_MAX_PAYLOAD	(1u << 20)
+/*
+ * Messages published and not yet acknowledged, at most: the rest wait in
+ * the outbox, so libmosquitto's queue (and the message IDs in use) stay
+ * this small however much is owed.
+ */
+#define OUTBOX_WINDOW		256
 
 struct outbox;
 
@@ -37,12 +43,14 @@ int outbox_add(struct outbox *ob, const char *topic, const void *p,
  * a failure the file is rewritten from memory by the next call.
  */
 int outbox_sync(struct outbox *ob);
-/* Publish every durable message not yet published. */
+/* Publish durable messages not yet published, up to OUTBOX_WINDOW in flight. */
 void outbox_send(struct outbox *ob, outbox_pub_fn pub, void *arg);
 /* The broker acknowledged @mid: that message is no longer owed. */
 void outbox_acked(struct outbox *ob, int mid);
 /* Messages owed (added and not yet acknowledged). */
 size_t outbox_owed(const struct outbox *ob);
+/* Of them, published and awaiting their PUBACK. */
+size_t outbox_inflight(const struct outbox *ob);
 /* DIR/mqtt/outbox, for messages. */
 const char *outbox_path(const struct outbox *ob);
 

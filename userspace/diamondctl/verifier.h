@@ -27,8 +27,10 @@ struct vf;
 struct vf *vf_start(const struct diamond_gw_opts *go, struct mq_opts *mo,
 		    const char *shards, struct diamond_fence *fence,
 		    int *usage);
-/* The session's socket, or -1 while it is away. */
+/* The frames session's socket, or -1 while it is away. */
 int vf_socket(const struct vf *v);
+/* The readings' session's socket (<ID>-out), or -1 while it is away. */
+int vf_out_socket(const struct vf *v);
 /*
  * One round: read what the broker sent, feed it, make it durable, then
  * publish and acknowledge; or a reconnect when the session is away.
