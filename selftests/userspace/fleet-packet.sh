@@ -33,7 +33,9 @@ PY=$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
 FP="$PY $HERE/fleet_packets.py"
 W=$(mktemp -d /tmp/diamond-fleet-packet.XXXXXX)
 PIDS=
-trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$W"' EXIT
+# FLEET_KEEP=1 keeps the scratch directory (its path on stderr).
+trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait 2>/dev/null
+      if [ -n "${FLEET_KEEP:-}" ]; then echo "kept $W" >&2; else rm -rf "$W"; fi' EXIT
 . "$HERE/../lib/tap.sh"
 . "$HERE/fleet-lib.sh"
 
@@ -111,12 +113,14 @@ sleep 1
 $FP replay sent.bin 0.002 "$UPORT1=link1.bin" "$UPORT2=link2.bin" "$UPORT3=link3.bin"
 ok $? "replay: $(wc -c <sent.bin) bytes of packets, each to the forwarders whose link delivers it"
 
-# settle WANT: until the readings topic has WANT messages, or 5 s pass
-# without news.
+# distinct: the readings topic's messages, copies counted once (a copy is
+# the same line: same topic, same JSON).
+distinct() { grep '^diamond/readings/' sub.txt | sort -u | wc -l; }
+# settle WANT: until distinct gives WANT, or 5 s pass without news.
 settle() {
 	local last=-1 same=0 c
 	for _ in $(seq 150); do
-		c=$(grep -c '^diamond/readings/' sub.txt)
+		c=$(distinct)
 		[ "$c" -ge "$1" ] && break
 		if [ "$c" = "$last" ]; then same=$((same + 1)); [ $same -ge 25 ] && break; else same=0; fi
 		last=$c
@@ -135,22 +139,47 @@ check "every reading with the content sealed ($wrong wrong)" test "$wrong" = 0
 check "every reading on its device's shard's topic, the shard of its address's low byte ($topic not)" \
 	test "$topic" = 0
 check "no record both released and named lost ($lostrel)" test "$lostrel" = 0
+
+# Hostile input on the packets topics, with a forwarder's credentials:
+# 1,000 junk messages (no envelope), an empty packet and one of 300
+# bytes in envelopes, device 1's first packet on shard 0's topic (its
+# address 0x21 is shard 1's), then the same packet on its own shard's
+# topic: a copy of a released record, a duplicate.
+PUBF="-h 127.0.0.1 -p $PORT -u fwd -P pw-fwd -q 1"
+head -c 75000 /dev/urandom | base64 -w 100 >junk.txt
+mosquitto_pub $PUBF -t diamond/packets/1/evil -l <junk.txt
+printf 'DQ\001\000\004evil\000\000' >empty.bin
+mosquitto_pub $PUBF -t diamond/packets/1/evil -f empty.bin
+{ printf 'DQ\001\000\004evil\000\000'; head -c 300 /dev/zero; } >long.bin
+mosquitto_pub $PUBF -t diamond/packets/1/evil -f long.bin
+{ printf 'DQ\001\000\004evil\000\000'; $PY -c "import sys; sys.path.insert(0, '$HERE'); import fleet_packets as f
+sys.stdout.buffer.write(f.packets('p1.bin')[0])"; } >first.bin
+mosquitto_pub $PUBF -t diamond/packets/0/evil -f first.bin
+mosquitto_pub $PUBF -t diamond/packets/1/evil -f first.bin
+sleep 2
 kill $VP
 wait $VP
 ok $? "verifier: SIGTERM ends it with status 0"
+summ=$(grep 'open --mqtt:.*messages' verifier.err | tail -1)
+echo "# ${summ#diamondctl: }"
+check "junk, an empty and an overlong packet, a misfiled one: dropped and counted (1000 envelope, 2 frame, 1 misfiled)" \
+	sh -c "echo '$summ' | grep -q ' dropped (0 topic, 1000 envelope, 2 frame, 1 misfiled)'"
+read -r _ _ _ dups _ <<<"$($FP check sub.txt $B 0 "$MAP" sent.bin $SHARDS link1.bin link2.bin link3.bin)"
+check "... and a copy of a released record's packet released nothing again ($dups duplicates)" \
+	test "$dups" = 0
 summ=$(grep 'packet-mode devices:' verifier.err | tail -1)
 echo "# ${summ#diamondctl: }"
 check "the outbox is empty once the broker has acknowledged everything" \
 	test ! -s st/mqtt/outbox
 
 # ---- a SIGKILL mid-run ---------------------------------------------------------
-before=$(grep -c '^diamond/readings/' sub.txt)
+before=$(distinct)
 start_verifier
 sleep 0.5
 $FP replay sent2.bin 0.002 "$UPORT1=link21.bin" "$UPORT2=link22.bin" "$UPORT3=link23.bin" &
 RP=$!
 sleep 1	# about a third of the replay: the kill lands mid-run
-c=$(($(grep -c '^diamond/readings/' sub.txt) - before))
+c=$(($(distinct) - before))
 kill -KILL $VP
 wait $VP 2>/dev/null
 echo "# verifier killed with SIGKILL after $c of the second run's readings were out; $(stat -c %s st/mqtt/outbox) bytes owed in its outbox"
@@ -202,7 +231,7 @@ for _ in $(seq 100); do
 	[ "$(grep -c 'subscribed to the frames and packets of its 1 shards' fa.err)" = 2 ] && break
 	sleep 0.1
 done
-before=$(grep -c '^diamond/readings/' sub.txt)
+before=$(distinct)
 $FP replay sent3.bin 0.002 "$UPORT1=link31.bin" "$UPORT2=link32.bin" "$UPORT3=link33.bin"
 settle $((before + union3))
 read -r _ distinct _ dups _ wrong _ extra _ missing _ topic _ lostrel <<<"$($FP check sub.txt $B 0 "$FMAP" sent3.bin $SHARDS link31.bin link32.bin link33.bin)"
@@ -214,6 +243,28 @@ kill $FA
 wait $FA
 ok $? "the fleet verifier: SIGTERM ends it with status 0"
 echo "# $(grep 'packet-mode devices:' fa.err | sed 's/^diamondctl: //' | tr '\n' ';')"
+
+# A LoRa gateway's Semtech packet forwarder into forward --packet
+# --semtech: device 5's packets again (all released: duplicates now), 4
+# rxpk a PUSH_DATA; each rxpk's data is one packet, on its shard's topic.
+SPORT=$(free_port SOCK_DGRAM)
+DIAMOND_MQTT_PASSWORD=pw-fwd "$D" forward --packet --user fwd --broker 127.0.0.1:$PORT \
+	--gateway-id lora1 --shards $SHARDS --semtech "$SPORT" 2>fwd-lora.err &
+LP=$!
+PIDS="$PIDS $LP"
+mosquitto_sub -h 127.0.0.1 -p "$PORT" -u verifier -P pw-verifier -i lora-peek -C $NREC -W 30 -F '%t %p' \
+	-t 'diamond/packets/+/lora1' >lora-msg.txt 2>/dev/null &
+LS=$!
+sleep 0.5
+sem=$($FP semtech "$SPORT" p5.bin)
+wait $LS
+kill $LP
+wait $LP
+got=$(grep -ac "^diamond/packets/$((0x35 % SHARDS))/lora1 " lora-msg.txt)
+check "semtech: every PUSH_DATA acknowledged ($sem), each rxpk one packet on its shard's topic ($got of $NREC)" \
+	test "$sem" = "push_acks $((NREC / 4)) of $((NREC / 4))" -a "$got" = $NREC
+check "semtech: the envelope carries the gateway EUI and the rxpk's rssi, lsnr and tmst" \
+	grep -aq '"src":"semtech","eui":"aa555a0000000034","tmst":2000,.*"rssi":-61,"lsnr":7.5' lora-msg.txt
 
 for p in $FWP; do kill "$p" 2>/dev/null; done
 for p in $FWP; do wait "$p" 2>/dev/null; done

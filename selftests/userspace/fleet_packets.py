@@ -12,6 +12,11 @@ after a 1-byte length, as seal --packet writes them and lossy-link
                                       PORT whose FILE (SENT through a
                                       link with loss only) has it next;
                                       DELAY seconds between packets
+  fleet_packets.py semtech PORT FILE   FILE's packets to a packet
+                                      forwarder port as a LoRa gateway
+                                      sends them (Semtech GWMP v2
+                                      PUSH_DATA, 4 rxpk each); prints
+                                      "push_acks N of M"
   fleet_packets.py model SENT BASE FILE...  the records of SENT (each
                                       device's first at position BASE of
                                       its stream) that the grid releases
@@ -72,6 +77,30 @@ def replay(sent, delay, targets):
     left = sum(len(l[1]) - l[2] for l in links)
     if left:
         raise SystemExit('replay: %d packets of the links not in SENT' % left)
+
+
+def semtech(port, path):
+    import base64
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(5)
+    eui = bytes.fromhex('aa555a0000000034')
+    pl = packets(path)
+    acks = 0
+    for i in range(0, len(pl), 4):
+        rxpk = [{'tmst': 2000 + k, 'freq': 868.3, 'chan': 1, 'rfch': 0,
+                 'stat': 1, 'modu': 'LORA', 'datr': 'SF7BW125',
+                 'codr': '4/5', 'rssi': -61, 'lsnr': 7.5, 'size': len(p),
+                 'data': base64.b64encode(p).decode()}
+                for k, p in enumerate(pl[i:i + 4])]
+        token = (i // 4 % 65536).to_bytes(2, 'little')
+        body = json.dumps({'rxpk': rxpk}).encode()
+        s.sendto(b'\x02' + token + b'\x00' + eui + body, ('127.0.0.1', port))
+        try:
+            ack = s.recv(64)
+        except socket.timeout:
+            continue
+        acks += ack == b'\x02' + token + b'\x01'
+    print('push_acks', acks, 'of', (len(pl) + 3) // 4)
 
 
 def positions(sent):
@@ -156,6 +185,8 @@ def main(argv):
         interleave(a[0], a[1:])
     elif cmd == 'replay':
         replay(a[0], float(a[1]), a[2:])
+    elif cmd == 'semtech':
+        semtech(int(a[0]), a[1])
     elif cmd == 'model':
         rel, n, _ = released(a[0], int(a[1]), a[2:])
         print('released', len(rel), 'of', n)

@@ -21,9 +21,9 @@
  * their PUBACKs (open_mqtt.c). In a fleet's shard every state and spool
  * write is fenced (diamond_prx_set_fence()), as the gateway's are.
  *
- * The shard of a reading is the shard of the packet that released it,
- * the low byte of the device's address mod N: every callback of a feed
- * is about the device that packet names.
+ * The shard of a reading is its device's: the low byte of its address mod
+ * N, the shard of every packet that names it (a table by device ID, made
+ * at the start, since the spool's packets are fed before any round).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,17 +37,39 @@
 /* Packets held for one feed: a round's reads (64) at most, with room. */
 #define HELD_BYTES	(64u << 10)
 
+/* A packet-mode device and the low byte of its address. */
+struct low {
+	uint32_t id;
+	uint8_t byte;
+};
+
 struct vpk {
 	struct diamond_store *store;
 	struct diamond_prx *x;
 	struct vpk_out o;
-	uint32_t shard;		/* of the packet being fed */
+	struct low *low;	/* by ID */
 	int err;		/* an outbox_add() failure: the stage fails */
 	uint8_t held[HELD_BYTES];	/* each packet after a 1-byte length */
 	size_t hlen;
 	uint64_t nheld, fed, refused, resumed;
-	size_t ndev;
+	size_t ndev, nlow;
 };
+
+static int by_id(const void *a, const void *b)
+{
+	const struct low *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The shard of device @dev (0 for one not in the table: none comes). */
+static uint32_t shard_of(const struct vpk *p, uint32_t dev)
+{
+	struct low key = { dev, 0 };
+	const struct low *l = bsearch(&key, p->low, p->nlow, sizeof(*l), by_id);
+
+	return l ? l->byte % p->o.shards : 0;
+}
 
 struct reading {
 	uint32_t dev, index;
@@ -86,7 +108,7 @@ static void owe(struct vpk *p, const char *what, uint32_t dev,
 
 	if (text) {
 		snprintf(topic, sizeof(topic), "%s/%s/%u/%u", p->o.prefix,
-			 what, (unsigned int)p->shard, (unsigned int)dev);
+			 what, (unsigned int)shard_of(p, dev), (unsigned int)dev);
 		rc = outbox_add(p->o.ob, topic, text, n);
 	}
 	free(text);
@@ -118,12 +140,20 @@ static int stage(void *arg)
 	return p->err ? p->err : p->o.stage(p->o.arg);
 }
 
-static int count_one(void *arg, uint32_t id, unsigned int a, uint32_t addr)
+/* One packet-mode device into the table (@arg: the struct vpk). */
+static int note_one(void *arg, uint32_t id, unsigned int a, uint32_t addr)
 {
-	(void)id;
+	struct vpk *p = arg;
+	struct low *nl;
+
 	(void)a;
-	(void)addr;
-	++*(size_t *)arg;
+	if (!(p->nlow & (p->nlow + 1))) {	/* 0, 1, 3, 7, ...: grow */
+		nl = realloc(p->low, (2 * p->nlow + 1) * sizeof(*nl));
+		if (!nl)
+			return -ENOMEM;
+		p->low = nl;
+	}
+	p->low[p->nlow++] = (struct low){ id, (uint8_t)addr };
 	return 0;
 }
 
@@ -133,7 +163,7 @@ int vpk_open(struct vpk **out, const char *dir, int software,
 {
 	struct diamond_prx_cbs cbs = { on_record, on_lost, NULL };
 	struct vpk *p;
-	size_t n = 0;
+	size_t n;
 	int rc;
 
 	*out = NULL;
@@ -146,7 +176,10 @@ int vpk_open(struct vpk **out, const char *dir, int software,
 	/* The gateway holds the directory's lock, if any: no lock here. */
 	rc = diamond_store_open(&p->store, dir, 0);
 	if (!rc)
-		rc = diamond_radio_list(p->store, count_one, &n);
+		rc = diamond_radio_list(p->store, note_one, p);
+	n = p->nlow;
+	if (!rc)
+		qsort(p->low, p->nlow, sizeof(*p->low), by_id);
 	if (!rc && n && !software) {
 		*why = "the kernel backend does not verify grid units yet "
 		       "(--software does)";
@@ -223,7 +256,6 @@ int vpk_flush(struct vpk *p)
 
 	for (at = 0; p && at < p->hlen && !rc; at += 1 + len) {
 		len = p->held[at];
-		p->shard = p->held[at + 1] % p->o.shards;
 		rc = diamond_prx_feed(p->x, p->held + at + 1, len);
 		if (dropped(rc))
 			rc = 0;
@@ -268,5 +300,6 @@ void vpk_close(struct vpk *p)
 		return;
 	diamond_prx_free(p->x);
 	diamond_store_close(p->store);
+	free(p->low);
 	free(p);
 }
