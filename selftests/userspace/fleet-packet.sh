@@ -13,16 +13,25 @@
 # The documented outcome: exactly the records the grid releases from the
 # union of the three links (a row's or a column's tag with its four
 # records: a packet is lost only when all three links lose it, so about
-# 99.9%), at least 99% of the 1,024, each once (no ID twice on the
+# 99.99%), at least 99% of the 1,024, each once (no ID twice on the
 # readings topic), with the content sealed, on the topic of its device's
 # shard (its address's low byte mod 2). The replay sends packet k to
 # every link that has it before packet k + 1, so the forwarders run side
 # by side.
 #
+# Hostile input on the packets topics (junk, an empty and an overlong
+# packet, a misfiled one, a copy of a released one): counted and dropped,
+# nothing released again.
+#
 # Then 128 more readings a device through the same links, the verifier
-# killed with SIGKILL once a quarter of them is out and started again on
-# its persistent session: after dedupe by ID exactly the grid's records,
+# killed with SIGKILL 1 s into the replay and started again on its
+# persistent session: after dedupe by ID exactly the grid's records,
 # each with its content; copies allowed only by the at-least-once rule.
+#
+# Then a fleet verifier (open --mqtt --fleet) on four more devices, each
+# in the directory of its address's shard; a LoRa gateway's Semtech packet
+# forwarder into forward --packet --semtech; a packet file with idle zeros
+# into forward --packet --input.
 #
 # Environment: D (diamondctl), LOSSY (lossy-link).
 set -u
