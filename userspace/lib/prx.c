@@ -43,8 +43,8 @@ static struct dlib_pdev *by_id(const struct diamond_prx *x, uint32_t id)
 }
 
 /* The device whose address begins @pkt (at most one: prefix-free). */
-struct dlib_pdev *dlib_prx_by_addr(const struct diamond_prx *x,
-				   const uint8_t *pkt, size_t len)
+static struct dlib_pdev *by_addr(const struct diamond_prx *x,
+				 const uint8_t *pkt, size_t len)
 {
 	uint32_t v;
 	size_t i;
@@ -223,7 +223,7 @@ int diamond_prx_feed(struct diamond_prx *x, const uint8_t *pkt, size_t len)
 	if (!x || (!pkt && len))
 		return -EINVAL;
 	x->stats.packets++;
-	d = dlib_prx_by_addr(x, pkt, len);
+	d = by_addr(x, pkt, len);
 	if (!d) {
 		x->stats.nodev++;
 		return -EPROTO;
@@ -264,6 +264,62 @@ int diamond_prx_set_fence(struct diamond_prx *x, struct diamond_fence *fence)
 		return -EINVAL;
 	dlib_store_set_fence(x->store, fence);
 	return 0;
+}
+
+/* A packet fed again from the spool and dropped: not a failure. */
+static int dropped(int rc)
+{
+	return rc == -EPROTO || rc == -EMSGSIZE || rc == -EKEYEXPIRED ||
+	       rc == -ERANGE || rc == -DIAMOND_EEXHAUSTED;
+}
+
+/*
+ * Feed the spooled packets again, those held in a unit its device's
+ * cursor has passed skipped (fed again they would sit at a later
+ * candidate and cost tries); a torn last entry ends it.
+ */
+static int replay(struct diamond_prx *x, const uint8_t *buf, size_t len,
+		  int *taken)
+{
+	const struct dlib_pdev *d;
+	const uint8_t *pkt;
+	size_t at, plen;
+	uint64_t e;
+	uint32_t u;
+	int n, rc = 0;
+
+	x->replaying = 1;
+	for (at = 0; !rc && (n = dlib_prx_spool_entry(buf + at, len - at, &e,
+						       &u, &pkt, &plen)); at += (size_t)n) {
+		d = by_addr(x, pkt, plen);
+		if (!d || dlib_pos_before(e, u, dlib_prx_ec(d), d->ps.uc))
+			continue;
+		rc = diamond_prx_feed(x, pkt, plen);
+		if (dropped(rc))
+			rc = 0;
+		(*taken)++;
+	}
+	x->replaying = 0;
+	return rc;
+}
+
+int diamond_prx_spool(struct diamond_prx *x, const char *state_dir)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc, taken = 0;
+
+	if (!x || !state_dir)
+		return -EINVAL;
+	rc = dlib_prx_spool_open(x, state_dir, &buf, &len);
+	if (rc)
+		return rc;
+	/* The old file stays until the rewrite from what the replay held. */
+	rc = replay(x, buf, len, &taken);
+	free(buf);
+	if (!rc)
+		rc = dlib_prx_spool_rewrite(x);
+	return rc ? rc : taken;
 }
 
 void diamond_prx_stats(const struct diamond_prx *x,

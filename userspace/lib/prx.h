@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The packet receiver's internals (spec section 14.5), in pipeline order:
- * prx.c (the public entry points) -> prx_spool.c (what is held, durable)
- * -> prx_hold.c (packets into units) ->
+ * prx.c (the public entry points) -> prx_spool.c (what is held, durable;
+ * its replay is prx.c's) -> prx_hold.c (packets into units) ->
  * prx_try.c (a unit verified, saved, released) -> prx_cursor.c (the
  * cursor moved, units given up, lost reported) -> prx_keys.c (chain walks)
  * -> store.c.
@@ -91,10 +91,6 @@ static inline int dlib_pos_before(uint64_t e, uint32_t u, uint64_t e2,
 	return e < e2 || (e == e2 && u < u2);
 }
 
-/* prx.c: the device whose address begins @pkt, or NULL. */
-struct dlib_pdev *dlib_prx_by_addr(const struct diamond_prx *x,
-				   const uint8_t *pkt, size_t len);
-
 /* prx_hold.c: a parsed packet into the unit of one candidate. */
 /*
  * The packet of record @r of the unit: 0 held anew, 1 a duplicate, 2 not held (its copies full, or no unit
@@ -140,6 +136,20 @@ void dlib_prx_state(const struct dlib_pdev *d, const struct dlib_punit *pu,
 void dlib_prx_spool_append(struct diamond_prx *x, uint64_t e, uint32_t u,
 			   const uint8_t *pkt, size_t len);
 void dlib_prx_spool_close(struct diamond_prx *x);
+/*
+ * Open (make) @state_dir/spool/packets as @x's spool, and read what it
+ * holds into *@buf (malloc'd, *@len bytes; NULL when empty). 0 or -errno.
+ */
+int dlib_prx_spool_open(struct diamond_prx *x, const char *state_dir,
+			uint8_t **buf, size_t *len);
+/*
+ * The entry at @p (@len bytes left): its unit (*@e, *@u) and packet;
+ * returns its size, 0 at the end or at a torn entry.
+ */
+int dlib_prx_spool_entry(const uint8_t *p, size_t len, uint64_t *e,
+			 uint32_t *u, const uint8_t **pkt, size_t *plen);
+/* The spool anew from the packets held, under the fence. 0 or -errno. */
+int dlib_prx_spool_rewrite(struct diamond_prx *x);
 
 /* prx_keys.c */
 /* Walk @n record slots of @suite from @r in place. */

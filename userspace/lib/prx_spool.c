@@ -205,50 +205,13 @@ static int slurp(int fd, uint8_t **buf, size_t *len)
 	return 0;
 }
 
-/* Was the packet held in a unit its device's cursor has passed? */
-static int passed(const struct diamond_prx *x, const uint8_t *entry)
-{
-	const struct dlib_pdev *d = dlib_prx_by_addr(x, entry + PSPOOL_HDR,
-						     entry[0]);
-
-	return !d || dlib_pos_before(dmd_load64_le(entry + 1),
-				     dmd_load32_le(entry + 9), dlib_prx_ec(d),
-				     d->ps.uc);
-}
-
-/* Feed the spool's packets again; a torn last one is dropped. */
-static int replay(struct diamond_prx *x, const uint8_t *buf, size_t len,
-		  int *taken)
-{
-	size_t at, n;
-	int rc = 0;
-
-	x->replaying = 1;
-	for (at = 0; at < len && !rc; at += PSPOOL_HDR + n) {
-		n = buf[at];
-		if (!n || at + PSPOOL_HDR + n > len)
-			break;
-		if (passed(x, buf + at))
-			continue;
-		rc = diamond_prx_feed(x, buf + at + PSPOOL_HDR, n);
-		/* A packet dropped again (its position passed): not a failure. */
-		if (rc == -EPROTO || rc == -EMSGSIZE || rc == -EKEYEXPIRED ||
-		    rc == -ERANGE || rc == -DIAMOND_EEXHAUSTED)
-			rc = 0;
-		(*taken)++;
-	}
-	x->replaying = 0;
-	return rc;
-}
-
-int diamond_prx_spool(struct diamond_prx *x, const char *state_dir)
+int dlib_prx_spool_open(struct diamond_prx *x, const char *state_dir,
+			uint8_t **buf, size_t *len)
 {
 	struct dlib_pspool *s;
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	int rc, taken = 0;
+	int rc;
 
-	if (!x || !state_dir || x->spool)
+	if (x->spool)
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -262,25 +225,39 @@ int diamond_prx_spool(struct diamond_prx *x, const char *state_dir)
 	if (!rc && s->fd < 0)
 		rc = -errno;
 	if (!rc)
-		rc = slurp(s->fd, &buf, &len);
+		rc = slurp(s->fd, buf, len);
 	if (rc) {
 		if (s->fd >= 0)
 			close(s->fd);
 		free(s);
 		return rc;
 	}
-	s->bytes = len;
+	s->bytes = *len;
 	x->spool = s;
-	/* The old file stays until the rewrite from what the replay held. */
-	rc = replay(x, buf, len, &taken);
-	free(buf);
-	if (!rc)
-		rc = fence(x);
+	return 0;
+}
+
+int dlib_prx_spool_entry(const uint8_t *p, size_t len, uint64_t *e,
+			 uint32_t *u, const uint8_t **pkt, size_t *plen)
+{
+	if (len < PSPOOL_HDR || !p[0] || len < PSPOOL_HDR + (size_t)p[0])
+		return 0;
+	*e = dmd_load64_le(p + 1);
+	*u = dmd_load32_le(p + 9);
+	*pkt = p + PSPOOL_HDR;
+	*plen = p[0];
+	return PSPOOL_HDR + p[0];
+}
+
+int dlib_prx_spool_rewrite(struct diamond_prx *x)
+{
+	int rc = fence(x);
+
 	if (!rc) {
 		rc = rewrite(x);
 		unfence(x);
 	}
-	return rc ? rc : taken;
+	return rc;
 }
 
 void dlib_prx_spool_close(struct diamond_prx *x)
