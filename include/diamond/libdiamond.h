@@ -1243,6 +1243,12 @@ int diamond_prx_add_all(struct diamond_prx *x);
  * candidate position), or a storage failure (nothing released).
  */
 int diamond_prx_feed(struct diamond_prx *x, const uint8_t *pkt, size_t len);
+/*
+ * Is @rc, from diamond_prx_feed(), a packet dropped (hostile, damaged or
+ * stale input, counted) rather than a failure of the receiver (storage,
+ * the stage, the fence, memory, the backend)? 1 or 0.
+ */
+int diamond_prx_dropped(int rc);
 /**
  * diamond_prx_set_stage() - hand records out before the state moves on
  * @x: the receiver

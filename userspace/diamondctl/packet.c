@@ -222,8 +222,7 @@ int cmd_open_packet(int argc, char **argv)
 			status = EXIT_SETUP;
 			break;
 		}
-		if (rc && rc != -EPROTO && rc != -EMSGSIZE && rc != -EKEYEXPIRED &&
-		    rc != -ERANGE && rc != -DIAMOND_EEXHAUSTED) {
+		if (rc && !diamond_prx_dropped(rc)) {
 			err_msg("packet receiver: %s", diamond_strerror(rc));
 			status = EXIT_SETUP;
 			break;

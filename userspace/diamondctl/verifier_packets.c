@@ -242,13 +242,6 @@ void vpk_forget(struct vpk *p)
 	p->nheld = 0;
 }
 
-/* A packet the receiver dropped (hostile or stale input), or a failure? */
-static int dropped(int rc)
-{
-	return rc == -EPROTO || rc == -EMSGSIZE || rc == -EKEYEXPIRED ||
-	       rc == -ERANGE || rc == -DIAMOND_EEXHAUSTED;
-}
-
 int vpk_flush(struct vpk *p)
 {
 	size_t at, len;
@@ -257,7 +250,7 @@ int vpk_flush(struct vpk *p)
 	for (at = 0; p && at < p->hlen && !rc; at += 1 + len) {
 		len = p->held[at];
 		rc = diamond_prx_feed(p->x, p->held + at + 1, len);
-		if (dropped(rc))
+		if (diamond_prx_dropped(rc))
 			rc = 0;
 		if (p->err && !rc)	/* a loss reported with no stage after */
 			rc = p->err;

@@ -266,8 +266,7 @@ int diamond_prx_set_fence(struct diamond_prx *x, struct diamond_fence *fence)
 	return 0;
 }
 
-/* A packet fed again from the spool and dropped: not a failure. */
-static int dropped(int rc)
+int diamond_prx_dropped(int rc)
 {
 	return rc == -EPROTO || rc == -EMSGSIZE || rc == -EKEYEXPIRED ||
 	       rc == -ERANGE || rc == -DIAMOND_EEXHAUSTED;
@@ -295,8 +294,8 @@ static int replay(struct diamond_prx *x, const uint8_t *buf, size_t len,
 		if (!d || dlib_pos_before(e, u, dlib_prx_ec(d), d->ps.uc))
 			continue;
 		rc = diamond_prx_feed(x, pkt, plen);
-		if (dropped(rc))
-			rc = 0;
+		if (diamond_prx_dropped(rc))
+			rc = 0;	/* fed again and dropped: not a failure */
 		(*taken)++;
 	}
 	x->replaying = 0;
