@@ -36,9 +36,12 @@ after a 1-byte length, as seal --packet writes them and lossy-link
                                       named lost)
 """
 import json
+import os
 import socket
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fleet  # noqa: E402  (its lockstep replay)
 
 
 def packets(path):
@@ -59,24 +62,6 @@ def interleave(out, paths):
             for x in lists:
                 if i < len(x):
                     o.write(bytes([len(x[i])]) + x[i])
-
-
-def replay(sent, delay, targets):
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    links = []
-    for t in targets:
-        port, path = t.split('=', 1)
-        links.append([int(port), packets(path), 0])
-    for p in packets(sent):
-        for link in links:
-            port, pl, at = link
-            if at < len(pl) and pl[at] == p:
-                s.sendto(p, ('127.0.0.1', port))
-                link[2] += 1
-        time.sleep(delay)
-    left = sum(len(l[1]) - l[2] for l in links)
-    if left:
-        raise SystemExit('replay: %d packets of the links not in SENT' % left)
 
 
 def semtech(port, path):
@@ -184,7 +169,7 @@ def main(argv):
     if cmd == 'interleave':
         interleave(a[0], a[1:])
     elif cmd == 'replay':
-        replay(a[0], float(a[1]), a[2:])
+        fleet.replay(a[0], float(a[1]), a[2:], packets)
     elif cmd == 'semtech':
         semtech(int(a[0]), a[1])
     elif cmd == 'model':
