@@ -1215,8 +1215,8 @@ struct diamond_prx_stats {
  * @store: the state directory (kept; not closed by diamond_prx_free())
  * @cbs: the callbacks (copied)
  * @max_skip: epochs a packet may be past the cursor's (0: 4096)
- * @flags: DIAMOND_PRX_KERNEL for the kernel backend, which does not
- *         verify grid units yet (every try fails with -EOPNOTSUPP)
+ * @flags: DIAMOND_PRX_KERNEL for the kernel backend (diamond.ko's tag
+ *         grid, kernel-api.rst; max_skip at most 4096), else software
  *
  * Return: 0 or a negative errno.
  */
@@ -1318,6 +1318,13 @@ int diamond_prx_sync(struct diamond_prx *x);
 int diamond_prx_set_fence(struct diamond_prx *x, struct diamond_fence *fence);
 void diamond_prx_stats(const struct diamond_prx *x,
 		       struct diamond_prx_stats *s);
+/*
+ * Kernel backend: device tfms kept open at once (LRU; default 16384,
+ * lowered to fit the descriptor limit, two descriptors each). A device
+ * whose tfm was closed is keyed again from the receiver's state at its
+ * next try. -EINVAL for 0.
+ */
+int diamond_prx_max_tfms(struct diamond_prx *x, unsigned int n);
 /* The cursor (e_c, u_c) of @device_id: -DIAMOND_ENODEVICE if not added. */
 int diamond_prx_cursor(const struct diamond_prx *x, uint32_t device_id,
 		       uint64_t *epoch, uint32_t *unit);

@@ -40,9 +40,13 @@ ok $? "open --packet releases all 100 records, in place ($got)"
 "$D" open --packet --state-dir st --software p10.bin >out2.json 2>/dev/null
 [ $? = 0 ] && [ ! -s out2.json ]
 ok $? "the same packets again release nothing"
-"$D" open --packet --state-dir st p10.bin >/dev/null 2>err.txt
-[ $? = 3 ] && grep -q "does not verify grid units yet" err.txt
-ok $? "without --software: the kernel backend says it cannot, exit 3"
+if [ -e /sys/module/diamond ]; then
+	n=$((n + 1)); echo "ok $n # SKIP diamond.ko is loaded here: the kernel path is check-userspace-vm's"
+else
+	"$D" open --packet --state-dir st p10.bin >out3.json 2>err.txt
+	[ $? = 3 ] && [ ! -s out3.json ] && grep -q "or verify in software with --software" err.txt
+	ok $? "without --software and without diamond.ko: exit 3 before any packet, naming --software"
+fi
 seq 1 5 | "$D" seal --blob d10.bin >frames.bin 2>/dev/null
 "$D" open --state-dir st --software --input frames.bin >sout.json 2>serr.txt
 [ ! -s sout.json ] && grep -q "packet-mode device" serr.txt

@@ -25,7 +25,11 @@
 #      two verifiers sharing the shards (open --mqtt --fleet), one killed
 #      with SIGKILL once a third of the readings are out.
 #  (c) one verifier holding HOLD devices (one epoch of b = 16 each, one
-#      gateway): its max RSS once every device's state is loaded.
+#      device after another, one gateway: forward --input, waiting at its
+#      --max-queue): its max RSS once every device's state is loaded, and
+#      its backpressure (open --mqtt --max-owed, default 16,384) in the
+#      note. Devices are provisioned (provision --devices) and sealed (seal
+#      --devices) in one run each, for every part.
 #
 #   tools/bench/fleet-bench.sh [a] [b] [c]     (default: all three)
 #

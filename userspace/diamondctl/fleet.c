@@ -78,6 +78,7 @@ struct shard {
 	double since, renewed;
 	double not_before;		/* after a failed take: no claim yet */
 	char gave_to[LEASE_NAME_MAX + 1];	/* handed to; "": taken */
+	double gave_at;			/* when */
 	struct diamond_fence *fence;
 	struct vf *v;
 	char dir[4096];
@@ -339,7 +340,15 @@ static const char *hand_to(const struct fleet *f, const struct shard *s,
 	const char *to = f->live[f->owner[s->id]];
 	size_t i;
 
-	if (!f->rebalance || !f->owner[s->id] || !strcmp(to, s->gave_to) ||
+	/*
+	 * Not again to a peer that did not take what we handed it, for two
+	 * live periods: it looked live but did not claim (stopped, say).
+	 * Never again would keep its share from it once it runs again
+	 * (check-fleet's join test: B stopped, then continued).
+	 */
+	if (!f->rebalance || !f->owner[s->id] ||
+	    (!strcmp(to, s->gave_to) &&
+	     now - s->gave_at < 2 * LIVE_TTLS * f->ttl_ms / 1000.0) ||
 	    now - f->connected_at < f->ttl_ms / 1000.0)
 		return NULL;
 	for (i = 0; i < f->npeer; i++)
@@ -437,6 +446,7 @@ static void hand_over(struct fleet *f, struct shard *s, const char *to,
 		return;
 	}
 	snprintf(s->gave_to, sizeof(s->gave_to), "%s", to);
+	s->gave_at = now;
 	s->state = HANDING;
 	s->since = now;
 	olog_info(1, NULL, "fleet: shard %u handed over to %s: %" PRIu64

@@ -811,10 +811,7 @@ static int setup_packets(struct vf *v, const struct diamond_gw_opts *go)
 		     go->state_dir, why, diamond_strerror(rc));
 		return -1;
 	}
-	if (*why)
-		olog(OLOG_SETUP, NULL, "state directory %s: packet-mode devices "
-		     "left out: %s", go->state_dir, why);
-	else if (v->pk)
+	if (v->pk)
 		olog_info(1, NULL, "%zu packet-mode devices: their packets "
 			  "too", vpk_devices(v->pk));
 	return 0;

@@ -140,15 +140,21 @@ static void on_lost(void *arg, uint32_t dev, uint64_t e, uint32_t first,
 static void open_help(FILE *f)
 {
 	fprintf(f,
-		"usage: diamondctl open --packet --state-dir DIR --software [FILE]\n\n"
+		"usage: diamondctl open --packet --state-dir DIR [--software]\n"
+		"                         [--max-skip N] [--max-tfms N] [FILE]\n\n"
 		"Read packets, each after a 1-byte length (from seal --packet), from\n"
 		"FILE or stdin (a length of 0 is no packet, as a firmware's link\n"
 		"idles), and open them with the packet receiver (spec 14.5)\n"
 		"for every device of DIR with a radio configuration (diamondctl\n"
 		"radio). A JSON line per released record, as the stream path prints,\n"
 		"and {\"event\":\"lost\",...} per run of records given up; a summary\n"
-		"on stderr. The kernel backend does not verify grid units yet:\n"
-		"--software is required.\n");
+		"on stderr. Units are verified in diamond.ko (its tag grid, authsize\n"
+		"12: one tfm per device, keyed at the state directory's cursor),\n"
+		"which must be loaded (modprobe diamond); --software verifies with\n"
+		"the portable core instead, and releases exactly the same records.\n"
+		"--max-tfms N: kernel tfms kept open at once, LRU (default 16384,\n"
+		"lowered to fit the descriptor limit); a device whose tfm was\n"
+		"closed is keyed again from its state when a packet needs it.\n");
 }
 
 int cmd_open_packet(int argc, char **argv)
@@ -158,6 +164,7 @@ int cmd_open_packet(int argc, char **argv)
 		{ "state-dir", required_argument, NULL, 'D' },
 		{ "software", no_argument, NULL, 's' },
 		{ "max-skip", required_argument, NULL, 'k' },
+		{ "max-tfms", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -165,10 +172,11 @@ int cmd_open_packet(int argc, char **argv)
 	uint8_t pkt[256];
 	struct diamond_prx_stats st;
 	struct diamond_store *store;
-	struct diamond_prx *x;
+	struct diamond_prx *x = NULL;
 	const char *dir = NULL;
-	uint64_t skip = 0;
+	uint64_t skip = 0, tfms = 0;
 	int c, rc, sw = 0, status = 0, len;
+	char msg[512] = "";
 	FILE *in = stdin;
 
 	optind = 1;
@@ -181,12 +189,28 @@ int cmd_open_packet(int argc, char **argv)
 			if (parse_u64(optarg, UINT32_MAX, &skip))
 				return EXIT_USAGE;
 			break;
+		case 't':
+			if (parse_u64(optarg, UINT32_MAX, &tfms) || !tfms)
+				return EXIT_USAGE;
+			break;
 		case 'h': open_help(stdout); return 0;
 		default: open_help(stderr); return EXIT_USAGE;
 		}
 	}
 	if (!dir || optind + 1 < argc) {
 		open_help(stderr);
+		return EXIT_USAGE;
+	}
+	/* As the stream path: the kernel unless --software, or say why not. */
+	if (!sw && diamond_kernel_probe(msg, sizeof(msg))) {
+		err_msg("%s; or verify in software with --software", msg);
+		return EXIT_SETUP;
+	}
+	if (*msg)	/* which way the kernel path goes, when not the usual */
+		note(1, "%s", msg);
+	if (!sw && skip > 4096) {
+		err_msg("--max-skip %llu: diamond.ko takes at most 4096",
+			(unsigned long long)skip);
 		return EXIT_USAGE;
 	}
 	if (optind < argc && !(in = fopen(argv[optind], "rb"))) {
@@ -197,6 +221,10 @@ int cmd_open_packet(int argc, char **argv)
 	if (!rc) {
 		rc = diamond_prx_new(&x, store, &cbs, (uint32_t)skip,
 				     sw ? 0 : DIAMOND_PRX_KERNEL);
+		if (!rc && tfms)
+			rc = diamond_prx_max_tfms(x, (unsigned int)tfms);
+		if (rc && x)
+			diamond_prx_free(x);
 		if (rc)
 			diamond_store_close(store);
 	}
@@ -205,7 +233,10 @@ int cmd_open_packet(int argc, char **argv)
 		diamond_store_close(store);
 	}
 	if (rc) {
-		err_msg("state dir %s: %s", dir, diamond_strerror(rc));
+		err_msg("state dir %s: %s%s", dir, diamond_strerror(rc),
+			sw ? "" : " (keying diamond.ko's tag grid with a "
+			"device's state: a module without it refuses "
+			"authsize 12; --software verifies without it)");
 		if (in != stdin)
 			fclose(in);
 		return EXIT_SETUP;
@@ -216,9 +247,9 @@ int cmd_open_packet(int argc, char **argv)
 		if (fread(pkt, 1, (size_t)len, in) != (size_t)len)
 			break;	/* a packet cut short: the PHY never gives one */
 		rc = diamond_prx_feed(x, pkt, (size_t)len);
-		if (rc == -EOPNOTSUPP) {
-			err_msg("packet mode: the kernel backend does not verify "
-				"grid units yet (use --software)");
+		/* What was released is out before the next packet is read. */
+		if (fflush(stdout)) {
+			err_msg("writing records: %m");
 			status = EXIT_SETUP;
 			break;
 		}
@@ -230,9 +261,9 @@ int cmd_open_packet(int argc, char **argv)
 	}
 	fflush(stdout);
 	diamond_prx_stats(x, &st);
-	note(1, "packets %llu: released %llu, lost %llu, tries %llu (failed "
-	     "%llu), dropped %llu, duplicates %llu",
-	     (unsigned long long)st.packets, (unsigned long long)st.released,
+	note(1, "open --packet (%s): packets %llu: released %llu, lost %llu, "
+	     "tries %llu (failed %llu), dropped %llu, duplicates %llu",
+	     sw ? "software" : "kernel", (unsigned long long)st.packets, (unsigned long long)st.released,
 	     (unsigned long long)st.lost, (unsigned long long)st.tries,
 	     (unsigned long long)st.failed,
 	     (unsigned long long)(st.nodev + st.format + st.range),

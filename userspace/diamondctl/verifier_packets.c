@@ -180,13 +180,11 @@ int vpk_open(struct vpk **out, const char *dir, int software,
 	n = p->nlow;
 	if (!rc)
 		qsort(p->low, p->nlow, sizeof(*p->low), by_id);
-	if (!rc && n && !software) {
-		*why = "the kernel backend does not verify grid units yet "
-		       "(--software does)";
-		n = 0;
-	}
+	/* Through diamond.ko's tag grid, as the gateway's units, unless
+	 * --software. */
 	if (!rc && n)
-		rc = diamond_prx_new(&p->x, p->store, &cbs, 0, 0);
+		rc = diamond_prx_new(&p->x, p->store, &cbs, 0,
+				     software ? 0 : DIAMOND_PRX_KERNEL);
 	if (!rc && n && fence)
 		rc = diamond_prx_set_fence(p->x, fence);
 	if (!rc && n)

@@ -30,11 +30,10 @@ struct vpk_out {
 /*
  * The receiver of the packet-mode devices of @dir (a shared directory:
  * every state write fenced by @fence, if not NULL), verifying in software
- * (@software) or through the kernel, which does not verify grid units
- * yet. What an earlier run spooled (DIR/spool/packets) is fed first.
- * 0 with *@out NULL when @dir has no packet-mode device or the
- * backend cannot verify them (*@why says so), 0 with *@out, or a -errno
- * (*@why: what it is about).
+ * (@software) or through diamond.ko's tag grid. What an earlier run
+ * spooled (DIR/spool/packets) is fed first. 0 with *@out NULL when @dir
+ * has no packet-mode device, 0 with *@out, or a -errno (*@why: what it
+ * is about).
  */
 int vpk_open(struct vpk **out, const char *dir, int software,
 	     struct diamond_fence *fence, const struct vpk_out *o,

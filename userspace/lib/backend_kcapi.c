@@ -446,16 +446,10 @@ static int kern_wrapped(struct dlib_dev *d, struct dlib_wstate *w)
 	return n < 0 ? (int)n : dlib_wst_adopt(w, buf, (size_t)n);
 }
 
-/*
- * The grid of spec section 14 is not in diamond.ko's AF_ALG interface yet
- * (issue 30 item 3, kernel part): say so rather than verify elsewhere.
- */
-static int kern_open_grid(unsigned int suite, const uint8_t *r, uint64_t e,
-			  uint32_t u, struct dmd_grid_unit *g, uint16_t before,
-			  struct dmd_grid_verdict *v)
+/* Packet mode: kgrid.c, on a tfm of the device's suite. */
+static int kern_grid_attach(void **gh, const struct dlib_pstate *ps)
 {
-	(void)suite; (void)r; (void)e; (void)u; (void)g; (void)before; (void)v;
-	return -EOPNOTSUPP;
+	return dlib_kgrid_attach(gh, ps, alg_name(ps->st.suite));
 }
 
 const struct dlib_backend dlib_backend_kernel = {
@@ -464,5 +458,9 @@ const struct dlib_backend dlib_backend_kernel = {
 	.open_unit = kern_open_unit,
 	.release = kern_release,
 	.wrapped = kern_wrapped,
-	.open_grid = kern_open_grid,
+	.open_grid = dlib_kgrid_open,
+	.grid_attach = kern_grid_attach,
+	.grid_decide = dlib_kgrid_decide,
+	.grid_cursor = dlib_kgrid_cursor,
+	.grid_drop = dlib_kgrid_drop,
 };

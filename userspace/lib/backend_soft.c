@@ -33,10 +33,11 @@ static int soft_open_unit(struct dlib_dev *d, uint32_t group, uint32_t n,
 				   body->adlen, body->ct, body->ct_len, pt));
 }
 
-static int soft_open_grid(unsigned int suite, const uint8_t *r, uint64_t e,
-			  uint32_t u, struct dmd_grid_unit *g, uint16_t before,
-			  struct dmd_grid_verdict *v)
+static int soft_open_grid(void *gh, unsigned int suite, const uint8_t *r,
+			  uint64_t e, uint32_t u, struct dmd_grid_unit *g,
+			  uint16_t before, struct dmd_grid_verdict *v)
 {
+	(void)gh;
 	return dlib_core_errno(dmd_grid_open(suite, r, e, u, g, before, v,
 					     NULL));
 }

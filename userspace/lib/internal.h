@@ -493,6 +493,7 @@ int dlib_asm_assemble(const struct diamond_asm *a,
  * (the gateway advances it once the new state is durable). release()
  * closes d->tfm; open() may set d->tfm.
  */
+struct dlib_pstate;
 struct dlib_backend {
 	const char *name;
 	int (*open)(struct dlib_dev *d, const struct diamond_epoch_body *body,
@@ -508,14 +509,28 @@ struct dlib_backend {
 			 struct dmd_receiver *next);
 	void (*release)(struct dlib_dev *d);
 	/*
-	 * Packet mode (spec 14.5): one unit of the tag grid at unit @u of
-	 * epoch @e from @r = R_{e,16u}, as dmd_grid_open() (no r_next).
-	 * 0 (some tag verified), -EBADMSG, or -EOPNOTSUPP where the backend
-	 * cannot verify grid units yet (the kernel's).
+	 * Packet mode (spec 14.5), per packet-mode device: @gh is its handle
+	 * (NULL until grid_attach() sets one; the software backend keeps
+	 * none). open_grid(): one unit of the tag grid at unit @u of epoch
+	 * @e, as dmd_grid_open() (no r_next): from @r = R_{e,16u} in software,
+	 * from the tfm's own cursor in the kernel (@r unused). 0 (some tag
+	 * verified), -EBADMSG (none did, nothing changed), or another -errno
+	 * after which the handle is to be dropped (grid_drop()).
 	 */
-	int (*open_grid)(unsigned int suite, const uint8_t *r, uint64_t e,
-			 uint32_t u, struct dmd_grid_unit *g, uint16_t before,
-			 struct dmd_grid_verdict *v);
+	int (*open_grid)(void *gh, unsigned int suite, const uint8_t *r,
+			 uint64_t e, uint32_t u, struct dmd_grid_unit *g,
+			 uint16_t before, struct dmd_grid_verdict *v);
+	/*
+	 * The kernel's (NULL in software): a handle keyed at the receiver's
+	 * state @ps (its cursor, keys and the bitmaps of its undecided units)
+	 * into *@gh; grid_decide(): every unit before (@e, @u) decided, so
+	 * the backend's cursor is at or past it (0, or -errno: drop the
+	 * handle); grid_cursor(): the backend's cursor (e_c, u_c).
+	 */
+	int (*grid_attach)(void **gh, const struct dlib_pstate *ps);
+	int (*grid_decide)(void *gh, uint64_t e, uint32_t u);
+	void (*grid_cursor)(const void *gh, uint64_t *e, uint32_t *u);
+	void (*grid_drop)(void *gh);
 	/*
 	 * Custody: the state d->tfm holds now, as the module wraps it, into
 	 * @w (a copy of d->w, whose header it replaces). NULL: no custody.
@@ -547,6 +562,8 @@ extern const struct dlib_backend dlib_backend_kernel;
 struct dlib_ktfm;
 int dlib_ktfm_open(const char *name, const uint8_t *key, size_t len,
 		   struct dlib_ktfm **out);
+int dlib_ktfm_open_as(const char *name, const uint8_t *key, size_t len,
+		      unsigned int authsize, struct dlib_ktfm **out);
 ssize_t dlib_alg_request(int op, int enc, const uint8_t *in, size_t inlen,
 			 uint32_t assoclen, const uint8_t *iv, uint8_t *out,
 			 size_t outlen);
@@ -681,6 +698,46 @@ int dlib_store_load_pkt(struct diamond_store *store, uint32_t device_id,
 			struct dlib_pstate *ps);
 int dlib_store_save_pkt(struct diamond_store *store,
 			const struct dlib_pstate *ps);
+/* Is (e, u) before (e2, u2)? */
+static inline int dlib_pos_before(uint64_t e, uint32_t u, uint64_t e2,
+				    uint32_t u2)
+{
+	return e < e2 || (e == e2 && u < u2);
+}
+
+/*
+ * kgrid.c: the packet receiver's kernel backend (kernel-api.rst "Packet
+ * radio: the tag grid"). dlib_kgrid_key(): the restore form of @ps (a
+ * version 2 blob, open-only, then le64(e_c) || le32(u_c) || R ||
+ * 16 * le16 released || 16 * u8 verified) into @key, its length, or
+ * -ERANGE for a bitmap outside the module's window of 16 units.
+ * dlib_kgrid_request(): the AAD (the control table) and ciphertext of a
+ * request for unit @u (@g NULL: none held, a give-up), its length.
+ * dlib_kgrid_verdict(): the answer @out checked against @before, the
+ * released plaintexts into @g->pt, the module's cursor into *@ec, *@uc;
+ * -EIO when the module and the receiver disagree.
+ */
+#define DLIB_KGRID_KEY_MAX	(DMD_BLOB2_MAX + 12 + DMD_KEY_MAX + 48)
+#define DLIB_KGRID_MAX		(32 + DMD_GRID_UNIT * (2 + DMD_PKT_MAX_RECORD) + \
+				 DMD_GRID_TAGS * DMD_PKT_TAG_SIZE)
+uint64_t dlib_kgrid_distance(uint32_t units, uint64_t ec, uint32_t uc,
+			     uint64_t e, uint32_t u);
+ssize_t dlib_kgrid_key(const struct dlib_pstate *ps, uint8_t *key);
+size_t dlib_kgrid_request(const struct dmd_grid_unit *g, uint32_t u,
+			  uint8_t flags, uint8_t *in);
+int dlib_kgrid_verdict(const uint8_t *out, size_t outlen,
+		       struct dmd_grid_unit *g, uint16_t before,
+		       struct dmd_grid_verdict *v, uint64_t *ec, uint32_t *uc);
+/* The backend ops (internal.h, struct dlib_backend), @name the tfm's. */
+int dlib_kgrid_attach(void **gh, const struct dlib_pstate *ps,
+		      const char *name);
+int dlib_kgrid_open(void *gh, unsigned int suite, const uint8_t *r,
+		    uint64_t e, uint32_t u, struct dmd_grid_unit *g,
+		    uint16_t before, struct dmd_grid_verdict *v);
+int dlib_kgrid_decide(void *gh, uint64_t e, uint32_t u);
+void dlib_kgrid_cursor(const void *gh, uint64_t *e, uint32_t *u);
+void dlib_kgrid_drop(void *gh);
+
 /* The directory of @store. */
 const char *dlib_store_dir(const struct diamond_store *store);
 

@@ -84,14 +84,14 @@ void dlib_ktfm_close(struct dlib_ktfm *k)
 
 /* Type "diamond": bind, key, authsize and the one operation socket. */
 static int type_attach(struct dlib_ktfm *k, const char *name,
-		       const uint8_t *key, size_t len)
+		       const uint8_t *key, size_t len, unsigned int authsize)
 {
 	k->tfm = dlib_ktfm_type_bind(name);
 	if (k->tfm < 0)
 		return k->tfm;
 	if (setsockopt(k->tfm, SOL_ALG, ALG_SET_KEY, key, (socklen_t)len) ||
 	    setsockopt(k->tfm, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL,
-		       DIAMOND_TAG_SIZE))
+		       authsize))
 		return -errno;
 	k->op = accept4(k->tfm, NULL, NULL, SOCK_CLOEXEC);
 	return k->op < 0 ? -errno : 0;
@@ -99,7 +99,7 @@ static int type_attach(struct dlib_ktfm *k, const char *name,
 
 /* Type "aead" through libkcapi, as before 7.3. */
 static int kcapi_attach(struct dlib_ktfm *k, const char *name,
-			const uint8_t *key, size_t len)
+			const uint8_t *key, size_t len, unsigned int authsize)
 {
 	int rc = kcapi_aead_init(&k->kc, name, 0);
 
@@ -108,7 +108,7 @@ static int kcapi_attach(struct dlib_ktfm *k, const char *name,
 		return rc;
 	}
 	rc = kcapi_aead_setkey(k->kc, key, (uint32_t)len);
-	return rc ? rc : kcapi_aead_settaglen(k->kc, DIAMOND_TAG_SIZE);
+	return rc ? rc : kcapi_aead_settaglen(k->kc, authsize);
 }
 
 /*
@@ -181,12 +181,13 @@ ssize_t dlib_ktfm_decrypt(struct dlib_ktfm *k, const uint8_t *in,
 }
 
 /*
- * A tfm of @name keyed with @key: "aead" first, then, where "aead" refuses
- * the name, diamond.ko's own type, as the probe did. -ENOPKG when neither
- * offers @name.
+ * A tfm of @name keyed with @key, of @authsize (16: epochs and groups; 12:
+ * the packet radio's grid, set after the key as kernel-api.rst allows):
+ * "aead" first, then, where "aead" refuses the name, diamond.ko's own
+ * type, as the probe did. -ENOPKG when neither offers @name.
  */
-int dlib_ktfm_open(const char *name, const uint8_t *key, size_t len,
-		   struct dlib_ktfm **out)
+int dlib_ktfm_open_as(const char *name, const uint8_t *key, size_t len,
+		      unsigned int authsize, struct dlib_ktfm **out)
 {
 	struct dlib_ktfm *k = calloc(1, sizeof(*k));
 	int rc;
@@ -194,15 +195,21 @@ int dlib_ktfm_open(const char *name, const uint8_t *key, size_t len,
 	if (!k)
 		return -ENOMEM;
 	k->tfm = k->op = -1;
-	rc = kcapi_attach(k, name, key, len);
+	rc = kcapi_attach(k, name, key, len, authsize);
 	if (rc == -ENOENT && !k->kc)
-		rc = type_attach(k, name, key, len);
+		rc = type_attach(k, name, key, len, authsize);
 	if (rc) {
 		dlib_ktfm_close(k);
 		return rc == -ENOENT || rc == -EOPNOTSUPP ? -ENOPKG : rc;
 	}
 	*out = k;
 	return 0;
+}
+
+int dlib_ktfm_open(const char *name, const uint8_t *key, size_t len,
+		   struct dlib_ktfm **out)
+{
+	return dlib_ktfm_open_as(name, key, len, DIAMOND_TAG_SIZE, out);
 }
 
 /*
@@ -220,7 +227,7 @@ int dlib_ktfm_open_custody(const char *name, const uint8_t *key, size_t len,
 	if (!k)
 		return -ENOMEM;
 	k->tfm = k->op = -1;
-	rc = type_attach(k, name, key, len);
+	rc = type_attach(k, name, key, len, DIAMOND_TAG_SIZE);
 	if (rc) {
 		dlib_ktfm_close(k);
 		return rc == -ENOENT || rc == -EAFNOSUPPORT ? -ENOPKG : rc;

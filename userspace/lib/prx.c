@@ -19,6 +19,9 @@ int diamond_prx_new(struct diamond_prx **out, struct diamond_store *store,
 
 	if (!out || !store || (flags & ~DIAMOND_PRX_KERNEL))
 		return -EINVAL;
+	/* diamond.ko refuses a unit past its own bound (-ERANGE). */
+	if ((flags & DIAMOND_PRX_KERNEL) && max_skip > DMD_DEFAULT_MAX_SKIP)
+		return -EINVAL;
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
@@ -28,6 +31,8 @@ int diamond_prx_new(struct diamond_prx **out, struct diamond_store *store,
 	if (cbs)
 		x->cbs = *cbs;
 	x->max_skip = max_skip ? max_skip : 4096;
+	if (flags & DIAMOND_PRX_KERNEL)
+		x->max_grids = dlib_fit_tfms(DIAMOND_DEFAULT_MAX_TFMS);
 	*out = x;
 	return 0;
 }
@@ -117,6 +122,17 @@ int diamond_prx_add(struct diamond_prx *x, uint32_t device_id)
 	d->id = device_id;
 	d->a = (uint8_t)a;
 	d->addr = addr;
+	dlib_prx_skip_released(d);
+	/* The kernel's tfm now: a module that cannot take it says so here. */
+	rc = dlib_prx_grid(x, d);
+	if (rc) {
+		for (i = 0; i < DLIB_PRX_UNITS; i++)
+			if (d->unit[i].used)
+				dlib_prx_unit_drop(&d->unit[i]);
+		dmd_wipe(d, sizeof(*d));
+		free(d);
+		return rc;
+	}
 	x->dev[x->ndev++] = d;
 	return 0;
 }
@@ -174,11 +190,12 @@ static int place(struct diamond_prx *x, struct dlib_pdev *d,
 		 const struct dmd_pkt_pos *pos, unsigned int n)
 {
 	/* One try per candidate; what n leaves of 4 goes to other copies. */
-	unsigned int k, extra = DMD_PKT_CANDIDATES - n;
+	unsigned int k, extra = DMD_PKT_CANDIDATES - n, r = p->jm % DMD_GRID_UNIT;
 	struct dlib_punit *pu;
+	uint8_t verified = 0;
 	uint16_t was;
 	uint32_t u;
-	int rc = 0;
+	int rc = 0, here;
 
 	for (k = 0; !rc && k < n; k++) {
 		u = pos[k].index / DMD_GRID_UNIT;
@@ -202,10 +219,13 @@ static int place(struct diamond_prx *x, struct dlib_pdev *d,
 			rc = rc < 0 ? rc : 0;
 		was = pu ? pu->bits.rel : 0;
 		if (!rc && pu)
-			rc = dlib_prx_try(x, d, pu, p->jm % DMD_GRID_UNIT,
-					  &extra);
+			rc = dlib_prx_try(x, d, pu, r, &extra, &verified);
 		/* Released here now: genuine here, so at no later candidate. */
-		if (!rc && pu && ((pu->bits.rel & ~was) >> (p->jm % DMD_GRID_UNIT) & 1))
+		here = !rc && pu && ((pu->bits.rel & ~was) >> r & 1);
+		/* The cursor moves as the module's would (pu may go). */
+		if (!rc && verified)
+			rc = dlib_prx_follow(x, d, pos[k].epoch, u, verified);
+		if (here)
 			break;
 	}
 	return rc;
@@ -321,6 +341,16 @@ int diamond_prx_spool(struct diamond_prx *x, const char *state_dir)
 	return rc ? rc : taken;
 }
 
+int diamond_prx_max_tfms(struct diamond_prx *x, unsigned int n)
+{
+	if (!x || !n)
+		return -EINVAL;
+	x->max_grids = dlib_fit_tfms(n);
+	while (x->ngrids > x->max_grids)
+		dlib_prx_grid_evict(x, NULL);
+	return 0;
+}
+
 void diamond_prx_stats(const struct diamond_prx *x,
 		       struct diamond_prx_stats *s)
 {
@@ -348,6 +378,7 @@ void diamond_prx_free(struct diamond_prx *x)
 		return;
 	dlib_prx_spool_close(x);
 	for (k = 0; k < x->ndev; k++) {
+		dlib_prx_grid_drop(x, x->dev[k]);
 		for (i = 0; i < DLIB_PRX_UNITS; i++)
 			if (x->dev[k]->unit[i].used)
 				dlib_prx_unit_drop(&x->dev[k]->unit[i]);

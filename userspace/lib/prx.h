@@ -53,9 +53,18 @@ struct dlib_punit {
 	uint8_t r[DMD_KEY_MAX];
 };
 
+/*
+ * kernel-api.rst "The cursor and the window": a tag verified this many
+ * units or more past the cursor moves diamond.ko's cursor to its unit, and
+ * the receiver's follows, whichever backend verifies.
+ */
+#define DLIB_PRX_WINDOW	16
+
 /* One packet-mode device: its cursor, keys and undecided units. */
 struct dlib_pdev {
 	struct dlib_pstate ps;		/* cursor and keys, as stored */
+	void *grid;			/* the backend's handle (kernel: a tfm) */
+	uint64_t grid_used;		/* when it was last used (x->clock) */
 	uint32_t id, addr;
 	uint8_t a;
 	uint8_t held;			/* an anchored epoch past e_c is held */
@@ -76,19 +85,14 @@ struct diamond_prx {
 	struct dlib_pdev **dev;
 	size_t ndev, cap;
 	struct diamond_prx_stats stats;
+	unsigned int ngrids, max_grids;	/* kernel tfms open, and at most */
+	uint64_t clock;			/* grid uses, for the LRU */
 	uint8_t pt[DMD_GRID_UNIT][DMD_PKT_MAX_RECORD];
 };
 
 static inline uint64_t dlib_prx_ec(const struct dlib_pdev *d)
 {
 	return d->ps.st.epoch - 1;
-}
-
-/* Is (e, u) before (e2, u2)? */
-static inline int dlib_pos_before(uint64_t e, uint32_t u, uint64_t e2,
-				  uint32_t u2)
-{
-	return e < e2 || (e == e2 && u < u2);
 }
 
 /* prx_hold.c: a parsed packet into the unit of one candidate. */
@@ -106,14 +110,43 @@ int dlib_prx_hold(struct diamond_prx *x, struct dlib_pdev *d,
  * of the others, then other combinations while *@extra (the tries left of
  * the packet's budget of DMD_PKT_CANDIDATES) lasts, if a tag whose carrier and
  * records are held has not verified yet and covers a record not released:
- * the bitmaps stored before anything is released. 0 (tried or nothing to
- * try), or a storage or backend failure (nothing released).
+ * the bitmaps stored before anything is released; the tags that verified
+ * anew into *@verified. 0 (tried or nothing to try), or a storage or
+ * backend failure (nothing released).
  */
 int dlib_prx_try(struct diamond_prx *x, struct dlib_pdev *d,
 		 struct dlib_punit *pu, unsigned int arrived,
-		 unsigned int *extra);
+		 unsigned int *extra, uint8_t *verified);
 
 /* prx_cursor.c */
+/*
+ * After a try of (@e, @u) in which @verified tags verified: the cursor
+ * moved as diamond.ko moves its own (kernel-api.rst): to (@e, @u) when it
+ * lies DLIB_PRX_WINDOW units or more past the cursor, then past every unit
+ * at its head with all 16 records released, then, with a kernel handle,
+ * to the module's cursor if that is further still (the module's cursor is
+ * authoritative). Stored before any loss is reported.
+ */
+int dlib_prx_follow(struct diamond_prx *x, struct dlib_pdev *d, uint64_t e,
+		    uint32_t u, uint8_t verified);
+/* The units from the cursor to (@e, @u), in stream order. */
+uint64_t dlib_prx_distance(const struct dlib_pdev *d, uint64_t e, uint32_t u);
+/*
+ * A loaded state whose cursor unit has all 16 records released (stored
+ * between a release and the move it caused) moved past them: no record is
+ * lost, and the module's restore form wants an undecided cursor unit.
+ */
+void dlib_prx_skip_released(struct dlib_pdev *d);
+/*
+ * The device's backend handle, attached from its state if it has none;
+ * the least recently used other device's goes first when x->max_grids are
+ * open (its state is the receiver's, so it is keyed again when needed).
+ */
+int dlib_prx_grid(struct diamond_prx *x, struct dlib_pdev *d);
+/* Close the least recently used device's tfm, other than @keep's. */
+void dlib_prx_grid_evict(struct diamond_prx *x, const struct dlib_pdev *keep);
+/* Drop it (the next use keys a new one from the receiver's state). */
+void dlib_prx_grid_drop(struct diamond_prx *x, struct dlib_pdev *d);
 /*
  * After a packet: move the cursor past decided units, past the cursor's
  * epoch when a later epoch verified, and give up the cursor's unit under

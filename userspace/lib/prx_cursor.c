@@ -12,6 +12,51 @@
 
 #include "prx.h"
 
+uint64_t dlib_prx_distance(const struct dlib_pdev *d, uint64_t e, uint32_t u)
+{
+	return dlib_kgrid_distance(d->ps.st.b / DMD_GRID_UNIT, dlib_prx_ec(d),
+				   d->ps.uc, e, u);
+}
+
+void dlib_prx_grid_evict(struct diamond_prx *x, const struct dlib_pdev *keep)
+{
+	struct dlib_pdev *lru = NULL;
+	size_t i;
+
+	for (i = 0; i < x->ndev; i++)
+		if (x->dev[i]->grid && x->dev[i] != keep &&
+		    (!lru || x->dev[i]->grid_used < lru->grid_used))
+			lru = x->dev[i];
+	if (lru)
+		dlib_prx_grid_drop(x, lru);
+}
+
+int dlib_prx_grid(struct diamond_prx *x, struct dlib_pdev *d)
+{
+	struct dlib_pstate ps;
+	int rc;
+
+	d->grid_used = ++x->clock;
+	if (d->grid || !x->be->grid_attach)
+		return 0;
+	while (x->ngrids >= x->max_grids && x->ngrids)
+		dlib_prx_grid_evict(x, d);
+	dlib_prx_state(d, NULL, NULL, &ps);
+	rc = x->be->grid_attach(&d->grid, &ps);
+	dmd_wipe(&ps, sizeof(ps));
+	x->ngrids += !rc;
+	return rc;
+}
+
+void dlib_prx_grid_drop(struct diamond_prx *x, struct dlib_pdev *d)
+{
+	if (d->grid) {
+		x->be->grid_drop(d->grid);
+		x->ngrids--;
+	}
+	d->grid = NULL;
+}
+
 struct dlib_punit *dlib_prx_unit(struct dlib_pdev *d, uint64_t e, uint32_t u)
 {
 	unsigned int i;
@@ -181,7 +226,80 @@ static int move(struct diamond_prx *x, struct dlib_pdev *d, uint64_t e,
 	dmd_wipe(&ps, sizeof(ps));
 	if (d->held && d->held_epoch <= e)
 		d->held = 0;
+	/*
+	 * The module's cursor follows (a give-up request), after the store:
+	 * if it cannot, its tfm goes, and the next try keys a new one at the
+	 * state just stored.
+	 */
+	if (d->grid && x->be->grid_decide(d->grid, e, u))
+		dlib_prx_grid_drop(x, d);
 	return 0;
+}
+
+void dlib_prx_skip_released(struct dlib_pdev *d)
+{
+	struct dlib_punit *cu;
+	uint64_t e;
+	uint32_t u, i;
+
+	while ((cu = dlib_prx_unit(d, dlib_prx_ec(d), d->ps.uc)) &&
+	       cu->bits.rel == 0xffff) {
+		e = dlib_prx_ec(d);
+		u = d->ps.uc + 1;
+		if (u == d->ps.st.b / DMD_GRID_UNIT) {
+			if (e == DMD_EPOCH_LAST)
+				return;
+			e++;
+			u = 0;
+		}
+		dlib_prx_keys(&d->ps, e, u, d->ps.rc, d->ps.st.key);
+		d->ps.st.epoch = e + 1;
+		d->ps.uc = u;
+		dlib_prx_unit_drop(cu);
+		for (i = 0; i < d->ps.n; i++)
+			if (dlib_pos_before(d->ps.unit[i].e, d->ps.unit[i].u, e, u))
+				d->ps.unit[i--] = d->ps.unit[--d->ps.n];
+	}
+}
+
+/* The module's cursor, when it is past the receiver's: 1 and (*@e, *@u). */
+static int module_ahead(struct diamond_prx *x, const struct dlib_pdev *d,
+			uint64_t *e, uint32_t *u)
+{
+	if (!d->grid || !x->be->grid_cursor)
+		return 0;
+	x->be->grid_cursor(d->grid, e, u);
+	return dlib_pos_before(dlib_prx_ec(d), d->ps.uc, *e, *u);
+}
+
+/* One move of the cursor that needs no policy, if any: 1 moved, or -errno. */
+static int head_step(struct diamond_prx *x, struct dlib_pdev *d)
+{
+	struct dlib_punit *cu = dlib_prx_unit(d, dlib_prx_ec(d), d->ps.uc);
+	uint64_t e;
+	uint32_t u;
+	int rc;
+
+	if (cu && cu->bits.rel == 0xffff)	/* decided: all released */
+		rc = move(x, d, dlib_prx_ec(d), d->ps.uc + 1);
+	else if (module_ahead(x, d, &e, &u))
+		rc = move(x, d, e, u);
+	else
+		return 0;
+	return rc ? rc : 1;
+}
+
+int dlib_prx_follow(struct diamond_prx *x, struct dlib_pdev *d, uint64_t e,
+		    uint32_t u, uint8_t verified)
+{
+	int rc = 0;
+
+	if (verified && !dlib_pos_before(e, u, dlib_prx_ec(d), d->ps.uc) &&
+	    dlib_prx_distance(d, e, u) >= DLIB_PRX_WINDOW)
+		rc = move(x, d, e, u);
+	while (!rc && (rc = head_step(x, d)) == 1)
+		rc = 0;
+	return rc;
 }
 
 /*
@@ -224,15 +342,14 @@ static void stamp_verified(struct dlib_pdev *d)
 int dlib_prx_settle(struct diamond_prx *x, struct dlib_pdev *d)
 {
 	const struct dlib_punit *later;
-	struct dlib_punit *cu;
 	int rc = 0;
 
 	d->packets++;
 	stamp_verified(d);
 	while (!rc) {
-		cu = dlib_prx_unit(d, dlib_prx_ec(d), d->ps.uc);
-		if (cu && cu->bits.rel == 0xffff)	/* decided: all released */
-			rc = move(x, d, dlib_prx_ec(d), d->ps.uc + 1);
+		rc = head_step(x, d);
+		if (rc)
+			rc = rc < 0 ? rc : 0;
 		else if ((later = later_verified(d, 1)))	/* a later epoch verified */
 			rc = move(x, d, later->bits.e, 0);
 		else if ((later = later_verified(d, 0)) &&

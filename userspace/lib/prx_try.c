@@ -205,6 +205,34 @@ static int commit(struct diamond_prx *x, struct dlib_pdev *d,
 	return 0;
 }
 
+/*
+ * The backend's verdict on @pu: 0 or -EBADMSG with *@v, else -errno. The
+ * kernel's -EKEYEXPIRED (its cursor passed the unit: the receiver's
+ * follows, dlib_prx_follow()) verifies nothing and changes nothing; any
+ * other failure drops the tfm, which is keyed again from the state.
+ */
+static int verify(struct diamond_prx *x, struct dlib_pdev *d,
+		  struct dlib_punit *pu, struct dmd_grid_unit *g,
+		  struct dmd_grid_verdict *v)
+{
+	int rc = dlib_prx_grid(x, d);
+
+	if (rc)
+		return rc;
+	if (!d->grid && !pu->have_r) {	/* a future key: holding it costs nothing */
+		dlib_prx_keys(&d->ps, pu->bits.e, pu->bits.u, pu->r, NULL);
+		pu->have_r = 1;
+	}
+	x->stats.tries++;
+	rc = x->be->open_grid(d->grid, d->ps.st.suite, pu->r, pu->bits.e,
+			      pu->bits.u, g, pu->bits.rel, v);
+	if (rc == -EKEYEXPIRED && d->grid)
+		rc = -EBADMSG;
+	if (rc && rc != -EBADMSG)
+		dlib_prx_grid_drop(x, d);
+	return rc;
+}
+
 /* One verification of @pu with combination @pick of its copies. */
 static int try_once(struct diamond_prx *x, struct dlib_pdev *d,
 		    struct dlib_punit *pu, unsigned int arrived, uint32_t pick,
@@ -217,13 +245,7 @@ static int try_once(struct diamond_prx *x, struct dlib_pdev *d,
 	int rc, out = 0;
 
 	build(x, d, pu, pick, arrived, &g, used);
-	if (!pu->have_r) {	/* a future key: holding it costs nothing */
-		dlib_prx_keys(&d->ps, pu->bits.e, pu->bits.u, pu->r, NULL);
-		pu->have_r = 1;
-	}
-	x->stats.tries++;
-	rc = x->be->open_grid(d->ps.st.suite, pu->r, pu->bits.e, pu->bits.u,
-			      &g, pu->bits.rel, &v);
+	rc = verify(x, d, pu, &g, &v);
 	if (rc && rc != -EBADMSG)
 		return rc;
 	*failed = (want & ~v.verified) != 0;
@@ -233,7 +255,10 @@ static int try_once(struct diamond_prx *x, struct dlib_pdev *d,
 	nb.rel |= v.released;
 	nb.ver |= v.verified;
 	rc = commit(x, d, pu, &nb, &g, v.released, &out);
-	if (!rc) {
+	if (rc) {
+		/* The module released what is not stored: key it again. */
+		dlib_prx_grid_drop(x, d);
+	} else {
 		if (!out)
 			deliver(x, d, pu, &g, v.released);
 		forget_elsewhere(d, pu, used, v.released);
@@ -250,12 +275,13 @@ static int try_once(struct diamond_prx *x, struct dlib_pdev *d,
  */
 int dlib_prx_try(struct diamond_prx *x, struct dlib_pdev *d,
 		 struct dlib_punit *pu, unsigned int arrived,
-		 unsigned int *extra)
+		 unsigned int *extra, uint8_t *verified)
 {
-	uint8_t want = tryable(pu);
+	uint8_t want = tryable(pu), was = pu->bits.ver;
 	uint32_t n;
 	int rc, failed = 0;
 
+	*verified = 0;
 	if (!want)
 		return 0;
 	rc = try_once(x, d, pu, arrived, 0, want, &failed);
@@ -265,5 +291,6 @@ int dlib_prx_try(struct diamond_prx *x, struct dlib_pdev *d,
 		pu->pick = pu->pick % (n - 1) + 1;	/* 1 .. n - 1 in turn */
 		rc = try_once(x, d, pu, arrived, pu->pick, want, &failed);
 	}
+	*verified = (uint8_t)(pu->bits.ver & ~was);
 	return rc;
 }
