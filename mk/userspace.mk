@@ -59,7 +59,7 @@ US_CTL_FLAGS := -DDIAMONDCTL_VERSION='"$(US_VERSION)"'
 # leave it out, and so does a machine without libmosquitto-dev (then
 # check-fleet skips).
 US_MQTT_SRCS := $(addprefix $(US_CTL_SRC)/,fleet.c forward.c lease.c mqtt.c open_mqtt.c \
-		outbox.c semtech.c)
+		outbox.c semtech.c verifier_packets.c)
 US_MQTT      := $(shell pkg-config --exists libmosquitto 2>/dev/null && echo 1)
 US_NO_MQTT   := -DDIAMONDCTL_NO_MQTT
 US_CTL_BASE  := $(filter-out $(US_MQTT_SRCS),$(US_CTL_SRCS))
@@ -233,8 +233,12 @@ check-userspace-groups: $(DIAMONDCTL) $(US_FRAMETOOL)
 # fencing test), one killed with SIGKILL: about 4 s of CPU more, 15 s wall
 # (leases and settle periods). Then fleet-owed.sh: the verifier's
 # backpressure (--max-owed 8 against 1,024-reading epochs; forward
-# --input waiting at --max-queue): about 1.5 s of CPU, 7 s wall. All skip
-# loudly without mosquitto or a diamondctl built with libmosquitto.
+# --input waiting at --max-queue): about 1.5 s of CPU, 7 s wall. Then
+# packet mode (fleet-packet.sh): eight packet-mode devices through three
+# forward --packet behind lossy-link --packets at 5% each, one verifier,
+# a SIGKILL mid-run, a fleet verifier: about 5 s of CPU (broker and
+# helpers included), 20 to 40 s wall. All skip loudly without mosquitto
+# or a diamondctl built with libmosquitto.
 CHECK_SUITES += fleet
 .PHONY: check-fleet
 check-fleet: $(DIAMONDCTL) $(LOSSY)
@@ -251,7 +255,11 @@ check-fleet: $(DIAMONDCTL) $(LOSSY)
 	D=$(DIAMONDCTL) $(US_TEST_SRC)/fleet-owed.sh \
 		>$(TAPDIR)/fleet-owed.tap; rc4=$$?; \
 		cat $(TAPDIR)/fleet-owed.tap; \
-	[ $$rc = 0 ] && [ $$rc2 = 0 ] && [ $$rc3 = 0 ] && [ $$rc4 = 0 ]
+	D=$(DIAMONDCTL) LOSSY=$(LOSSY) $(US_TEST_SRC)/fleet-packet.sh \
+		>$(TAPDIR)/fleet-packet.tap; rc5=$$?; \
+		cat $(TAPDIR)/fleet-packet.tap; \
+	[ $$rc = 0 ] && [ $$rc2 = 0 ] && [ $$rc3 = 0 ] && [ $$rc4 = 0 ] && \
+	[ $$rc5 = 0 ]
 
 # Issue 31 item 4: the fleet on a three-node NATS cluster (Debian's
 # nats-server, started by the test: JetStream, MQTT state in 3 replicas),

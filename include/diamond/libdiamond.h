@@ -1243,6 +1243,79 @@ int diamond_prx_add_all(struct diamond_prx *x);
  * candidate position), or a storage failure (nothing released).
  */
 int diamond_prx_feed(struct diamond_prx *x, const uint8_t *pkt, size_t len);
+/*
+ * Is @rc, from diamond_prx_feed(), a packet dropped (hostile, damaged or
+ * stale input, counted) rather than a failure of the receiver (storage,
+ * the stage, the fence, memory, the backend)? 1 or 0.
+ */
+int diamond_prx_dropped(int rc);
+/**
+ * diamond_prx_set_stage() - hand records out before the state moves on
+ * @x: the receiver
+ * @commit: NULL (the default order), or called once the records a try
+ *	released (or the losses a cursor move reports) have gone to the
+ *	callbacks and before the device's new state is saved; it returns 0
+ *	once what the callbacks were given is durable, else a negative errno
+ * @arg: passed to @commit
+ *
+ * The packet receiver's diamond_gw_set_stage(). The default order is
+ * verify -> state durable -> records out: never twice, and a crash
+ * between the last two loses them. With a stage: verify -> records out
+ * -> @commit -> state durable, so a crash before the state is saved gives
+ * the same records again (same ID, same content) when their packets come
+ * again: at least once. When @commit fails the state is not saved, the
+ * unit stays as it was in memory too (its records may be released again)
+ * and the feed fails with @commit's errno.
+ *
+ * Return: 0, or -EINVAL without @x.
+ */
+int diamond_prx_set_stage(struct diamond_prx *x, int (*commit)(void *arg),
+			  void *arg);
+/**
+ * diamond_prx_spool() - keep the packets held durable, and take them up
+ * @x: the receiver, its devices added
+ * @state_dir: the state directory: the spool is @state_dir/spool/packets
+ *
+ * The state file holds a device's cursor and which records of its open
+ * units were released, not the packets of the units still undecided. A
+ * caller that acknowledges its input (open --mqtt) must not lose those:
+ * with a spool, every packet held anew is appended to it, and
+ * diamond_prx_sync() makes it durable. This call feeds what an earlier
+ * receiver spooled first (records it releases go to the callbacks and the
+ * stage as any), then rewrites the spool from what is held. Set the
+ * fence and the stage first.
+ *
+ * Return: the packets taken up, or a negative errno (storage, or the
+ * stage's); the spool is then as it was.
+ */
+int diamond_prx_spool(struct diamond_prx *x, const char *state_dir);
+/**
+ * diamond_prx_sync() - make the spool durable
+ * @x: the receiver
+ *
+ * After it returned 0, every packet fed so far is decided (its state
+ * saved) or in the spool on disk, so the input may be acknowledged. A
+ * failed write or sync is returned here (the spool is rewritten from
+ * memory first); under a stale fence, -ESTALE.
+ *
+ * Return: 0 (also without a spool), or a negative errno.
+ */
+int diamond_prx_sync(struct diamond_prx *x);
+/**
+ * diamond_prx_set_fence() - fence every state write of a shared directory
+ * @x: the receiver
+ * @fence: the directory's fence, taken (diamond_fence_take()); it must
+ *	outlive @x's store
+ *
+ * Every device state the receiver saves, and its spool, is checked and
+ * written under the fence (the store's, so every other writer of that
+ * store too); once it
+ * is refused, nothing is saved or released (the feed fails with -ESTALE)
+ * and diamond_fence_stale() says so.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int diamond_prx_set_fence(struct diamond_prx *x, struct diamond_fence *fence);
 void diamond_prx_stats(const struct diamond_prx *x,
 		       struct diamond_prx_stats *s);
 /*

@@ -42,8 +42,8 @@ CONF
 
 # mosquitto_start PORT [VERIFIER_ACL [READER_ACL]]: broker_start with the
 # passwords and ACL of Documentation/userspace.rst section 12 (users fwd,
-# verifier and reader, password "pw-USER"; forwarders publish frames
-# only, the verifier reads frames and publishes readings and events,
+# verifier and reader, password "pw-USER"; forwarders publish frames and
+# packets only, the verifier reads them and publishes readings and events,
 # applications read those), plus the lines VERIFIER_ACL and READER_ACL
 # for those two users.
 mosquitto_start() {
@@ -53,9 +53,11 @@ mosquitto_start() {
 	cat >"$W/acl" <<ACL
 user fwd
 topic write diamond/frames/#
+topic write diamond/packets/#
 
 user verifier
 topic read diamond/frames/#
+topic read diamond/packets/#
 topic write diamond/readings/#
 topic write diamond/events/#
 ${2:-}

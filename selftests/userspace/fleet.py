@@ -108,13 +108,14 @@ def ideal(b, g, paths):
     print(count, 'lost', *lost)
 
 
-def replay(sent, delay, targets):
+def replay(sent, delay, targets, split=frames):
+    """@split: a file's datagrams (frames; fleet_packets.py: packets)."""
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     links = []
     for t in targets:
         port, path = t.split('=', 1)
-        links.append([int(port), frames(path), 0])
-    for f in frames(sent):
+        links.append([int(port), split(path), 0])
+    for f in split(sent):
         for link in links:
             port, fl, at = link
             if at < len(fl) and fl[at] == f:
@@ -123,7 +124,7 @@ def replay(sent, delay, targets):
         time.sleep(delay)
     left = sum(len(l[1]) - l[2] for l in links)
     if left:
-        raise SystemExit('replay: %d frames of the links not in SENT' % left)
+        raise SystemExit('replay: %d datagrams of the links not in SENT' % left)
 
 
 def send(port, path, delay):

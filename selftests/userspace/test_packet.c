@@ -623,6 +623,182 @@ static void storage(void)
 }
 
 /*
+ * Half the stream, a restart, then only the rest (the first half was
+ * acknowledged): with the spool, the packets of the unit half received
+ * are taken up and every record comes once; without it (@spool 0) the
+ * records of that unit are lost. 1 when every record came once.
+ */
+static int resume(int spool, int *taken)
+{
+	struct diamond_store *s;
+	struct diamond_prx *x;
+	unsigned int k, half = NREC / 2 + 5;
+
+	for (k = 0; k < NREC; k++)
+		order[k] = k;
+	x = run(&s, order, 0, NULL);
+	if (spool && x)
+		diamond_prx_spool(x, statedir);
+	for (k = 0; x && k < half; k++)
+		diamond_prx_feed(x, spkt[k], slen[k]);
+	if (spool && x && diamond_prx_sync(x))
+		return 0;
+	diamond_prx_free(x);
+	x = receiver(s);
+	*taken = spool && x ? diamond_prx_spool(x, statedir) : 0;
+	for (k = half; x && k < NREC; k++)
+		diamond_prx_feed(x, spkt[k], slen[k]);
+	k = x && all_once();
+	diamond_prx_free(x);
+	diamond_store_close(s);
+	return (int)k;
+}
+
+static void spool(void)
+{
+	int taken, without = resume(0, &taken), with = resume(1, &taken);
+
+	tap_result(!without && with && taken > 0,
+		   "the spool: a restart after %u packets, then only the rest: "
+		   "every record once (%d packets taken up; without it, not)",
+		   NREC / 2 + 5, taken);
+}
+
+/*
+ * A fenced directory taken by a newer holder halfway: from then on the
+ * receiver saves and spools nothing and releases nothing more (-ESTALE),
+ * and the new holder's receiver releases the rest, each record once.
+ */
+static void fenced(void)
+{
+	struct diamond_fence *f1 = NULL, *f2 = NULL;
+	struct diamond_store *s;
+	struct diamond_prx *x;
+	unsigned int k, half = NREC / 2, before, stale = 0;
+
+	for (k = 0; k < NREC; k++)
+		order[k] = k;
+	x = run(&s, order, 0, NULL);
+	if (!x || diamond_fence_open(&f1, statedir) ||
+	    diamond_fence_take(f1, 1, "one") || diamond_prx_set_fence(x, f1) ||
+	    diamond_prx_spool(x, statedir) < 0) {
+		tap_result(0, "fence: set up");
+		return;
+	}
+	for (k = 0; k < half; k++)
+		diamond_prx_feed(x, spkt[k], slen[k]);
+	if (diamond_fence_open(&f2, statedir) || diamond_fence_take(f2, 2, "two")) {
+		tap_result(0, "fence: the newer holder");
+		return;
+	}
+	before = got.total;
+	for (k = half; k < NREC; k++)
+		stale += diamond_prx_feed(x, spkt[k], slen[k]) == -ESTALE;
+	stale += diamond_prx_sync(x) == -ESTALE;
+	tap_result(got.total == before && stale > 1 && diamond_fence_stale(f1) == 2,
+		   "fence: once a newer holder took the directory, nothing more "
+		   "released, saved or spooled (%u refusals)", stale);
+	diamond_prx_free(x);
+	x = receiver(s);
+	if (x)
+		diamond_prx_set_fence(x, f2);
+	if (x)
+		diamond_prx_spool(x, statedir);
+	for (k = half; x && k < NREC; k++)
+		diamond_prx_feed(x, spkt[k], slen[k]);
+	tap_result(x && all_once(), "fence: the new holder releases the rest, "
+		   "every record once");
+	diamond_prx_free(x);
+	diamond_store_close(s);
+	diamond_fence_close(f1);
+	diamond_fence_close(f2);
+}
+
+/* ---- the stage (diamond_prx_set_stage()) ---- */
+
+static unsigned int stage_calls, stage_fail_at;
+static struct got staged;	/* what the last stage that held was given */
+
+/* Fails at call stage_fail_at (0: never), as a crash there would. */
+static int stage(void *arg)
+{
+	(void)arg;
+	if (++stage_calls == stage_fail_at)
+		return -EIO;
+	staged = got;
+	return 0;
+}
+
+/*
+ * A stage that fails at call @at: the records and losses handed out since
+ * the last stage that held must come again from a receiver restarted on
+ * the same state, and nothing may vanish. 1 if so.
+ */
+static int stage_crash(unsigned int at, unsigned int n)
+{
+	struct got pend = { 0 };
+	struct diamond_store *s;
+	struct diamond_prx *x;
+	unsigned int i, k, again = 1, failed = 0;
+
+	memset(&got, 0, sizeof(got));
+	memset(&staged, 0, sizeof(staged));
+	stage_calls = 0;
+	stage_fail_at = at;
+	s = fresh_store(skey, sklen, A, ADDR);
+	x = s ? receiver(s) : NULL;
+	if (!x || diamond_prx_set_stage(x, stage, NULL))
+		return 0;
+	for (i = 0; i < n && !failed; i++)
+		failed = diamond_prx_feed(x, spkt[order[i]], slen[order[i]]) == -EIO;
+	diamond_prx_free(x);		/* the crash: nothing more saved */
+	for (k = 0; k < NREC; k++) {
+		pend.count[k] = got.count[k] - staged.count[k];
+		pend.lost[k] = got.lost[k] - staged.lost[k];
+	}
+	stage_fail_at = 0;
+	x = receiver(s);
+	if (x)
+		diamond_prx_set_stage(x, stage, NULL);
+	for (i = 0; x && i < n; i++)
+		diamond_prx_feed(x, spkt[order[i]], slen[order[i]]);
+	for (k = 0; k < NREC; k++)
+		again &= (got.count[k] + got.lost[k] >= 1) &&
+			 (!pend.count[k] || got.count[k] > pend.count[k] ||
+			  got.lost[k]) &&
+			 (!pend.lost[k] || got.lost[k] > pend.lost[k] ||
+			  got.count[k]);
+	diamond_prx_free(x);
+	diamond_store_close(s);
+	return x && (failed || !at) && again && !got.wrong && !got.outside;
+}
+
+/*
+ * With a stage, records go out before the state that passes them is
+ * saved: a crash at any stage call (a failing stage stands in for it)
+ * gives them, and the losses reported, again; never loses them.
+ */
+static void stages(void)
+{
+	unsigned int k, n = 0, at, calls, bad = 0;
+
+	for (k = 0; k < NREC; k++)	/* record 16 (r = 0) never arrives */
+		if (k != 16 && k != 21)
+			order[n++] = k;
+	if (!stage_crash(0, n)) {
+		tap_result(0, "a stage that always holds");
+		return;
+	}
+	calls = stage_calls;
+	for (at = 1; at <= calls; at++)
+		bad += !stage_crash(at, n);
+	tap_result(calls > 0 && bad == 0,
+		   "a stage failing at each of its %u calls in turn: what it "
+		   "was given comes again after a restart, nothing lost (%u bad)",
+		   calls, bad);
+}
+
+/*
  * kernel-api.rst: a tag verified 16 units or more past diamond.ko's cursor
  * moves the cursor to that unit, deciding every unit before it. The
  * receiver's cursor does the same whichever backend verifies, so both
@@ -759,6 +935,9 @@ int main(int argc, char **argv)
 	forged();
 	restart();
 	storage();
+	stages();
+	spool();
+	fenced();
 	window();
 	tap_trailing_plan();
 	return tap_finish();

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <diamond/libdiamond.h>
 #include <diamond/spec.h>
@@ -101,5 +102,17 @@ const char *agg_name(unsigned int agg);
 void json_record(void *f, uint32_t dev, uint64_t epoch, uint32_t index,
 		 const uint8_t *data, size_t len, const uint8_t *ad,
 		 size_t adlen);
+/*
+ * {"device":D,"epoch":E,"event":"lost","first":F,"count":C}: records F to
+ * F + C - 1 of a packet-mode device given up (diamond_prx_cbs.lost).
+ */
+void json_lost(void *f, uint32_t dev, uint64_t epoch, uint32_t first,
+	       uint32_t count);
+/*
+ * What @json writes for @x, without its final newline (*@len bytes,
+ * malloc'd, NUL-terminated), or NULL when out of memory.
+ */
+char *json_text(void (*json)(FILE *f, const void *x), const void *x,
+		size_t *len);
 
 #endif

@@ -11,6 +11,16 @@
  * forwarder is trusted for nothing, and the verifier checks every frame as
  * radio input.
  *
+ * With --packet the radio carries packet-radio packets (spec section 14)
+ * instead: a UDP datagram or an rxpk's data is one packet, a stream gives
+ * each after a 1-byte length (0: no packet, a firmware's idle link). Each
+ * goes unchanged to P/packets/<shard>/<gateway>, shard = its first byte
+ * mod N: the low byte of the device's short address. Addresses are
+ * prefix-free and of a width only the verifier knows (from its state
+ * directory), so that byte is all a keyless, configless forwarder can
+ * read that is the same in every packet of a device; the verifier puts a
+ * packet-mode device in the shard of its address's low byte.
+ *
  * --broker may name several nodes of one broker cluster: when the
  * connection drops, the network thread (net_thread()) connects to the
  * next. libmosquitto keeps the frames published and not yet acknowledged
@@ -60,6 +70,10 @@ struct fwd {
 	pthread_t net;
 	int net_started;
 	uint64_t frames, full, errors, junk_bytes, bad_headers, gwmp_bad;
+	int packet;			/* --packet: packets, not frames */
+	uint8_t pkt[DIAMOND_PKT_MAX];	/* a stream's packet, being read */
+	size_t pkt_want, pkt_have;	/* its length (0: the length byte next) */
+	uint64_t bad_packets;		/* datagrams of no packet's length */
 };
 
 static void help(FILE *f)
@@ -69,6 +83,7 @@ static void help(FILE *f)
 		"                          (--udp PORT | --semtech PORT | --serial DEV |\n"
 		"                           --input FILE) [--bind ADDR] [--shards N]\n"
 		"                          [--topic-prefix P] [--user NAME] [--max-queue N]\n"
+		"                          [--packet]\n"
 		"                          [--cafile FILE [--cert FILE --key FILE]]\n\n"
 		"Publish every frame heard, unchanged, with this gateway's ID and its\n"
 		"receive metadata, QoS 1, on P/frames/<device mod N>/<ID>. No key, no\n"
@@ -89,6 +104,10 @@ static void help(FILE *f)
 		"  --topic-prefix P  the topics' first level (default diamond)\n"
 		"  --user NAME       broker username; the password is taken from\n"
 		"                    $DIAMOND_MQTT_PASSWORD\n"
+		"  --packet          the radio carries packet-radio packets (spec 14):\n"
+		"                    a datagram or an rxpk is one packet, a stream\n"
+		"                    gives each after a 1-byte length (0: none);\n"
+		"                    each to P/packets/<first byte mod N>/<ID>\n"
 		"  --max-queue N     frames not yet acknowledged by the broker before\n"
 		"                    new ones are dropped and counted (default 10000);\n"
 		"                    --input waits there instead, dropping none\n"
@@ -163,14 +182,14 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* One parsed frame, re-serialised byte for byte, to its shard's topic. */
-static void publish(struct fwd *fw, const struct diamond_frame *f,
-		    const char *meta)
+/* @n bytes (a frame or a packet) in an envelope, to P/@kind/@shard/ID. */
+static void publish_env(struct fwd *fw, const char *kind, uint32_t shard,
+			const uint8_t *p, size_t n, const char *meta)
 {
-	static uint8_t frame[DIAMOND_FRAME_HDR + 65535], env[MQ_ENV_MAX];
+	static uint8_t env[MQ_ENV_MAX];
 	char topic[512];
-	int n, rc;
 	size_t len;
+	int rc;
 
 	/* A file has time: it waits for the broker (the network thread's
 	 * PUBACKs) where the radio, which cannot wait, drops. */
@@ -181,15 +200,13 @@ static void publish(struct fwd *fw, const struct diamond_frame *f,
 		fw->full++;
 		return;
 	}
-	n = diamond_frame_write(frame, sizeof(frame), f);
-	len = n > 0 ? mq_wrap(env, sizeof(env), fw->gw_id, meta, frame,
-			      (size_t)n) : 0;
+	len = mq_wrap(env, sizeof(env), fw->gw_id, meta, p, n);
 	if (!len) {
 		fw->errors++;
 		return;
 	}
-	snprintf(topic, sizeof(topic), "%s/frames/%u/%s", fw->mo.prefix,
-		 (unsigned int)(f->device_id % fw->mo.shards), fw->gw_id);
+	snprintf(topic, sizeof(topic), "%s/%s/%u/%s", fw->mo.prefix, kind,
+		 (unsigned int)shard, fw->gw_id);
 	atomic_fetch_add(&fw->outstanding, 1);
 	rc = mosquitto_publish(fw->m, NULL, topic, (int)len, env, 1, false);
 	if (rc != MOSQ_ERR_SUCCESS) {
@@ -200,6 +217,58 @@ static void publish(struct fwd *fw, const struct diamond_frame *f,
 	fw->frames++;
 }
 
+/* One parsed frame, re-serialised byte for byte, to its shard's topic. */
+static void publish(struct fwd *fw, const struct diamond_frame *f,
+		    const char *meta)
+{
+	static uint8_t frame[DIAMOND_FRAME_HDR + 65535];
+	int n = diamond_frame_write(frame, sizeof(frame), f);
+
+	if (n <= 0) {
+		fw->errors++;
+		return;
+	}
+	publish_env(fw, "frames", f->device_id % fw->mo.shards, frame,
+		    (size_t)n, meta);
+}
+
+/* One packet to its shard's topic: the shard of its first byte. */
+static void publish_packet(struct fwd *fw, const uint8_t *p, size_t n,
+			   const char *meta)
+{
+	publish_env(fw, "packets", p[0] % fw->mo.shards, p, n, meta);
+}
+
+/*
+ * --packet: @len bytes, a datagram (@datagram: one packet, or dropped and
+ * counted) or a stream's next bytes (each packet after its length byte).
+ */
+static void take_packets(struct fwd *fw, const uint8_t *p, size_t len,
+			 const char *meta, int datagram)
+{
+	size_t k;
+
+	if (datagram) {
+		if (len && len <= DIAMOND_PKT_MAX)
+			publish_packet(fw, p, len, meta);
+		else
+			fw->bad_packets++;
+		return;
+	}
+	for (k = 0; k < len; k++) {
+		if (!fw->pkt_want) {
+			fw->pkt_want = p[k];	/* 0: the idle link */
+			fw->pkt_have = 0;
+			continue;
+		}
+		fw->pkt[fw->pkt_have++] = p[k];
+		if (fw->pkt_have == fw->pkt_want) {
+			publish_packet(fw, fw->pkt, fw->pkt_have, meta);
+			fw->pkt_want = 0;
+		}
+	}
+}
+
 /* The frames in @len bytes (@datagram: these bytes alone). */
 static void take(struct fwd *fw, const uint8_t *p, size_t len,
 		 const char *meta, int datagram)
@@ -208,6 +277,10 @@ static void take(struct fwd *fw, const uint8_t *p, size_t len,
 	size_t skipped;
 	int rc;
 
+	if (fw->packet) {
+		take_packets(fw, p, len, meta, datagram);
+		return;
+	}
 	if (datagram)
 		diamond_reader_reset(fw->rd);
 	if (diamond_reader_feed(fw->rd, p, len)) {
@@ -276,6 +349,7 @@ static int pump_stream(struct fwd *fw, struct src *s)
 		olog(OLOG_SOURCE, NULL, "%s: gone; reconnecting", s->name);
 		src_close(s);
 		diamond_reader_reset(fw->rd);
+		fw->pkt_want = 0;	/* a packet cut short: never published */
 		/* A FIFO without a writer opens at once and hangs up again. */
 		usleep(200000);
 		return 0;
@@ -413,6 +487,17 @@ static int setup(struct fwd *fw, struct src *s)
 
 static void summary(const struct fwd *fw)
 {
+	if (fw->packet) {
+		olog_info(1, NULL, "forward (%s): %llu packets published, %llu "
+			  "dropped (queue full), %llu datagrams of no packet's "
+			  "length, %llu bad packet-forwarder datagrams, %llu "
+			  "errors", fw->gw_id, (unsigned long long)fw->frames,
+			  (unsigned long long)fw->full,
+			  (unsigned long long)fw->bad_packets,
+			  (unsigned long long)fw->gwmp_bad,
+			  (unsigned long long)fw->errors);
+		return;
+	}
 	olog_info(1, NULL, "forward (%s): %llu frames published, %llu dropped "
 		  "(queue full), %llu bytes without frame sync, %llu malformed "
 		  "headers, %llu bad packet-forwarder datagrams, %llu errors",
@@ -440,6 +525,7 @@ static int options(int argc, char **argv, struct fwd *fw, struct src *s,
 		{ "topic-prefix", required_argument, NULL, 'P' },
 		{ "user", required_argument, NULL, 'U' },
 		{ "max-queue", required_argument, NULL, 'q' },
+		{ "packet", no_argument, NULL, 'k' },
 		MQ_TLS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -466,6 +552,7 @@ static int options(int argc, char **argv, struct fwd *fw, struct src *s,
 		case 'B': s->bind = optarg; break;
 		case 'P': fw->mo.prefix = optarg; break;
 		case 'U': fw->mo.user = optarg; break;
+		case 'k': fw->packet = 1; break;
 		case 'n':
 			if (parse_u64(optarg, MQ_MAX_SHARDS, &v) || !v)
 				goto bad;

@@ -41,6 +41,11 @@
  * the session (the cluster lost it) is logged: frames published meanwhile
  * may be gone.
  *
+ * Packet-mode devices (spec section 14) of the state directory are
+ * verified beside the stream's: their packets come on P/packets/<shard>/+
+ * (forward --packet), go to the packet receiver (verifier_packets.c) in
+ * the same round, and are acknowledged by the same rule.
+ *
  * One struct vf is one gateway with its outbox and its MQTT session: the
  * whole verifier (open_mqtt()), or one shard of a fleet (fleet.c, through
  * verifier.h), whose directory is shared and fenced: every write there is
@@ -63,6 +68,7 @@
 #include "open.h"
 #include "outbox.h"
 #include "verifier.h"
+#include "verifier_packets.h"
 
 #define BATCH_BYTES	(256u << 10)	/* frames fed to the gateway at once */
 #define READS_PER_ROUND	64		/* packets read before a sync */
@@ -76,6 +82,7 @@ struct vf {
 	struct diamond_fence *fence;	/* a fleet's shard, or NULL */
 	double retry;			/* next reconnect */
 	struct diamond_gw *gw;
+	struct vpk *pk;			/* packet-mode devices, or NULL */
 	struct outbox *ob;
 	struct mosquitto *m;
 	struct mosquitto *pm;		/* the readings' session */
@@ -154,19 +161,16 @@ static int parse_shards(struct vf *v, const char *list)
 static void owe(struct vf *v, const char *what, uint32_t dev,
 		void (*json)(FILE *f, const void *x), const void *x)
 {
-	char topic[OUTBOX_MAX_TOPIC], *p = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&p, &n);
+	char topic[OUTBOX_MAX_TOPIC];
+	size_t n;
+	char *p = json_text(json, x, &n);
 	int rc = -ENOMEM;
 
-	if (f) {
-		json(f, x);
-		if (fclose(f) == 0 && n && p[n - 1] == '\n')
-			n--;
+	if (p) {
 		snprintf(topic, sizeof(topic), "%s/%s/%u/%u", v->mo->prefix,
 			 what, (unsigned int)(dev % v->mo->shards),
 			 (unsigned int)dev);
-		rc = p ? outbox_add(v->ob, topic, p, n) : -ENOMEM;
+		rc = outbox_add(v->ob, topic, p, n);
 	}
 	free(p);
 	if (rc)
@@ -244,19 +248,29 @@ static void flush_batch(struct vf *v)
 {
 	int rc;
 
-	if (v->blen && v->fence && diamond_fence_check(v->fence)) {
+	if ((v->blen || vpk_held(v->pk)) && v->fence &&
+	    diamond_fence_check(v->fence)) {
 		v->refused += v->nbatch;
 		v->blen = 0;
+		vpk_forget(v->pk);
 	}
 	v->nbatch = 0;
 	rc = v->blen ? diamond_gw_feed(v->gw, v->batch, v->blen) : 0;
 	if (rc < 0)
 		fail(v, rc, diamond_gw_failure(v->gw));
 	v->blen = 0;
+	/* The packets: what they release staged like the frames' readings. */
+	rc = v->pk && !v->fatal ? vpk_flush(v->pk) : 0;
+	if (rc < 0)
+		fail(v, rc, "packet-mode device states");
+	vpk_forget(v->pk);	/* after a failure: not fed, not acked */
 }
 
-/* P/frames/<shard>/<id>: the shard, or -1 for any other topic. */
-static long topic_shard(const struct vf *v, const char *t)
+/*
+ * P/frames/<shard>/<id> or P/packets/<shard>/<id> (*@packets set): the
+ * shard, or -1 for any other topic.
+ */
+static long topic_shard(const struct vf *v, const char *t, int *packets)
 {
 	size_t n = strlen(v->mo->prefix);
 	const char *slash;
@@ -264,9 +278,12 @@ static long topic_shard(const struct vf *v, const char *t)
 	uint64_t s;
 	char num[12];
 
-	if (strncmp(t, v->mo->prefix, n) || strncmp(t + n, "/frames/", 8))
+	if (strncmp(t, v->mo->prefix, n))
 		return -1;
-	t += n + 8;
+	*packets = !strncmp(t + n, "/packets/", 9);
+	if (!*packets && strncmp(t + n, "/frames/", 8))
+		return -1;
+	t += n + (*packets ? 9 : 8);
 	slash = strchr(t, '/');
 	if (!slash || slash - t >= (long)sizeof(num) ||
 	    strlen(slash + 1) > MQ_MAX_ID)
@@ -277,6 +294,30 @@ static long topic_shard(const struct vf *v, const char *t)
 	if (parse_u64(num, MQ_MAX_SHARDS - 1, &s) || !mq_id_ok(id))
 		return -1;
 	return (long)s;
+}
+
+/*
+ * A packet from P/packets/<shard>/+: one of the PHY's length, whose first
+ * byte (its address's low byte) is of that shard, is held for the packet
+ * receiver; the rest is dropped and counted.
+ */
+static void take_packet(struct vf *v, uint32_t shard, const uint8_t *pkt,
+			size_t len)
+{
+	if (!v->pk || !len || len > DIAMOND_PKT_MAX) {
+		v->bad_frame++;
+		return;
+	}
+	if (pkt[0] % v->mo->shards != shard) {
+		v->misfiled++;
+		return;
+	}
+	if (vpk_hold(v->pk, pkt, len) == -ENOBUFS) {
+		flush_batch(v);
+		vpk_hold(v->pk, pkt, len);
+	}
+	v->nbatch++;
+	v->taken++;
 }
 
 /*
@@ -294,6 +335,7 @@ static void on_message(struct mosquitto *m, void *arg,
 	const uint8_t *frame;
 	size_t flen;
 	long shard;
+	int packets;
 
 	(void)m;
 	v->messages++;
@@ -301,7 +343,7 @@ static void on_message(struct mosquitto *m, void *arg,
 		v->left++;
 		return;
 	}
-	shard = topic_shard(v, msg->topic);
+	shard = topic_shard(v, msg->topic, &packets);
 	if (shard < 0 || !ours(v, (uint32_t)shard)) {
 		v->bad_topic++;
 		return;
@@ -310,6 +352,10 @@ static void on_message(struct mosquitto *m, void *arg,
 	    mq_unwrap(msg->payload, (size_t)msg->payloadlen, &frame, &flen,
 		      gw_id)) {
 		v->bad_envelope++;
+		return;
+	}
+	if (packets) {
+		take_packet(v, (uint32_t)shard, frame, flen);
 		return;
 	}
 	if (diamond_frame_parse(&f, frame, flen) != (int)flen || !flen) {
@@ -368,6 +414,11 @@ static void on_connect(struct mosquitto *m, void *arg, int rc, int flags)
 			 (unsigned int)s);
 		if (mosquitto_subscribe(m, NULL, topic, 1) == MOSQ_ERR_SUCCESS)
 			v->suback_owed++;
+		snprintf(topic, sizeof(topic), "%s/packets/%u/+", v->mo->prefix,
+			 (unsigned int)s);
+		if (v->pk &&
+		    mosquitto_subscribe(m, NULL, topic, 1) == MOSQ_ERR_SUCCESS)
+			v->suback_owed++;
 	}
 	v->subscribed = v->suback_owed;
 }
@@ -410,8 +461,9 @@ static void on_subscribe(struct mosquitto *m, void *arg, int mid, int n,
 			     mq_broker_name(v->mo, v->mo->at),
 			     granted[i] == 0 ? "granted only QoS 0 to" : "refused");
 	if (v->suback_owed && !--v->suback_owed)
-		olog_info(1, NULL, "subscribed to the frames of its %u shards at %s",
-			  (unsigned int)v->subscribed,
+		olog_info(1, NULL, "subscribed to the frames%s of its %u shards at %s",
+			  v->pk ? " and packets" : "",
+			  (unsigned int)(v->pk ? v->subscribed / 2 : v->subscribed),
 			  mq_broker_name(v->mo, v->mo->at));
 }
 
@@ -743,6 +795,28 @@ static void summary(const struct vf *v)
 		  v->fatal == -ESTALE ? "; the shard is a newer holder's" : "");
 }
 
+/* The packet receiver of the directory's packet-mode devices, if any. */
+static int setup_packets(struct vf *v, const struct diamond_gw_opts *go)
+{
+	struct vpk_out o = { .ob = v->ob, .prefix = v->mo->prefix,
+			     .shards = v->mo->shards, .stage = commit,
+			     .arg = v };
+	const char *why;
+	int rc = vpk_open(&v->pk, go->state_dir,
+			  go->backend == DIAMOND_BACKEND_SOFTWARE, v->fence,
+			  &o, &why);
+
+	if (rc) {
+		olog(OLOG_SETUP, NULL, "state directory %s: %s: %s",
+		     go->state_dir, why, diamond_strerror(rc));
+		return -1;
+	}
+	if (v->pk)
+		olog_info(1, NULL, "%zu packet-mode devices: their packets "
+			  "too", vpk_devices(v->pk));
+	return 0;
+}
+
 /* The gateway, its outbox and stage, the spool taken up. */
 static int setup_gw(struct vf *v, const struct diamond_gw_opts *go)
 {
@@ -769,6 +843,8 @@ static int setup_gw(struct vf *v, const struct diamond_gw_opts *go)
 		outbox_set_fence(v->ob, v->fence);
 	}
 	diamond_gw_set_stage(v->gw, commit, v);
+	if (setup_packets(v, go))
+		return -1;
 	rc = diamond_gw_resume(v->gw);
 	if (rc > 0)
 		olog_info(1, NULL, "%d open epochs taken up from the spool", rc);
@@ -820,6 +896,8 @@ void vf_stop(struct vf *v, int graceful)
 		return;
 	if (v->started)
 		summary(v);
+	if (v->started)
+		vpk_summary(v->pk);
 	if (v->m) {
 		/* Fatal or handed over: the socket closes with the PUBACKs
 		 * still queued. */
@@ -828,6 +906,7 @@ void vf_stop(struct vf *v, int graceful)
 			mosquitto_loop_write(v->m, 1);
 		mosquitto_destroy(v->m);
 	}
+	vpk_close(v->pk);
 	if (v->pm) {
 		if (graceful && !v->fatal &&
 		    mosquitto_disconnect(v->pm) == MOSQ_ERR_SUCCESS)

@@ -134,9 +134,7 @@ static void on_lost(void *arg, uint32_t dev, uint64_t e, uint32_t first,
 		    uint32_t count)
 {
 	(void)arg;
-	printf("{\"device\":%u,\"epoch\":%llu,\"event\":\"lost\",\"first\":%u,"
-	       "\"count\":%u}\n", (unsigned int)dev, (unsigned long long)e,
-	       (unsigned int)first, (unsigned int)count);
+	json_lost(stdout, dev, e, first, count);
 }
 
 static void open_help(FILE *f)
@@ -255,8 +253,7 @@ int cmd_open_packet(int argc, char **argv)
 			status = EXIT_SETUP;
 			break;
 		}
-		if (rc && rc != -EPROTO && rc != -EMSGSIZE && rc != -EKEYEXPIRED &&
-		    rc != -ERANGE && rc != -DIAMOND_EEXHAUSTED) {
+		if (rc && !diamond_prx_dropped(rc)) {
 			err_msg("packet receiver: %s", diamond_strerror(rc));
 			status = EXIT_SETUP;
 			break;

@@ -323,6 +323,35 @@ static int printable(const uint8_t *p, size_t len)
 	return 1;
 }
 
+void json_lost(void *fp, uint32_t dev, uint64_t epoch, uint32_t first,
+	       uint32_t count)
+{
+	fprintf(fp, "{\"device\":%u,\"epoch\":%llu,\"event\":\"lost\","
+		"\"first\":%u,\"count\":%u}\n", (unsigned int)dev,
+		(unsigned long long)epoch, (unsigned int)first,
+		(unsigned int)count);
+}
+
+char *json_text(void (*json)(FILE *f, const void *x), const void *x,
+		size_t *len)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&p, &n);
+
+	if (!f)
+		return NULL;
+	json(f, x);
+	if (fclose(f) || !p) {
+		free(p);
+		return NULL;
+	}
+	if (n && p[n - 1] == '\n')
+		n--;
+	*len = n;
+	return p;
+}
+
 static void hex(FILE *f, const uint8_t *p, size_t len)
 {
 	size_t i;

@@ -4,7 +4,9 @@
  * files (ciphertext is not secret), each in a directory of the state
  * directory of its own.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -42,5 +44,32 @@ int dlib_make_dir(char *out, size_t size, const char *state_dir,
 	snprintf(out, size, "%s/%s", state_dir, name);
 	if (mkdir(out, 0700) < 0 && errno != EEXIST)
 		return -errno;
+	return 0;
+}
+
+int dlib_spool_replace(const char *path, int (*emit)(void *arg, int fd),
+		       void *arg, int *fd_out, size_t *size)
+{
+	char tmp[4200];
+	struct stat sb;
+	int fd, rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+		  0600);
+	if (fd < 0)
+		return -errno;
+	rc = emit(arg, fd);
+	if (!rc && (fsync(fd) < 0 || fstat(fd, &sb) < 0))
+		rc = -errno;
+	if (!rc && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc) {
+		close(fd);
+		unlink(tmp);
+		return rc;	/* the old file as it was */
+	}
+	*fd_out = fd;
+	*size = (size_t)sb.st_size;
 	return 0;
 }

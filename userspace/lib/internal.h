@@ -441,6 +441,15 @@ void dlib_quarantine(struct diamond_gw *gw, const struct dlib_ep *ep,
 int dlib_write_all(int fd, const uint8_t *p, size_t len);
 /* One frame to the file descriptor @arg points to (an emit callback). */
 int dlib_emit_fd(void *arg, const struct diamond_frame *f);
+/*
+ * A spool file replaced crash-safely: @emit writes the new content to a
+ * new file ("@path.tmp"), which is fsync'd and renamed over @path. 0 and
+ * the new file's descriptor (opened O_APPEND) and size, or -errno and
+ * @path as it was. The caller closes the old descriptor and fsyncs the
+ * directory.
+ */
+int dlib_spool_replace(const char *path, int (*emit)(void *arg, int fd),
+		       void *arg, int *fd_out, size_t *size);
 /* @out: @state_dir/@name, made (mode 0700) if need be. */
 int dlib_make_dir(char *out, size_t size, const char *state_dir,
 		  const char *name);
@@ -652,6 +661,8 @@ int dlib_store_reservation(const char *path, struct dmd_state *reserve);
 /* store.c: every state written under @fence from now on (NULL: none). */
 void dlib_store_set_fence(struct diamond_store *store,
 			  struct diamond_fence *fence);
+/* store.c: the fence set, or NULL. */
+struct diamond_fence *dlib_store_fence(const struct diamond_store *store);
 /* store.c: a version 4 file; @dec: the runs when @w has a cursor. */
 int dlib_store_load_w(struct diamond_store *store, uint32_t device_id,
 		      struct dlib_wstate *w, struct dlib_decided *dec);

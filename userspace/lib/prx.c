@@ -203,6 +203,9 @@ static int place(struct diamond_prx *x, struct dlib_pdev *d,
 		if (dlib_pos_before(pos[k].epoch, u, dlib_prx_ec(d), d->ps.uc))
 			continue;
 		rc = hold_at(x, d, p, pkt, len, &pos[k], &pu);
+		/* Held anew: spooled until its unit is decided. */
+		if (rc == 0)
+			dlib_prx_spool_append(x, pos[k].epoch, u, pkt, len);
 		/* A copy of a record released here: genuine here, not later. */
 		if (rc == 1 && (pu->bits.rel >> (p->jm % DMD_GRID_UNIT) & 1)) {
 			x->stats.duplicates++;
@@ -265,6 +268,79 @@ int diamond_prx_feed(struct diamond_prx *x, const uint8_t *pkt, size_t len)
 	return rc ? rc : dlib_prx_settle(x, d);
 }
 
+int diamond_prx_set_stage(struct diamond_prx *x, int (*commit)(void *arg),
+			  void *arg)
+{
+	if (!x)
+		return -EINVAL;
+	x->stage = commit;
+	x->stage_arg = arg;
+	return 0;
+}
+
+int diamond_prx_set_fence(struct diamond_prx *x, struct diamond_fence *fence)
+{
+	if (!x || !fence)
+		return -EINVAL;
+	dlib_store_set_fence(x->store, fence);
+	return 0;
+}
+
+int diamond_prx_dropped(int rc)
+{
+	return rc == -EPROTO || rc == -EMSGSIZE || rc == -EKEYEXPIRED ||
+	       rc == -ERANGE || rc == -DIAMOND_EEXHAUSTED;
+}
+
+/*
+ * Feed the spooled packets again, those held in a unit its device's
+ * cursor has passed skipped (fed again they would sit at a later
+ * candidate and cost tries); a torn last entry ends it.
+ */
+static int replay(struct diamond_prx *x, const uint8_t *buf, size_t len,
+		  int *taken)
+{
+	const struct dlib_pdev *d;
+	const uint8_t *pkt;
+	size_t at, plen;
+	uint64_t e;
+	uint32_t u;
+	int n, rc = 0;
+
+	x->replaying = 1;
+	for (at = 0; !rc && (n = dlib_prx_spool_entry(buf + at, len - at, &e,
+						       &u, &pkt, &plen)); at += (size_t)n) {
+		d = by_addr(x, pkt, plen);
+		if (!d || dlib_pos_before(e, u, dlib_prx_ec(d), d->ps.uc))
+			continue;
+		rc = diamond_prx_feed(x, pkt, plen);
+		if (diamond_prx_dropped(rc))
+			rc = 0;	/* fed again and dropped: not a failure */
+		(*taken)++;
+	}
+	x->replaying = 0;
+	return rc;
+}
+
+int diamond_prx_spool(struct diamond_prx *x, const char *state_dir)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc, taken = 0;
+
+	if (!x || !state_dir)
+		return -EINVAL;
+	rc = dlib_prx_spool_open(x, state_dir, &buf, &len);
+	if (rc)
+		return rc;
+	/* The old file stays until the rewrite from what the replay held. */
+	rc = replay(x, buf, len, &taken);
+	free(buf);
+	if (!rc)
+		rc = dlib_prx_spool_rewrite(x);
+	return rc ? rc : taken;
+}
+
 int diamond_prx_max_tfms(struct diamond_prx *x, unsigned int n)
 {
 	if (!x || !n)
@@ -300,6 +376,7 @@ void diamond_prx_free(struct diamond_prx *x)
 
 	if (!x)
 		return;
+	dlib_prx_spool_close(x);
 	for (k = 0; k < x->ndev; k++) {
 		dlib_prx_grid_drop(x, x->dev[k]);
 		for (i = 0; i < DLIB_PRX_UNITS; i++)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The packet receiver's internals (spec section 14.5), in pipeline order:
- * prx.c (the public entry points) -> prx_hold.c (packets into units) ->
+ * prx.c (the public entry points) -> prx_spool.c (what is held, durable;
+ * its replay is prx.c's) -> prx_hold.c (packets into units) ->
  * prx_try.c (a unit verified, saved, released) -> prx_cursor.c (the
  * cursor moved, units given up, lost reported) -> prx_keys.c (chain walks)
  * -> store.c.
@@ -76,6 +77,10 @@ struct diamond_prx {
 	struct diamond_store *store;
 	const struct dlib_backend *be;
 	struct diamond_prx_cbs cbs;
+	int (*stage)(void *arg);	/* diamond_prx_set_stage() or NULL */
+	void *stage_arg;
+	struct dlib_pspool *spool;	/* diamond_prx_spool() or NULL */
+	int replaying;			/* feeding the spool back: no appends */
 	uint32_t max_skip;
 	struct dlib_pdev **dev;
 	size_t ndev, cap;
@@ -155,6 +160,29 @@ void dlib_prx_unit_drop(struct dlib_punit *pu);
 /* @d's state with @pu's bitmaps as @bits (NULL: as held) into @ps. */
 void dlib_prx_state(const struct dlib_pdev *d, const struct dlib_punit *pu,
 		    const struct dlib_pbits *bits, struct dlib_pstate *ps);
+
+/* prx_spool.c */
+/*
+ * A packet just held anew in unit (@e, @u), to the spool (if any; not
+ * while replaying).
+ */
+void dlib_prx_spool_append(struct diamond_prx *x, uint64_t e, uint32_t u,
+			   const uint8_t *pkt, size_t len);
+void dlib_prx_spool_close(struct diamond_prx *x);
+/*
+ * Open (make) @state_dir/spool/packets as @x's spool, and read what it
+ * holds into *@buf (malloc'd, *@len bytes; NULL when empty). 0 or -errno.
+ */
+int dlib_prx_spool_open(struct diamond_prx *x, const char *state_dir,
+			uint8_t **buf, size_t *len);
+/*
+ * The entry at @p (@len bytes left): its unit (*@e, *@u) and packet;
+ * returns its size, 0 at the end or at a torn entry.
+ */
+int dlib_prx_spool_entry(const uint8_t *p, size_t len, uint64_t *e,
+			 uint32_t *u, const uint8_t **pkt, size_t *plen);
+/* The spool anew from the packets held, under the fence. 0 or -errno. */
+int dlib_prx_spool_rewrite(struct diamond_prx *x);
 
 /* prx_keys.c */
 /* Walk @n record slots of @suite from @r in place. */

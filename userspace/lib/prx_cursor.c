@@ -4,7 +4,9 @@
  * past a unit once all 16 records are released or the unit is given up
  * under section 9.1's policy (prx.h, DLIB_PRX_WAIT). Every move is stored
  * before it is reported: the new cursor and the bitmaps of the units left
- * first, then the records passed unreleased are reported lost, once.
+ * first, then the records passed unreleased are reported lost, once. With
+ * a stage (diamond_prx_set_stage()) the other way round: reported, made
+ * durable by the stage, then stored, so a crash reports them again.
  */
 #include <stdlib.h>
 
@@ -175,14 +177,15 @@ static void report_lost(struct diamond_prx *x, const struct dlib_pdev *d,
 /*
  * Move the cursor to (@e, @u), at or past it: the new state stored first
  * (a failure changes nothing), then the units passed dropped with their
- * keys, then their unreleased records reported lost.
+ * keys, then their unreleased records reported lost (with a stage:
+ * reported and staged before the state is stored).
  */
 static int move(struct diamond_prx *x, struct dlib_pdev *d, uint64_t e,
 		uint32_t u)
 {
 	struct dlib_pstate ps;
 	unsigned int i;
-	int rc;
+	int rc = 0;
 
 	if (u == d->ps.st.b / DMD_GRID_UNIT) {	/* past the epoch's last unit */
 		e++;
@@ -202,13 +205,19 @@ static int move(struct diamond_prx *x, struct dlib_pdev *d, uint64_t e,
 		    !dlib_pos_before(b->e, b->u, e, u))
 			ps.unit[ps.n++] = *b;
 	}
-	rc = dlib_store_save_pkt(x->store, &ps);
+	/* With a stage, the losses go out and are durable first. */
+	if (x->stage) {
+		report_lost(x, d, e, u);
+		rc = x->stage(x->stage_arg);
+	}
+	rc = rc ? rc : dlib_store_save_pkt(x->store, &ps);
 	if (rc) {
 		dmd_wipe(&ps, sizeof(ps));
 		return rc;
 	}
 	x->stats.saves++;
-	report_lost(x, d, e, u);
+	if (!x->stage)
+		report_lost(x, d, e, u);
 	for (i = 0; i < DLIB_PRX_UNITS; i++)
 		if (d->unit[i].used &&
 		    dlib_pos_before(d->unit[i].bits.e, d->unit[i].bits.u, e, u))

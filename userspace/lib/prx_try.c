@@ -7,7 +7,9 @@
  * damaged copy that came first delays the genuine one by a try, never
  * deletes it). The unit's new bitmaps are stored before any record is
  * released, and a record is released only once: the stored release
- * bitmap is dmd_grid_open()'s @before.
+ * bitmap is dmd_grid_open()'s @before. With a stage the records go out
+ * first, are made durable by it, and then the bitmaps are stored: a
+ * crash between the two releases them again, never loses them.
  */
 #include <stdlib.h>
 
@@ -171,15 +173,28 @@ static void keep_released(struct dlib_punit *pu,
 	pu->pick = 0;
 }
 
-/* Store the bitmaps @nb of @pu, then release: the order spec 14.5 wants. */
+/*
+ * Store the bitmaps @nb of @pu, then release: the order spec 14.5 wants.
+ * With a stage (diamond_prx_set_stage()) the records @rel are released
+ * first and the stage makes them durable before the state that passes
+ * them is stored (*@out set: they went out).
+ */
 static int commit(struct diamond_prx *x, struct dlib_pdev *d,
-		  struct dlib_punit *pu, const struct dlib_pbits *nb)
+		  struct dlib_punit *pu, const struct dlib_pbits *nb,
+		  const struct dmd_grid_unit *g, uint16_t rel, int *out)
 {
 	struct dlib_pstate ps;
 	int rc;
 
 	if (nb->rel == pu->bits.rel && nb->ver == pu->bits.ver)
 		return 0;
+	if (x->stage) {
+		deliver(x, d, pu, g, rel);
+		*out = 1;
+		rc = x->stage(x->stage_arg);
+		if (rc)
+			return rc;
+	}
 	dlib_prx_state(d, pu, nb, &ps);
 	rc = dlib_store_save_pkt(x->store, &ps);
 	dmd_wipe(&ps, sizeof(ps));
@@ -227,7 +242,7 @@ static int try_once(struct diamond_prx *x, struct dlib_pdev *d,
 	struct dmd_grid_unit g;
 	struct dlib_pbits nb;
 	uint8_t used[DMD_GRID_UNIT];
-	int rc;
+	int rc, out = 0;
 
 	build(x, d, pu, pick, arrived, &g, used);
 	rc = verify(x, d, pu, &g, &v);
@@ -239,12 +254,13 @@ static int try_once(struct diamond_prx *x, struct dlib_pdev *d,
 	nb = pu->bits;
 	nb.rel |= v.released;
 	nb.ver |= v.verified;
-	rc = commit(x, d, pu, &nb);
+	rc = commit(x, d, pu, &nb, &g, v.released, &out);
 	if (rc) {
 		/* The module released what is not stored: key it again. */
 		dlib_prx_grid_drop(x, d);
 	} else {
-		deliver(x, d, pu, &g, v.released);
+		if (!out)
+			deliver(x, d, pu, &g, v.released);
 		forget_elsewhere(d, pu, used, v.released);
 		keep_released(pu, used, v.released);
 	}

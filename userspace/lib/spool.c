@@ -157,33 +157,28 @@ void dlib_spool_append(struct diamond_gw *gw, const struct diamond_frame *f)
  * fsync'd. Once renamed the new file is the spool even if the directory
  * sync fails (that is reported: the spool stays broken).
  */
+static int emit_open(void *arg, int fd)
+{
+	const struct diamond_gw *gw = arg;
+	struct dlib_ep *ep;
+	int rc = 0;
+
+	for (ep = gw->ep_tail; ep && !rc; ep = ep->prev)
+		rc = dlib_ep_frames(ep, dlib_emit_fd, &fd);
+	return rc;
+}
+
 static int rewrite(struct diamond_gw *gw)
 {
 	struct dlib_spool *s = gw->spool;
-	struct dlib_ep *ep;
-	char tmp[4200];
-	struct stat sb;
-	int fd, rc = 0;
+	size_t size;
+	int fd, rc = dlib_spool_replace(s->path, emit_open, gw, &fd, &size);
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", s->path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
-		  0600);
-	if (fd < 0)
-		return -errno;
-	for (ep = gw->ep_tail; ep && !rc; ep = ep->prev)
-		rc = dlib_ep_frames(ep, dlib_emit_fd, &fd);
-	if (!rc && (fsync(fd) < 0 || fstat(fd, &sb) < 0))
-		rc = -errno;
-	if (!rc && rename(tmp, s->path) < 0)
-		rc = -errno;
-	if (rc) {
-		close(fd);
-		unlink(tmp);
+	if (rc)
 		return rc;	/* the old file as it was */
-	}
 	close(s->fd);
 	s->fd = fd;
-	s->bytes = (size_t)sb.st_size;
+	s->bytes = size;
 	s->used = 0;	/* what @buf held is in the open epochs */
 	s->dirty = 0;
 	s->broken = dlib_fsync_parent(s->path);

@@ -51,6 +51,11 @@ void dlib_store_set_fence(struct diamond_store *store,
 	store->fence = fence;
 }
 
+struct diamond_fence *dlib_store_fence(const struct diamond_store *store)
+{
+	return store->fence;
+}
+
 /* Replace @path, checked and made under the fence if there is one. */
 static int put(struct diamond_store *store, const char *path,
 	       const void *data, size_t len)
