@@ -41,13 +41,7 @@ trap 'for p in $PIDS; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; don
 
 echo "TAP version 13"
 cd "$W" || exit 1
-MOSQ=$(command -v mosquitto || echo /usr/sbin/mosquitto)
-if [ ! -x "$MOSQ" ] || ! command -v mosquitto_sub >/dev/null ||
-   ! "$D" forward --help >/dev/null 2>&1; then
-	skip "fleet failover on mosquitto" "needs mosquitto, mosquitto-clients and diamondctl with MQTT (libmosquitto-dev): make deps"
-	tap_end
-	exit
-fi
+fleet_needs "fleet failover on mosquitto"
 SEED=${FLEET_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 echo "# seed $SEED (FLEET_SEED=$SEED repeats this run)"
 B=32 G=16 LEASE=3000

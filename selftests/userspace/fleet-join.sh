@@ -37,13 +37,7 @@ trap 'for p in $PIDS; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; don
 
 echo "TAP version 13"
 cd "$W" || exit 1
-MOSQ=$(command -v mosquitto || echo /usr/sbin/mosquitto)
-if [ ! -x "$MOSQ" ] || ! command -v mosquitto_sub >/dev/null ||
-   ! "$D" forward --help >/dev/null 2>&1; then
-	skip "fleet rebalancing on mosquitto" "needs mosquitto, mosquitto-clients and diamondctl with MQTT (libmosquitto-dev): make deps"
-	tap_end
-	exit
-fi
+fleet_needs "fleet rebalancing on mosquitto"
 B=32 G=16 LEASE=3000 N=8
 
 PORT=$(free_port SOCK_STREAM)

@@ -2,8 +2,21 @@
 # shellcheck shell=bash
 #
 # fleet-lib.sh: what the fleet tests (fleet*.sh) share, sourced after they
-# set PY (python3), W (their scratch directory, the current one), MOSQ
-# (mosquitto) and PIDS (what their exit trap stops).
+# set D (diamondctl), PY (python3), W (their scratch directory, the
+# current one) and PIDS (what their exit trap stops); MOSQ (mosquitto)
+# comes from fleet_needs.
+
+# fleet_needs NAME: MOSQ, Debian's mosquitto; or, when it, its clients or
+# diamondctl's MQTT are missing, NAME as a loud skip, and the test ends.
+fleet_needs() {
+	MOSQ=$(command -v mosquitto || echo /usr/sbin/mosquitto)
+	if [ ! -x "$MOSQ" ] || ! command -v mosquitto_sub >/dev/null ||
+	   ! command -v mosquitto_pub >/dev/null || ! "$D" forward --help >/dev/null 2>&1; then
+		skip "$1" "needs mosquitto, mosquitto-clients and diamondctl with MQTT (libmosquitto-dev): make deps"
+		tap_end
+		exit
+	fi
+}
 
 # free_port [SOCK_STREAM|SOCK_DGRAM]: a port on 127.0.0.1 free right now.
 free_port() {

@@ -34,13 +34,7 @@ trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "
 
 echo "TAP version 13"
 cd "$W" || exit 1
-MOSQ=$(command -v mosquitto || echo /usr/sbin/mosquitto)
-if [ ! -x "$MOSQ" ] || ! command -v mosquitto_sub >/dev/null ||
-   ! "$D" forward --help >/dev/null 2>&1; then
-	skip "the verifier's backpressure on mosquitto" "needs mosquitto, mosquitto-clients and diamondctl with MQTT (libmosquitto-dev): make deps"
-	tap_end
-	exit
-fi
+fleet_needs "the verifier's backpressure on mosquitto"
 
 B=1024 NDEV=4 EPOCHS=2 OWED=8
 SENT=$((NDEV * EPOCHS * B))

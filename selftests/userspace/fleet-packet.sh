@@ -50,13 +50,7 @@ trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait 2>/dev/null
 
 echo "TAP version 13"
 cd "$W" || exit 1
-MOSQ=$(command -v mosquitto || echo /usr/sbin/mosquitto)
-if [ ! -x "$MOSQ" ] || ! command -v mosquitto_sub >/dev/null ||
-   ! command -v mosquitto_pub >/dev/null || ! "$D" forward --help >/dev/null 2>&1; then
-	skip "the fleet on mosquitto, packet mode" "needs mosquitto, mosquitto-clients and diamondctl with MQTT (libmosquitto-dev): make deps"
-	tap_end
-	exit
-fi
+fleet_needs "the fleet on mosquitto, packet mode"
 
 B=64 NDEV=8 NREC=128 SHARDS=2
 PORT=$(free_port SOCK_STREAM)
