@@ -4288,6 +4288,7 @@ int dmd_pdevice_start(struct dmd_pdevice *d, const struct dmd_radio *radio,
 	if (!d || !radio || !out)
 		return DMD_EINVAL;
 	d->out = out;
+	d->sent = 0;
 	pdev_preamble(out);
 	rc = nv_load(&st);
 	if (rc == DMD_OK)
@@ -4317,6 +4318,14 @@ static int pdev_begin_epoch(struct dmd_pdevice *d)
 	return rc;
 }
 
+#define PDEV_LAST_ANCHOR	(PDEV_ANCHOR_STEP * (PDEV_BOOT_ANCHORS - 1))
+
+/* Is the boot's next packet one of its first anchors (PDEV_BOOT_ANCHORS)? */
+static int pdev_boot_anchor(const struct dmd_pdevice *d)
+{
+	return d->sent <= PDEV_LAST_ANCHOR && d->sent % PDEV_ANCHOR_STEP == 0;
+}
+
 int dmd_pdevice_seal(struct dmd_pdevice *d, const uint8_t *rec, size_t len)
 {
 	/* The length byte, then the packet: one write to the link. */
@@ -4331,9 +4340,12 @@ int dmd_pdevice_seal(struct dmd_pdevice *d, const uint8_t *rec, size_t len)
 	if ((!d->ps.s.open || d->ps.s.index >= d->ps.s.st.b) &&
 	    (rc = pdev_begin_epoch(d)) != DMD_OK)
 		return rc;
-	rc = dmd_psender_seal(&d->ps, rec, len, 0, pkt + 1, DMD_PKT_MAX, &n);
+	rc = dmd_psender_seal(&d->ps, rec, len, pdev_boot_anchor(d), pkt + 1,
+			      DMD_PKT_MAX, &n);
 	if (rc != DMD_OK)
 		return rc;
+	if (d->sent <= PDEV_LAST_ANCHOR)
+		d->sent++;
 	pkt[0] = (uint8_t)n;
 	d->out(pkt, n + 1);
 	return DMD_OK;

@@ -219,6 +219,31 @@ extern "C" {
 #define DMD_PKT_NEAR		3	/* of them near the cursor */
 #define DMD_PKT_B_MAX		65520	/* the largest multiple of 16 <= 65535 */
 
+/*
+ * diamond.ko's grid requests (Documentation/kernel-api.rst, "Packet radio:
+ * the tag grid"): authsize 12, a 32-byte control table as the AAD.
+ */
+#define DMD_GRID_TABLE_SIZE	32
+#define DMD_GRID_OFF_UNIT	0	/* le32 u */
+#define DMD_GRID_OFF_HELD	4	/* le16: records present */
+#define DMD_GRID_OFF_TAGS	6	/* tags present */
+#define DMD_GRID_OFF_FLAGS	7
+#define DMD_GRID_OFF_RELEASED	8	/* out: le16, released now */
+#define DMD_GRID_OFF_VERIFIED	10	/* out: tags verified now */
+#define DMD_GRID_OFF_STATE	11	/* out: DMD_GRID_DECIDED */
+#define DMD_GRID_OFF_UNIT_REL	12	/* out: le16, the unit's released */
+#define DMD_GRID_OFF_UNIT_VER	14	/* out: the unit's verified tags */
+#define DMD_GRID_OFF_CUR_EPOCH	16	/* out: le64 e_c */
+#define DMD_GRID_OFF_CUR_UNIT	24	/* out: le32 u_c */
+#define DMD_GRID_GIVE_UP	0x01	/* flags: decide the unit */
+#define DMD_GRID_DECIDED	0x01	/* state: the unit is behind the cursor */
+#define DMD_GRID_WINDOW		16	/* units the cursor's window holds */
+/*
+ * The grid cursor after a version 2 blob: le64(e_c) || le32(u_c) ||
+ * R_{e_c,16u_c} || 16 * le16 released || 16 * u8 verified.
+ */
+#define DMD_GRID_CURSOR_SIZE(k)	(12 + (k) + 3 * DMD_GRID_WINDOW)
+
 /* Error codes of the portable core (spec section 12). */
 #define DMD_OK			0
 #define DMD_EINVAL		(-1)
@@ -1027,7 +1052,8 @@ void dmd_device_wipe(struct dmd_device *d);
  * every epoch, the first of a boot included, reserves it in NV before
  * anything is sealed (spec section 10), so a power loss never reuses a
  * key index; a boot abandons the epoch it finds open, and its first
- * packet is record 0 of a new epoch, with the anchor.
+ * packet is record 0 of a new epoch, with the anchor (and three more
+ * anchors follow, PDEV_BOOT_ANCHORS).
  *
  * On the link (the UART standing in for the radio) each packet goes out
  * as one length byte, standing in for the PHY's length, then the packet.
@@ -1043,6 +1069,18 @@ void dmd_device_wipe(struct dmd_device *d);
 /* Longer than the longest packet and its length byte. */
 #define PDEV_PREAMBLE	(DMD_PKT_MAX + 1)
 
+/*
+ * After a boot the first PDEV_BOOT_ANCHORS packets PDEV_ANCHOR_STEP apart
+ * (records 0, 4, 8, 12 of the new epoch) carry the anchor (spec 14.1 lets
+ * any record carry it). A gateway finds a boot's packets only through an
+ * anchor (spec 14.5): with record 0's alone, losing that one packet loses
+ * the boot's epoch up to the next anchor (b records). Four anchors spread
+ * over the first unit cost 12 bytes a boot, and it takes four losses, or
+ * a burst of 13 packets, to lose them all.
+ */
+#define PDEV_BOOT_ANCHORS	4
+#define PDEV_ANCHOR_STEP	4
+
 /* The radio configuration of spec 14.2, kept beside the key blob. */
 struct dmd_radio {
 	uint32_t addr;		/* the short address, < 2^(8a) */
@@ -1052,6 +1090,7 @@ struct dmd_radio {
 struct dmd_pdevice {
 	struct dmd_psender ps;
 	dmd_link_fn out;
+	uint8_t sent;		/* packets sent this boot, up to the anchors' */
 };
 
 /*
