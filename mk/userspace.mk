@@ -233,7 +233,8 @@ check-userspace-groups: $(DIAMONDCTL) $(US_FRAMETOOL)
 # fencing test), one killed with SIGKILL: about 4 s of CPU more, 15 s wall
 # (leases and settle periods). Then fleet-owed.sh: the verifier's
 # backpressure (--max-owed 8 against 1,024-reading epochs; forward
-# --input waiting at --max-queue): about 1.5 s of CPU, 7 s wall. Then
+# --input waiting at --max-queue; a restart owing 1,024 readings at
+# --max-owed 8): about 3 s of CPU, 15 s wall. Then
 # packet mode (fleet-packet.sh): eight packet-mode devices through three
 # forward --packet behind lossy-link --packets at 5% each, one verifier,
 # a SIGKILL mid-run, a fleet verifier: about 5 s of CPU (broker and

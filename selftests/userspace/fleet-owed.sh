@@ -8,6 +8,7 @@
 # device after another: 8,192 readings in 8,200 frames, published by one
 # `forward --input --max-queue 100` (it waits at 100 frames awaiting
 # their PUBACK, dropping none) into one `open --mqtt --max-owed 8`.
+# Then a restart owing more than --max-owed (see restart_owing below).
 #
 # Each epoch tag releases 1,024 readings at once, past --max-owed 8, and
 # the outbox has 256 of them in flight at a time on the verifier's
@@ -39,8 +40,13 @@ fleet_needs "the verifier's backpressure on mosquitto"
 B=1024 NDEV=4 EPOCHS=2 OWED=8
 SENT=$((NDEV * EPOCHS * B))
 PORT=$(free_port SOCK_STREAM)
-broker_start "$PORT" "allow_anonymous true"
-ok $? "mosquitto on 127.0.0.1:$PORT, its own config and persistence directory"
+# A second listener taking one connection at a time: a verifier there has
+# its frames session and no readings' session (the restart test below).
+PORT1=$(free_port SOCK_STREAM)
+broker_start "$PORT" "allow_anonymous true
+listener $PORT1 127.0.0.1
+max_connections 1"
+ok $? "mosquitto on 127.0.0.1:$PORT and :$PORT1 (one connection), its own config and persistence directory"
 
 "$D" keygen -o root >/dev/null 2>&1
 "$D" provision --root root --devices 1-$NDEV --suite 2 --agg xor --b $B \
@@ -91,4 +97,61 @@ check "the verifier paused at --max-owed $OWED, at least once an epoch (${pauses
 check "it never owed more than --max-owed + one epoch's release, $((OWED + B)) (at most ${peak:-?})" \
 	sh -c "[ -n '$peak' ] && [ '$peak' -le $((OWED + B)) ]"
 check "it ends owing nothing (${owed:-?} not yet acknowledged)" test "${owed:-1}" = 0
+
+# restart_owing: a verifier that starts owing more than --max-owed must
+# read its frames session's CONNACK anyway, or its readings' session
+# (which connects after that one) never drains the outbox: a fleet
+# verifier taking a shard from one killed while paused waited for ever
+# (bench-fleet (b)). One device, one epoch of b = 1,024, prefix "again":
+# the first run is on the one-connection listener, so its readings'
+# session is refused and the epoch's 1,024 readings stay owed; SIGTERM
+# (its 5 s drain) leaves them in the outbox. The second run, on the
+# other listener with the same client ID and --max-owed 8, must deliver
+# all 1,024 and end owing nothing.
+restart_owing() {
+	local got owed2 t vp
+	mkdir -p again
+	"$D" provision --root root --devices 9-9 --suite 2 --agg xor --b $B \
+		--blob 'again/d%u.blob' --state-dir again/st >/dev/null 2>&1
+	awk -v r=$B 'BEGIN { for (k = 0; k < r; k++) print 9, "again r" k }' |
+		"$D" seal --devices 9-9 --blob 'again/d%u.blob' >again/sent.bin 2>/dev/null
+	mosquitto_sub -h 127.0.0.1 -p "$PORT" -q 1 -i sub-again -v -t 'again/readings/#' \
+		>again/sub.txt 2>again/sub.err &
+	PIDS="$PIDS $!"
+	"$D" open --software --state-dir again/st --mqtt "127.0.0.1:$PORT1" \
+		--client-id ver-again --topic-prefix again --max-owed $OWED 2>again/v1.err &
+	vp=$!
+	PIDS="$PIDS $vp"
+	for _ in $(seq 100); do
+		grep -q 'subscribed to the frames' again/v1.err && break
+		sleep 0.1
+	done
+	"$D" forward --broker "127.0.0.1:$PORT" --gateway-id gw1 --topic-prefix again \
+		--input again/sent.bin 2>again/fwd.err
+	for t in $(seq 100); do
+		[ -s again/st/mqtt/outbox ] && break
+		sleep 0.1
+	done
+	kill "$vp" 2>/dev/null
+	wait "$vp"
+	owed2=$(sed -n 's/.* \([0-9]*\) not yet acknowledged.*/\1/p' again/v1.err)
+	check "first run without its readings' session: the epoch's $B readings owed at exit (${owed2:-?}, after ${t}0 ms)" \
+		test "${owed2:-0}" = $B
+	"$D" open --software --state-dir again/st --mqtt "127.0.0.1:$PORT" \
+		--client-id ver-again --topic-prefix again --max-owed $OWED 2>again/v2.err &
+	vp=$!
+	PIDS="$PIDS $vp"
+	for _ in $(seq 300); do
+		got=$(grep -c 'again/readings/' again/sub.txt)
+		[ "$got" -ge $B ] && break
+		sleep 0.1
+	done
+	kill "$vp" 2>/dev/null
+	wait "$vp"
+	check "restarted owing $B at --max-owed $OWED: all $B readings delivered (${got:-0})" \
+		test "${got:-0}" -ge $B
+	owed2=$(sed -n 's/.* \([0-9]*\) not yet acknowledged.*/\1/p' again/v2.err)
+	check "and it ends owing nothing (${owed2:-?} not yet acknowledged)" test "${owed2:-1}" = 0
+}
+restart_owing
 tap_end

@@ -555,13 +555,20 @@ static int backpressure(struct vf *v)
 	return v->paused;
 }
 
-/* The two sessions' sockets for poll(): @p[0] the frames', @p[1] the readings'. */
+/*
+ * The two sessions' sockets for poll(): @p[0] the frames', @p[1] the
+ * readings'. Before its CONNACK the frames session is read whatever is
+ * owed: the readings' session connects only after it, so an outbox
+ * taken up at --max-owed or more (a restart, a shard taken from a
+ * verifier killed while paused) would otherwise never drain, and the
+ * verifier would wait for ever (bench-fleet (b), 31,968 owed).
+ */
 static nfds_t poll_set(struct vf *v, struct pollfd p[2])
 {
 	nfds_t n = 0;
 
 	p[0] = (struct pollfd){ .fd = mosquitto_socket(v->m) };
-	if (!backpressure(v))
+	if (!backpressure(v) || !v->connected)
 		p[0].events |= POLLIN;
 	if (mosquitto_want_write(v->m))
 		p[0].events |= POLLOUT;
