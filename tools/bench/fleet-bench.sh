@@ -110,13 +110,23 @@ subscriber() {
 	PIDS="$PIDS $SUBP"
 }
 nreadings() { grep -c ' [^ ]*/readings/' "$1"; }
-# settle SUB WANT QUIET: until SUB holds WANT readings, or QUIET seconds
-# pass without a new one.
+# distinct SUB: the readings of SUB counted once however often delivered.
+distinct() {
+	awk '$2 ~ /\/readings\// { sub(/^[^ ]* /, ""); if (!seen[$0]++) n++ }
+	     END { print n + 0 }' "$1"
+}
+# settle SUB WANT QUIET: until SUB holds WANT distinct readings, or QUIET
+# seconds pass without a new delivery. (Deliveries alone are no measure:
+# with three gateways they pass WANT on copies while readings are still
+# to come, and (b) stopped 776 readings short.)
 settle() {
-	local last=-1 same=0 c
+	local last=-1 same=0 checked=-1 c
 	while :; do
 		c=$(nreadings "$1")
-		[ "$c" -ge "$2" ] && return 0
+		if [ "$c" -ge "$2" ] && [ "$c" != "$checked" ]; then
+			checked=$c
+			[ "$(distinct "$1")" -ge "$2" ] && return 0
+		fi
 		if [ "$c" = "$last" ]; then
 			same=$((same + 1))
 			[ $same -ge $(($3 * 5)) ] && return 1
